@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `npm run bench [scenario…]`: builds, makes sure a PostgreSQL is reachable (DATABASE_URL or an
+// embedded one), runs each bench/<scenario>.js (default: all) one after the other, each
+// printing JSON lines, then a summary. Figures are ratios against the bare baseline of the
+// same run.
+const { spawnSync, execFileSync } = require('node:child_process');
+const { mkdtempSync, readdirSync, rmSync, chmodSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+
+async function main() {
+  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  const all = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.js') && f !== 'lib.js').map((f) => f.replace(/\.js$/, ''));
+  const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
+  const env = { ...process.env };
+  let embedded = null;
+  let dir = null;
+  if (!env.DATABASE_URL) {
+    const { EmbeddedPostgres } = require(join(root, 'dist/src/platform/database/embedded-postgres.js'));
+    dir = mkdtempSync(join(tmpdir(), 'pp-bench-pg-'));
+    chmodSync(dir, 0o755);
+    embedded = new EmbeddedPostgres(dir, Number(env.BENCH_EMBEDDED_PG_PORT || 54349), 'bench', () => undefined, 'postgres');
+    env.DATABASE_URL = await embedded.start();
+  }
+  const lines = [];
+  let failed = 0;
+  for (const name of wanted) {
+    process.stderr.write(`\n== bench ${name}\n`);
+    const r = spawnSync(process.execPath, [join(root, 'bench', `${name}.js`)], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+    process.stdout.write(r.stdout);
+    if (r.status !== 0) {
+      failed++;
+      process.stderr.write(`bench ${name} failed (exit ${r.status})\n`);
+    }
+    for (const l of r.stdout.split('\n')) {
+      try {
+        const j = JSON.parse(l);
+        if (typeof j.name === 'string') lines.push(j);
+      } catch {
+        /* not a result line */
+      }
+    }
+  }
+  process.stdout.write('\nsummary\n');
+  for (const l of lines) {
+    if (l.bare && l.service) {
+      process.stdout.write(`  ${l.name.padEnd(28)} service ${String(l.service.rps).padStart(7)} req/s (p50 ${l.service.p50} ms, p99 ${l.service.p99} ms)   bare ${String(l.bare.rps).padStart(7)} req/s (p50 ${l.bare.p50} ms, p99 ${l.bare.p99} ms)   ratio ${l.ratio}\n`);
+    } else {
+      process.stdout.write(`  ${l.name.padEnd(28)} ${JSON.stringify({ ...l, name: undefined })}\n`);
+    }
+  }
+  if (embedded) {
+    await embedded.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `npm test`: builds (the OpenAPI drift and process tests run the compiled server), makes sure
+// a PostgreSQL is reachable (DATABASE_URL, or an embedded one for this run), then runs jest
+// and the React Native package's tests. Extra arguments go to jest.
+const { spawnSync, execFileSync } = require('node:child_process');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const args = process.argv.slice(2);
+
+function run(cmd, argv, env = process.env) {
+  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env });
+  return r.status ?? 1;
+}
+
+async function main() {
+  process.stderr.write('building (nest build)…\n');
+  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
+
+  let embedded = null;
+  let dir = null;
+  const env = { ...process.env, NODE_ENV: 'test' };
+  if (!env.DATABASE_URL) {
+    const { EmbeddedPostgres } = require(join(root, 'dist/src/platform/database/embedded-postgres.js'));
+    dir = mkdtempSync(join(tmpdir(), 'pp-test-pg-'));
+    require('node:fs').chmodSync(dir, 0o755);
+    const port = Number(env.TEST_EMBEDDED_PG_PORT || 54339);
+    embedded = new EmbeddedPostgres(dir, port, 'test', (m) => process.stderr.write(`${m}\n`), 'postgres');
+    env.DATABASE_URL = await embedded.start();
+    process.stderr.write(`no DATABASE_URL: tests use an embedded PostgreSQL on port ${port}\n`);
+  }
+  let status = run(process.execPath, [require.resolve('jest/bin/jest'), ...args], env);
+  if (status === 0 && args.length === 0) {
+    status = run('npm', ['test', '--silent', '-w', 'packages/react-native-card'], env);
+  }
+  if (embedded) {
+    await embedded.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(status);
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e?.stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { LoadedConfig } from './platform/config/config';
+import { PlatformConfig } from './platform/config/platform.config';
+import { DatabaseState } from './platform/database/database.state';
+import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
+import { ErrorDetail, PlatformErrors } from './platform/errors/app-error';
+import { genReqId, installHttpHooks } from './platform/http/http-hooks';
+import { MetricsService } from './platform/metrics/metrics.service';
+import { buildOpenApiDocument } from './platform/openapi/openapi';
+import { PlatformOptions } from './platform/platform.module';
+
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): ErrorDetail[] {
+  const out: ErrorDetail[] = [];
+  for (const e of errors) {
+    const field = prefix ? (/^\d+$/.test(e.property) ? `${prefix}[${e.property}]` : `${prefix}.${e.property}`) : e.property;
+    for (const [code, message] of Object.entries(e.constraints ?? {})) {
+      out.push({ field, code, message: code === 'whitelistValidation' ? `${field} is not a known field` : message });
+    }
+    if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
+  }
+  return out;
+}
+
+export const validationPipe = new ValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  exceptionFactory: (errors) => PlatformErrors.error('validation_error', 'The request has invalid fields', { details: flattenValidationErrors(errors) }),
+});
+
+/** Builds the Nest application (not listening): the same for `npm start`, the tests and the scripts. */
+export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}): Promise<NestFastifyApplication> {
+  const platform = config.get(PlatformConfig);
+  const adapter = new FastifyAdapter({
+    bodyLimit: platform.bodyLimitBytes,
+    trustProxy: platform.trustProxy.length ? platform.trustProxy : false,
+    genReqId,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, opts), adapter, { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalPipes(validationPipe);
+  installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService) });
+  const document = buildOpenApiDocument(app, platform.publicUrl);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API' });
+  return app;
+}

@@ -1,0 +1,43 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoadedConfig } from './platform/config/config';
+import { ConfigModule } from './platform/config/config.module';
+import { IdempotencyModule } from './platform/idempotency/idempotency.module';
+import { PlatformModule, PlatformOptions } from './platform/platform.module';
+import { AuthModule } from './auth/auth.module';
+import { GatewayModule } from './gateway/gateway.module';
+import { TenantsModule } from './tenants/tenants.module';
+import { AcquirerModule } from './provider/acquirer/acquirer.module';
+import { LinksModule } from './links/links.module';
+import { SandboxAcquirerModule } from './sandbox/acquirer/sandbox-acquirer.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { CardsModule } from './cards/cards.module';
+import { ThreeDsModule } from './three-ds/three-ds.module';
+import { SandboxThreeDsModule } from './sandbox/three-ds/sandbox-three-ds.module';
+import { PixAutomaticModule } from './pix-automatic/pix-automatic.module';
+import { SandboxModule } from './sandbox/sandbox.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: LoadedConfig, opts: PlatformOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        PlatformModule.forRoot(opts),
+        IdempotencyModule,
+        TenantsModule,
+        GatewayModule,
+        AuthModule,
+        AcquirerModule,
+        LinksModule,
+        SandboxAcquirerModule,
+        WebhooksModule,
+        CardsModule,
+        ThreeDsModule,
+        SandboxThreeDsModule,
+        PixAutomaticModule,
+        SandboxModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { ConfigSection } from './platform/config/config';
+import { authConfig } from './auth/auth.config';
+import { gatewayConfig } from './gateway/gateway.config';
+import { databaseConfig, platformConfig } from './platform/config/platform.config';
+import { linksConfig } from './links/links.config';
+import { acquirerConfig } from './provider/acquirer/acquirer.config';
+import { pixAutomaticConfig } from './pix-automatic/pix-automatic.config';
+import { bankProviderConfig } from './provider/bank/bank-provider.config';
+import { sandboxConfig } from './sandbox/sandbox.config';
+import { sandboxAcquirerConfig } from './sandbox/acquirer/sandbox-acquirer.config';
+import { webhooksConfig } from './webhooks/webhooks.config';
+import { cardsConfig } from './cards/cards.config';
+import { threeDsConfig } from './three-ds/three-ds.config';
+import { sandboxThreeDsConfig } from './sandbox/three-ds/sandbox-three-ds.config';
+
+/** Every module's config section; the boot validates them all at once. */
+export const CONFIG_SECTIONS: ConfigSection<object>[] = [
+  platformConfig,
+  databaseConfig,
+  authConfig,
+  gatewayConfig,
+  acquirerConfig,
+  sandboxAcquirerConfig,
+  webhooksConfig,
+  linksConfig,
+  cardsConfig,
+  threeDsConfig,
+  sandboxThreeDsConfig,
+  bankProviderConfig,
+  pixAutomaticConfig,
+  sandboxConfig,
+];

@@ -1,0 +1,50 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock, SystemClock } from './clock';
+import { DatabaseState } from '../database/database.state';
+
+/** Keeps the test-clock offset the same on every replica: the database holds it. */
+@Injectable()
+export class ClockSync implements OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ds: DataSource,
+    private readonly db: DatabaseState,
+  ) {
+    db.onReady(() => this.start());
+  }
+
+  private start(): void {
+    void this.refresh();
+    this.timer = setInterval(() => void this.refresh(), 2000);
+    this.timer.unref();
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const rows = await this.ds.query('SELECT offset_ms FROM platform_clock WHERE id = 1');
+      if (rows[0]) (this.clock as SystemClock).setOffset(Number(rows[0].offset_ms));
+    } catch {
+      /* the database check reports outages; the last offset stays in force */
+    }
+  }
+
+  /** Moves the clock forward by `ms` for every replica (sandbox mode only; the caller checks). */
+  async advance(ms: number): Promise<number> {
+    const rows = await this.ds.query(
+      `INSERT INTO platform_clock (id, offset_ms) VALUES (1, $1)
+       ON CONFLICT (id) DO UPDATE SET offset_ms = platform_clock.offset_ms + EXCLUDED.offset_ms
+       RETURNING offset_ms`,
+      [ms],
+    );
+    const offset = Number(rows[0].offset_ms);
+    (this.clock as SystemClock).setOffset(offset);
+    return offset;
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Time as the service sees it. In production it is the system clock. In sandbox mode the
+ * test clock moves it forward (an offset), like Stripe's test clocks; every replica reads the
+ * offset from the database (see ClockSync), so all of them agree.
+ */
+export abstract class Clock {
+  abstract now(): Date;
+  /** Calendar date in America/Sao_Paulo, `YYYY-MM-DD`. */
+  abstract today(): string;
+  abstract offsetMs(): number;
+}
+
+const SAO_PAULO = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+export function saoPauloDate(d: Date): string {
+  return SAO_PAULO.format(d);
+}
+
+export class SystemClock extends Clock {
+  private offset = 0;
+
+  now(): Date {
+    return new Date(Date.now() + this.offset);
+  }
+
+  today(): string {
+    return saoPauloDate(this.now());
+  }
+
+  offsetMs(): number {
+    return this.offset;
+  }
+
+  /** Only the clock sync (and through it the sandbox test clock) moves time. */
+  setOffset(ms: number): void {
+    this.offset = ms;
+  }
+}
+
+/** One day of the test clock has passed: the engine, sandbox settlements and link expiry subscribe. */
+export type DayPassedHandler = (day: string) => Promise<void>;
+
+/**
+ * Subscribers to "a day passed". The clock lives in the kernel; features register here, so
+ * the sandbox never imports a feature module and no feature imports the sandbox.
+ */
+export class DayPassedSignal {
+  private readonly handlers: { name: string; order: number; run: DayPassedHandler }[] = [];
+
+  subscribe(name: string, run: DayPassedHandler, order = 100): void {
+    this.handlers.push({ name, order, run });
+    this.handlers.sort((a, b) => a.order - b.order);
+  }
+
+  async raise(day: string): Promise<void> {
+    for (const h of this.handlers) await h.run(day);
+  }
+
+  names(): string[] {
+    return this.handlers.map((h) => h.name);
+  }
+}

@@ -1,0 +1,7 @@
+import { defineErrors } from '../errors/app-error';
+
+export const IdempotencyErrors = defineErrors({
+  idempotency_key_invalid: 400,
+  idempotency_in_flight: 409,
+  idempotency_key_reused: 422,
+});

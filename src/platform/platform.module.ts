@@ -1,0 +1,49 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { Clock, DayPassedSignal, SystemClock } from './clock/clock';
+import { ClockSync } from './clock/clock-sync.service';
+import { PlatformConfig } from './config/platform.config';
+import { DatabaseModule } from './database/database.module';
+import { HealthController } from './health/health.controller';
+import { HealthRegistry } from './health/health-registry';
+import { ShutdownState } from './lifecycle/shutdown.state';
+import { loggerModuleParams } from './logging/logger.options';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsService } from './metrics/metrics.service';
+import { BreakerRegistry } from './resilience/breaker-registry';
+
+export interface PlatformOptions {
+  /** Tests capture log lines here to prove nothing secret is logged. */
+  logDestination?: NodeJS.WritableStream;
+}
+
+/** The kernel every feature builds on. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(opts: PlatformOptions = {}): DynamicModule {
+    return {
+      module: PlatformModule,
+      imports: [
+        TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
+        DatabaseModule,
+        LoggerModule.forRootAsync({
+          inject: [PlatformConfig],
+          useFactory: (c: PlatformConfig) => loggerModuleParams(c.logLevel, opts.logDestination),
+        }),
+      ],
+      controllers: [HealthController, MetricsController],
+      providers: [
+        { provide: Clock, useClass: SystemClock },
+        DayPassedSignal,
+        ClockSync,
+        ShutdownState,
+        HealthRegistry,
+        MetricsService,
+        BreakerRegistry,
+      ],
+      exports: [Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, DatabaseModule],
+    };
+  }
+}

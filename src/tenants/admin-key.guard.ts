@@ -1,0 +1,23 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { PlatformConfig } from '../platform/config/platform.config';
+import { TenantErrors } from './tenants.errors';
+
+/** Operator routes: X-Admin-Key must equal ADMIN_API_KEY. Missing and wrong answer alike. */
+@Injectable()
+export class AdminKeyGuard implements CanActivate {
+  private readonly expected: Buffer;
+
+  constructor(config: PlatformConfig) {
+    this.expected = createHash('sha256').update(config.adminApiKey).digest();
+  }
+
+  canActivate(ctx: ExecutionContext): boolean {
+    const h = ctx.switchToHttp().getRequest().headers['x-admin-key'];
+    const given = createHash('sha256').update(typeof h === 'string' ? h : '').digest();
+    if (typeof h !== 'string' || !timingSafeEqual(given, this.expected)) {
+      throw TenantErrors.error('admin_unauthorized', 'Admin authentication failed');
+    }
+    return true;
+  }
+}

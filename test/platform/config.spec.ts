@@ -1,0 +1,51 @@
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONFIG_SECTIONS } from '../../src/config.sections';
+import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
+import { PlatformConfig } from '../../src/platform/config/platform.config';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(CONFIG_SECTIONS, env);
+    return [];
+  } catch (e) {
+    if (e instanceof ConfigValidationError) return e.problems;
+    throw e;
+  }
+}
+
+describe('configuration validated at boot', () => {
+  it('lists every bad variable at once, each with a clear message', () => {
+    const p = problems({ NODE_ENV: 'development', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')), PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', TRUST_PROXY: 'not-an-ip' });
+    expect(p).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT must be an integer, got "eighty"/),
+        expect.stringMatching(/^DATABASE_URL must use postgres: or postgresql:/),
+        expect.stringMatching(/^LOG_LEVEL must be one of/),
+        expect.stringMatching(/^TRUST_PROXY entry "not-an-ip"/),
+      ]),
+    );
+  });
+
+  it('in production refuses missing and placeholder secrets', () => {
+    expect(problems({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^ADMIN_API_KEY is required in production/)]),
+    );
+    expect(problems({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db', ADMIN_API_KEY: 'changeme' })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^ADMIN_API_KEY looks like a placeholder/)]),
+    );
+  });
+
+  it('in development generates the secrets once and keeps them under the data directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const a = loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'development', DATA_DIR: dir }).get(PlatformConfig).adminApiKey;
+    const b = loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'development', DATA_DIR: dir }).get(PlatformConfig).adminApiKey;
+    expect(a).toHaveLength(43);
+    expect(b).toBe(a);
+    const file = join(dir, 'secrets.json');
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).ADMIN_API_KEY).toBe(a);
+  });
+});

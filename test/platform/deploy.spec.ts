@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigMap, Service } from 'kubernetes-models/v1';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { parse, parseAllDocuments } from 'yaml';
+
+const ROOT = join(__dirname, '..', '..');
+const KINDS: Record<string, new (o: any) => { validate(): void }> = { Deployment, Service, HorizontalPodAutoscaler, PodDisruptionBudget, ConfigMap } as any;
+
+describe('deployment files (they cannot run here; checked by schema and by rule)', () => {
+  const manifests = readdirSync(join(ROOT, 'deploy/k8s'))
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => parseAllDocuments(readFileSync(join(ROOT, 'deploy/k8s', f), 'utf8')).map((d) => d.toJS()));
+
+  it('every Kubernetes manifest validates against the Kubernetes schema', () => {
+    expect(manifests.map((m) => m.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service']);
+    for (const m of manifests) expect(() => new KINDS[m.kind](m).validate()).not.toThrow();
+    // the check has teeth: a wrong type is refused
+    const d = manifests.find((m) => m.kind === 'Deployment');
+    expect(() => new Deployment({ ...d, spec: { ...d.spec, replicas: 'two' } }).validate()).toThrow();
+  });
+
+  it('the Deployment probes the health routes, sets resources and a SIGTERM grace above the 10 s exit', () => {
+    const d = manifests.find((m) => m.kind === 'Deployment');
+    const c = d.spec.template.spec.containers[0];
+    expect(c.livenessProbe.httpGet.path).toBe('/health/live');
+    expect(c.readinessProbe.httpGet.path).toBe('/health/ready');
+    expect(c.resources.requests).toBeDefined();
+    expect(c.resources.limits).toBeDefined();
+    expect(d.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(10);
+    expect(d.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+    const hpa = manifests.find((m) => m.kind === 'HorizontalPodAutoscaler');
+    const pdb = manifests.find((m) => m.kind === 'PodDisruptionBudget');
+    expect(hpa.spec.scaleTargetRef.name).toBe(d.metadata.name);
+    expect(pdb.spec.selector.matchLabels).toEqual(d.spec.selector.matchLabels);
+  });
+
+  it('docker compose waits for healthy PostgreSQL 17 and Redis 7; the image is multi-stage, non-root, production deps only', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'));
+    expect(compose.services.postgres.image).toBe('postgres:17');
+    expect(compose.services.redis.image).toBe('redis:7');
+    for (const s of ['postgres', 'redis', 'service']) expect(compose.services[s].healthcheck).toBeDefined();
+    expect(compose.services.service.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    expect(docker.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(docker).toMatch(/npm ci --omit=dev/);
+    expect(docker).toMatch(/^USER node$/m);
+  });
+});

@@ -1,0 +1,93 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
+import { freePort, spawnService } from '../support/service-process';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the service as a process', () => {
+  it('on SIGTERM: readiness 503 first, in-flight requests finish, exit 0 within 10 s', async () => {
+    const db = await freshDatabase('proc');
+    const s = await spawnService({ DATABASE_URL: db.url, ADMIN_API_KEY: TEST_ADMIN_KEY, SHUTDOWN_DRAIN_MS: '1500', DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-proc-')) });
+    try {
+      await s.waitReady();
+      // An in-flight request: headers and half the body now, the rest after SIGTERM.
+      const body = JSON.stringify({ name: 'Inflight', allowedCidrs: ['127.0.0.1'] });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${s.url}/admin/tenants`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-admin-key': TEST_ADMIN_KEY } }, (res) => {
+          let b = '';
+          res.on('data', (d) => (b += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: b }));
+        });
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => req.end(body.slice(10)), 700);
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const t0 = Date.now();
+      s.proc.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      const ready = await fetch(`${s.url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect((await ready.json()).error.lifecycle).toEqual({ status: 'down', draining: true });
+      const r = await answer;
+      expect(r.status).toBe(201);
+      expect(JSON.parse(r.body).name).toBe('Inflight');
+      expect(await s.exited).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(10000);
+    } finally {
+      s.proc.kill('SIGKILL');
+      await db.drop();
+    }
+  });
+
+  it('embedded default: a second start says the directory or port is in use; an orphaned postmaster is stopped', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pp-embedded-'));
+    chmodSync(dataDir, 0o755);
+    const pgPort = String(await freePort());
+    const env = { DATABASE_URL: '', DATA_DIR: dataDir, EMBEDDED_PG_PORT: pgPort, ADMIN_API_KEY: TEST_ADMIN_KEY };
+    const first = await spawnService(env);
+    let last = first;
+    try {
+      await first.waitReady(90000);
+
+      const sameDir = await spawnService(env);
+      expect(await sameDir.exited).toBe(1);
+      expect(sameDir.output()).toMatch(/data directory .* is in use by a running service \(pid \d+\)/);
+
+      const samePort = await spawnService({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-embedded-')) }, first.port);
+      expect(await samePort.exited).toBe(1);
+      expect(samePort.output()).toMatch(new RegExp(`Port ${first.port} is already in use`));
+
+      // Killed hard: its PostgreSQL stays behind, holding the directory.
+      const postmasterPid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      first.proc.kill('SIGKILL');
+      await first.exited;
+      expect(alive(postmasterPid)).toBe(true);
+
+      const again = await spawnService(env);
+      last = again;
+      await again.waitReady(90000);
+      expect(alive(postmasterPid)).toBe(false);
+      const tenants = await fetch(`${again.url}/admin/tenants`, { headers: { 'x-admin-key': TEST_ADMIN_KEY } });
+      expect(tenants.status).toBe(200);
+
+      again.proc.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+      expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    } finally {
+      last.proc.kill('SIGKILL');
+      first.proc.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180000);
+});

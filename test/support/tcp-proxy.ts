@@ -1,0 +1,42 @@
+import { createConnection, createServer, Server, Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of PostgreSQL that a test can take down and bring back, to show what
+ * the service does when its database goes away and returns (a real outage, not a mock).
+ */
+export class TcpProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async up(port = this.port): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = createConnection(this.targetPort, this.targetHost);
+      this.sockets.add(client).add(upstream);
+      const drop = () => {
+        client.destroy();
+        upstream.destroy();
+        this.sockets.delete(client);
+        this.sockets.delete(upstream);
+      };
+      client.on('error', drop).on('close', drop);
+      upstream.on('error', drop).on('close', drop);
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Refuses new connections and cuts the open ones, like a database that died. */
+  async down(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = null;
+  }
+}
