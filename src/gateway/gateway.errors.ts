@@ -1,0 +1,11 @@
+import { defineErrors } from '../platform/errors/app-error';
+
+export const GatewayErrors = defineErrors({
+  invalid_token: 401,
+  expired_token: 401,
+  ip_not_allowed: 403,
+  tenant_suspended: 403,
+  tenant_not_found: 404,
+  account_not_found: 404,
+  rate_limited: 429,
+});

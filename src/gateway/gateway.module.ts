@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { TenantsModule } from '../tenants/tenants.module';
+import { GatewayGuard } from './gateway.guard';
+import { LimitsController } from './limits/limits.controller';
+import { LimitsService } from './limits/limits.service';
+import { RateLimiter } from './rate-limit/rate-limiter';
+import { SetupGuard } from './setup.guard';
+import { TenantGate } from './tenant-gate';
+import { TenantPolicyCache } from './tenant-policy.cache';
+
+/**
+ * Global: `@TenantRoute()` puts GatewayGuard on controllers of every feature module, so the
+ * guard's dependencies must resolve everywhere. The bearer verifier comes from the auth module.
+ */
+@Global()
+@Module({
+  imports: [TenantsModule],
+  controllers: [LimitsController],
+  providers: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard, LimitsService],
+  exports: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard],
+})
+export class GatewayModule {}

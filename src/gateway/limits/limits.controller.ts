@@ -1,0 +1,27 @@
+import { Controller, Get, Param, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { RateDecision } from '../rate-limit/rate-limiter';
+import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { CurrentTenant, TenantContext, TenantRoute } from '../tenant-context';
+import { AccountLimitsDto } from './limits.dto';
+import { LimitsService } from './limits.service';
+
+@ApiTags('accounts')
+@TenantRoute()
+@Controller('v1/banking/accounts')
+export class LimitsController {
+  constructor(private readonly limits: LimitsService) {}
+
+  @Get(':accountId/limits')
+  @ApiOperation({
+    operationId: 'getAccountLimits',
+    summary: 'The tenant\'s current rate-limit figures and the account\'s Pix limits',
+    description: 'Until the sandbox bank holds accounts, each tenant has one account whose id is the tenant id.',
+  })
+  @ApiOkResponse({ type: AccountLimitsDto })
+  @ApiErrors([404, 'account_not_found', 'No account with this id for this tenant'])
+  get(@CurrentTenant() t: TenantContext, @Param('accountId') accountId: string, @Req() req: FastifyRequest & { rateLimit: RateDecision }): AccountLimitsDto {
+    return this.limits.forAccount(t, accountId, req.rateLimit);
+  }
+}

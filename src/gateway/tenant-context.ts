@@ -1,0 +1,37 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
+import { IdempotentPosts } from '../platform/idempotency/idempotent-posts.decorator';
+import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { GatewayGuard } from './gateway.guard';
+
+/** Who is calling, as proven by the bearer token; every query is scoped by tenantId. */
+export interface TenantContext {
+  tenantId: string;
+  clientId: string;
+  keyId: string;
+}
+
+/** The tenant of the current `/v1` request (set by the gateway guard). */
+export const CurrentTenant = createParamDecorator((_: unknown, ctx: ExecutionContext): TenantContext => {
+  const req = ctx.switchToHttp().getRequest();
+  return req.tenant as TenantContext;
+});
+
+/**
+ * Marks a controller or route as a tenant route: bearer JWT (signature) → IP allow-list →
+ * expiry/revocation → per-tenant rate limit, then `Idempotency-Key` handling on POST; and
+ * documents it.
+ */
+export function TenantRoute() {
+  return applyDecorators(
+    UseGuards(GatewayGuard),
+    IdempotentPosts(),
+    ApiBearerAuth('bearer'),
+    ApiHeader({ name: 'X-Request-Id', required: false, description: 'Echoed back; made when absent' }),
+    ApiErrors(
+      [401, 'invalid_token', 'Missing, invalid (`invalid_token`) or expired (`expired_token`) bearer token'],
+      [403, 'ip_not_allowed', 'The caller IP is not on the tenant allow-list; the body carries `ip`'],
+      [429, 'rate_limited', 'Over the tenant rate limit; see Retry-After and RateLimit-* headers'],
+    ),
+  );
+}

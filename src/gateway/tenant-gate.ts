@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientIp } from './client-ip';
+import { GatewayErrors } from './gateway.errors';
+import { RateDecision, rateLimitHeaders, RateLimiter } from './rate-limit/rate-limiter';
+import { TenantPolicy, TenantPolicyCache } from './tenant-policy.cache';
+
+/**
+ * The tenant checks shared by the token routes and the setup routes: the tenant exists and
+ * is active, the caller's IP is on its allow-list, and a rate limit.
+ */
+@Injectable()
+export class TenantGate {
+  constructor(
+    private readonly policies: TenantPolicyCache,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  /** 404 `tenant_not_found`, 403 `tenant_suspended` or 403 `ip_not_allowed` (with the IP seen). */
+  async admit(tenantId: string, req: FastifyRequest): Promise<TenantPolicy> {
+    const p = this.policies.get(tenantId);
+    const policy = p instanceof Promise ? await p : p;
+    if (!policy) throw GatewayErrors.error('tenant_not_found', `Tenant ${tenantId} does not exist`);
+    this.checkIp(policy, req);
+    return policy;
+  }
+
+  checkIp(policy: TenantPolicy, req: FastifyRequest): void {
+    const ip = clientIp(req);
+    if (!this.policies.allows(policy, ip)) {
+      throw GatewayErrors.error('ip_not_allowed', `The IP ${ip} is not on the allow-list of this tenant`, { ip });
+    }
+    if (!policy.active) throw GatewayErrors.error('tenant_suspended', 'This tenant is suspended');
+  }
+
+  /** Counts the request; sets RateLimit-* on the reply; 429 `rate_limited` beyond the limit. */
+  async limit(key: string, limit: number, reply: FastifyReply): Promise<RateDecision> {
+    return this.count(key, limit, reply);
+  }
+
+  /** As `limit`, synchronous when the counter is in-process. */
+  count(key: string, limit: number, reply: FastifyReply): RateDecision | Promise<RateDecision> {
+    const r = this.limiter.hit(key, limit);
+    return r instanceof Promise ? r.then((d) => apply(d, reply)) : apply(r, reply);
+  }
+}
+
+function apply(d: RateDecision, reply: FastifyReply): RateDecision {
+  const headers = rateLimitHeaders(d);
+  if (!d.allowed) {
+    throw GatewayErrors.error('rate_limited', `Rate limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`, { headers });
+  }
+  reply.headers(headers);
+  return d;
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { ParsedCidr, ipInCidrs, parseCidr } from '../common/cidr';
+import { TenantsRepository } from '../tenants/tenants.repository';
+import { GatewayConfig } from './gateway.config';
+
+/** What the gateway needs of a tenant record, parsed once. */
+export interface TenantPolicy {
+  tenantId: string;
+  cidrs: ParsedCidr[];
+  rateLimitPerMinute: number;
+  active: boolean;
+}
+
+interface Entry {
+  policy: TenantPolicy | null;
+  at: number;
+}
+
+/**
+ * Per-replica copy of tenant records with a short TTL (TENANT_CACHE_TTL_MS ≤ 2 s): an
+ * allow-list or rate-limit change made by the operator applies on every replica within it.
+ * Concurrent misses for one tenant share one query.
+ */
+@Injectable()
+export class TenantPolicyCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<TenantPolicy | null>>();
+
+  constructor(
+    private readonly tenants: TenantsRepository,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** The policy, or null when the tenant does not exist. */
+  get(tenantId: string): TenantPolicy | null | Promise<TenantPolicy | null> {
+    const e = this.entries.get(tenantId);
+    if (e && Date.now() - e.at < this.config.tenantCacheTtlMs) return e.policy;
+    return this.load(tenantId);
+  }
+
+  allows(policy: TenantPolicy, ip: string): boolean {
+    return ipInCidrs(ip, policy.cidrs);
+  }
+
+  private load(tenantId: string): Promise<TenantPolicy | null> {
+    const pending = this.loading.get(tenantId);
+    if (pending) return pending;
+    const p = (async () => {
+      try {
+        const t = await this.tenants.findById(tenantId);
+        const policy: TenantPolicy | null = t
+          ? {
+              tenantId: t.id,
+              cidrs: t.allowedCidrs.map((c) => parseCidr(c)).filter((c): c is ParsedCidr => c !== null),
+              rateLimitPerMinute: t.rateLimitPerMinute,
+              active: t.status === 'ACTIVE',
+            }
+          : null;
+        if (this.entries.size > 50_000) this.entries.clear();
+        this.entries.set(tenantId, { policy, at: Date.now() });
+        return policy;
+      } finally {
+        this.loading.delete(tenantId);
+      }
+    })();
+    this.loading.set(tenantId, p);
+    return p;
+  }
+}
