@@ -1,0 +1,43 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant, TenantContext, TenantRoute } from '../../gateway/tenant-context';
+import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, DeliveryQueryDto } from '../dto/delivery.dto';
+import { WebhookDeliveriesService } from './deliveries.service';
+
+const NOT_FOUND: [number, string, string] = [404, 'delivery_not_found', 'No such delivery for this tenant'];
+
+@ApiTags('webhooks')
+@TenantRoute()
+@Controller('v1/banking/webhooks/deliveries')
+export class WebhookDeliveriesController {
+  constructor(private readonly deliveries: WebhookDeliveriesService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The delivery log, newest first, filtered by status and event type' })
+  @ApiOkResponse({ type: DeliveryPageDto })
+  @ApiErrors(400)
+  list(@CurrentTenant() t: TenantContext, @Query() q: DeliveryQueryDto) {
+    return this.deliveries.list(t.tenantId, q);
+  }
+
+  @Get(':deliveryId')
+  @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'One delivery with every attempt (status code, latency, error, first 1 KiB of the answer)' })
+  @ApiOkResponse({ type: DeliveryDetailDto })
+  @ApiErrors(NOT_FOUND)
+  get(@CurrentTenant() t: TenantContext, @Param('deliveryId') id: string): Promise<DeliveryDetailDto> {
+    return this.deliveries.get(t.tenantId, id);
+  }
+
+  @Post(':deliveryId/replay')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'replayWebhookDelivery',
+    summary: 'Send the event again: a new delivery to the domain\'s current endpoint, due at once, with a fresh attempt schedule',
+  })
+  @ApiAcceptedResponse({ type: DeliveryDto, description: 'The new delivery (replayOf names the original)' })
+  @ApiErrors(NOT_FOUND, [409, 'delivery_pending', 'The delivery is still scheduled (`delivery_pending`) or no endpoint is active for its domain (`no_active_endpoint`)'])
+  replay(@CurrentTenant() t: TenantContext, @Param('deliveryId') id: string): Promise<DeliveryDto> {
+    return this.deliveries.replay(t.tenantId, id);
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EventDomain } from '../event-publisher';
+import { EndpointStatus } from '../event-types';
+
+export interface EndpointRecord {
+  id: string;
+  tenantId: string;
+  domain: EventDomain;
+  url: string;
+  events: string[] | null;
+  status: Exclude<EndpointStatus, 'DELETED'>;
+  disabledReason: string | null;
+  keyId: string;
+  previousKeyId: string | null;
+  previousExpiresAt: Date | null;
+  rotatedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EndpointRegistration {
+  tenantId: string;
+  domain: EventDomain;
+  url: string;
+  events: string[] | null;
+  keyId: string;
+  secretBox: string;
+  now: Date;
+  /** When the secret being replaced stops being used (rotation grace). */
+  previousExpiresAt: Date;
+}
+
+/** Port: webhook registrations (one per tenant and domain). */
+export abstract class EndpointsRepository {
+  /** Creates, or rotates in place (the current secret becomes the previous one until `previousExpiresAt`). */
+  abstract register(r: EndpointRegistration): Promise<EndpointRecord>;
+  abstract find(tenantId: string, domain: EventDomain): Promise<EndpointRecord | null>;
+  /** Deletes the registration and forgets its secrets; its pending deliveries are cancelled. False when there was none. */
+  abstract remove(tenantId: string, domain: EventDomain, now: Date): Promise<boolean>;
+}
+
+const COLUMNS = `id, tenant_id, domain, url, events, status, disabled_reason, key_id, previous_key_id, previous_expires_at, rotated_at, created_at, updated_at`;
+
+@Injectable()
+export class PgEndpointsRepository extends EndpointsRepository {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  async register(r: EndpointRegistration): Promise<EndpointRecord> {
+    // One statement: a DELETED row is revived without a previous secret (a delete forgets
+    // secrets, so DELETE then PUT is the way to cut an old secret off at once).
+    const rows = await this.ds.query(
+      `INSERT INTO webhook_endpoints AS w (tenant_id, domain, url, events, status, key_id, secret_box, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'ACTIVE', $5, $6, $7, $7)
+       ON CONFLICT (tenant_id, domain) DO UPDATE SET
+         url = EXCLUDED.url,
+         events = EXCLUDED.events,
+         status = 'ACTIVE',
+         disabled_reason = NULL,
+         previous_key_id = CASE WHEN w.status = 'DELETED' THEN NULL ELSE w.key_id END,
+         previous_secret_box = CASE WHEN w.status = 'DELETED' THEN NULL ELSE w.secret_box END,
+         previous_expires_at = CASE WHEN w.status = 'DELETED' THEN NULL ELSE $8::timestamptz END,
+         key_id = EXCLUDED.key_id,
+         secret_box = EXCLUDED.secret_box,
+         rotated_at = CASE WHEN w.status = 'DELETED' THEN NULL ELSE $7::timestamptz END,
+         created_at = CASE WHEN w.status = 'DELETED' THEN $7::timestamptz ELSE w.created_at END,
+         updated_at = $7
+       RETURNING ${COLUMNS}`,
+      [r.tenantId, r.domain, r.url, r.events, r.keyId, r.secretBox, r.now, r.previousExpiresAt],
+    );
+    return toRecord(rows[0]);
+  }
+
+  async find(tenantId: string, domain: EventDomain): Promise<EndpointRecord | null> {
+    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND domain = $2 AND status <> 'DELETED'`, [tenantId, domain]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async remove(tenantId: string, domain: EventDomain, now: Date): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      // (UPDATE … RETURNING wrapped in a CTE: TypeORM answers [rows, count] for a bare UPDATE.)
+      const rows = await m.query(
+        `WITH del AS (
+           UPDATE webhook_endpoints SET status = 'DELETED', disabled_reason = NULL, key_id = NULL, secret_box = NULL,
+             previous_key_id = NULL, previous_secret_box = NULL, previous_expires_at = NULL, updated_at = $3
+           WHERE tenant_id = $1 AND domain = $2 AND status <> 'DELETED' RETURNING id
+         ) SELECT id FROM del`,
+        [tenantId, domain, now],
+      );
+      if (!rows.length) return false;
+      await m.query(
+        `UPDATE webhook_deliveries SET status = 'CANCELLED', next_attempt_at = NULL, leased_until = NULL, claim_token = NULL, last_error = 'endpoint_deleted'
+         WHERE endpoint_id = $1 AND status = 'PENDING'`,
+        [rows[0].id],
+      );
+      return true;
+    });
+  }
+}
+
+function toRecord(r: any): EndpointRecord {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    domain: r.domain,
+    url: r.url,
+    events: r.events,
+    status: r.status,
+    disabledReason: r.disabled_reason,
+    keyId: r.key_id,
+    previousKeyId: r.previous_key_id,
+    previousExpiresAt: r.previous_expires_at,
+    rotatedAt: r.rotated_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { EVENT_DOMAINS, isKnownEventType } from '../event-types';
+import { EventPublisher, OutboundEvent } from '../event-publisher';
+import { WebhookErrors } from '../webhooks.errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The outbox binding of {@link EventPublisher}: ONE statement in the caller's transaction
+ * writes the event row and its delivery row. With an active endpoint whose `events` filter
+ * takes the type, the delivery is PENDING and due at once; with no active endpoint it is
+ * recorded as NO_ENDPOINT (visible in the delivery log, replayable once an endpoint is
+ * registered); an endpoint whose filter excludes the type gets no delivery (the caller opted out).
+ */
+@Injectable()
+export class OutboxEventPublisher extends EventPublisher {
+  constructor(private readonly clock: Clock) {
+    super();
+  }
+
+  async publish(manager: EntityManager, event: OutboundEvent): Promise<void> {
+    assertEvent(event);
+    const now = this.clock.now();
+    const id = `evt_${randomBytes(12).toString('hex')}`;
+    await manager.query(
+      `WITH ev AS (
+         INSERT INTO webhook_events (id, tenant_id, domain, type, id_tx, data, occurred_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
+         RETURNING id, tenant_id, domain, type
+       )
+       INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, domain, event_type, status, next_attempt_at, created_at)
+       SELECT ev.tenant_id, ev.id, e.id, ev.domain, ev.type,
+              CASE WHEN e.id IS NULL THEN 'NO_ENDPOINT' ELSE 'PENDING' END,
+              CASE WHEN e.id IS NULL THEN NULL ELSE $8::timestamptz END,
+              $8
+       FROM ev
+       LEFT JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id AND e.domain = ev.domain AND e.status = 'ACTIVE'
+       WHERE e.id IS NULL OR e.events IS NULL OR ev.type = ANY (e.events)`,
+      [id, event.tenantId, event.domain, event.type, event.idTx ?? null, JSON.stringify(event.data), event.occurredAt ?? now, now],
+    );
+  }
+}
+
+function assertEvent(e: OutboundEvent): void {
+  const problems: string[] = [];
+  if (!e || typeof e !== 'object') throw WebhookErrors.error('invalid_outbound_event', 'the event is not an object');
+  if (typeof e.tenantId !== 'string' || !UUID.test(e.tenantId)) problems.push('tenantId must be a tenant uuid');
+  if (!EVENT_DOMAINS.includes(e.domain)) problems.push(`domain must be one of ${EVENT_DOMAINS.join(', ')}`);
+  else if (typeof e.type !== 'string' || !isKnownEventType(e.domain, e.type)) problems.push(`type "${String(e.type)}" is not an event type of ${e.domain}`);
+  if (e.idTx !== undefined && (typeof e.idTx !== 'string' || e.idTx.length === 0 || e.idTx.length > 100)) problems.push('idTx must be a string of 1 to 100 characters');
+  if (e.domain === 'pix-automatic' && !e.idTx) problems.push('recurring-debit events carry idTx');
+  if (!e.data || typeof e.data !== 'object' || Array.isArray(e.data)) problems.push('data must be an object');
+  if (e.occurredAt !== undefined && !(e.occurredAt instanceof Date && !Number.isNaN(e.occurredAt.getTime()))) problems.push('occurredAt must be a valid Date');
+  if (problems.length) throw WebhookErrors.error('invalid_outbound_event', `invalid outbound event: ${problems.join('; ')}`);
+}

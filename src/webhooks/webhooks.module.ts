@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { DeliveriesRepository, PgDeliveriesRepository } from './deliveries/deliveries.repository';
+import { WebhookDeliveriesController } from './deliveries/deliveries.controller';
+import { WebhookDeliveriesService } from './deliveries/deliveries.service';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { WebhookTelemetry } from './delivery/webhook-telemetry';
+import { EndpointsRepository, PgEndpointsRepository } from './endpoints/endpoints.repository';
+import { WebhookEndpointsController } from './endpoints/endpoints.controller';
+import { WebhookEndpointsService } from './endpoints/endpoints.service';
+import { EventPublisher } from './event-publisher';
+import { OutboxEventPublisher } from './outbox/outbox-event-publisher';
+import { OutboxDb } from './outbox/outbox-db';
+import { OutboxStore } from './outbox/outbox.store';
+
+/**
+ * Outbound webhooks: registrations, the transactional outbox (bound to the EventPublisher port
+ * that feature modules import), the delivery worker, the delivery log and replays.
+ */
+@Module({
+  controllers: [WebhookEndpointsController, WebhookDeliveriesController],
+  providers: [
+    { provide: EventPublisher, useClass: OutboxEventPublisher },
+    { provide: EndpointsRepository, useClass: PgEndpointsRepository },
+    { provide: DeliveriesRepository, useClass: PgDeliveriesRepository },
+    WebhookEndpointsService,
+    WebhookDeliveriesService,
+    OutboxDb,
+    OutboxStore,
+    WebhookTelemetry,
+    DeliveryWorker,
+  ],
+  exports: [EventPublisher],
+})
+export class WebhooksModule {}
