@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { isUuid } from '../tenants/tenants.repository';
+import { BillingStatus } from './domain/billing.state-machine';
+import { Billing, BILLING_COLUMNS, billingFromRow } from './pix.model';
+import { exec } from './sql';
+
+export interface NewAdHocBilling {
+  tenantId: string;
+  recurrenceId: string;
+  idTx: string;
+  amountCents: number;
+  dueDate: string;
+  /** When the engine may send it (now: the create call sends it at once and the engine retries on failure). */
+  nextAttemptAt: Date;
+}
+
+export interface TransitionExtras {
+  /** Increment sendAttempts by one. */
+  countAttempt?: boolean;
+  /** null stops retries; a date schedules the next one. */
+  nextAttemptAt?: Date | null;
+  lastError?: string | null;
+}
+
+/** Port: the billings store. */
+export abstract class BillingsRepository {
+  abstract insertAdHoc(m: EntityManager, b: NewAdHocBilling): Promise<Billing>;
+  abstract findForTenant(tenantId: string, id: string): Promise<Billing | null>;
+  abstract lockForTenant(m: EntityManager, tenantId: string, id: string): Promise<Billing | null>;
+  abstract lockByIdTx(m: EntityManager, idTx: string): Promise<Billing | null>;
+  abstract listForRecurrence(tenantId: string, recurrenceId: string, limit: number, offset: number): Promise<[Billing[], number]>;
+  /** Billings of a recurrence the receiver can still cancel, locked. */
+  abstract lockCancelable(m: EntityManager, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]>;
+  /** Conditional update; returns the updated billing, or null when its status was not in `from`. */
+  abstract transition(m: EntityManager, id: string, to: BillingStatus, from: BillingStatus[], extras?: TransitionExtras): Promise<Billing | null>;
+}
+
+@Injectable()
+export class TypeOrmBillingsRepository extends BillingsRepository {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  async insertAdHoc(m: EntityManager, b: NewAdHocBilling): Promise<Billing> {
+    const { rows } = await exec(
+      m,
+      `INSERT INTO pix_billings (tenant_id, recurrence_id, kind, id_tx, amount_cents, due_date, next_attempt_at)
+       VALUES ($1, $2, 'AD_HOC', $3, $4, $5, $6) RETURNING ${BILLING_COLUMNS}`,
+      [b.tenantId, b.recurrenceId, b.idTx, b.amountCents, b.dueDate, b.nextAttemptAt],
+    );
+    return billingFromRow(rows[0]);
+  }
+
+  async findForTenant(tenantId: string, id: string): Promise<Billing | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await exec(this.ds.manager, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+    return rows[0] ? billingFromRow(rows[0]) : null;
+  }
+
+  async lockForTenant(m: EntityManager, tenantId: string, id: string): Promise<Billing | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [id, tenantId]);
+    return rows[0] ? billingFromRow(rows[0]) : null;
+  }
+
+  async lockByIdTx(m: EntityManager, idTx: string): Promise<Billing | null> {
+    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id_tx = $1 FOR UPDATE`, [idTx]);
+    return rows[0] ? billingFromRow(rows[0]) : null;
+  }
+
+  async listForRecurrence(tenantId: string, recurrenceId: string, limit: number, offset: number): Promise<[Billing[], number]> {
+    const { rows } = await exec(
+      this.ds.manager,
+      `SELECT ${BILLING_COLUMNS}, count(*) OVER () AS total FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2
+       ORDER BY due_date, created_at, id LIMIT $3 OFFSET $4`,
+      [recurrenceId, tenantId, limit, offset],
+    );
+    let total = rows.length ? Number(rows[0].total) : 0;
+    if (!rows.length && offset > 0) {
+      total = Number((await exec(this.ds.manager, `SELECT count(*) AS n FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2`, [recurrenceId, tenantId])).rows[0].n);
+    }
+    return [rows.map(billingFromRow), total];
+  }
+
+  async lockCancelable(m: EntityManager, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]> {
+    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE recurrence_id = $1 AND status = ANY($2) ORDER BY due_date, id FOR UPDATE`, [recurrenceId, states]);
+    return rows.map(billingFromRow);
+  }
+
+  async transition(m: EntityManager, id: string, to: BillingStatus, from: BillingStatus[], x: TransitionExtras = {}): Promise<Billing | null> {
+    const sets = ['status = $2', 'updated_at = now()'];
+    const params: unknown[] = [id, to, from];
+    if (x.countAttempt) sets.push('send_attempts = send_attempts + 1');
+    if (x.nextAttemptAt !== undefined) {
+      params.push(x.nextAttemptAt);
+      sets.push(`next_attempt_at = $${params.length}`);
+    }
+    if (x.lastError !== undefined) {
+      params.push(x.lastError);
+      sets.push(`last_error = $${params.length}`);
+    }
+    const { rows } = await exec(m, `UPDATE pix_billings SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3) RETURNING ${BILLING_COLUMNS}`, params);
+    return rows[0] ? billingFromRow(rows[0]) : null;
+  }
+}

@@ -1,0 +1,144 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Max, MaxLength } from 'class-validator';
+import { IsTaxId } from '../../common/tax-id';
+import { PageQueryDto } from '../../platform/pagination/pagination';
+import { DayAdjustment, Periodicity } from '../domain/calendar';
+import { RecurrenceStatus } from '../domain/recurrence.state-machine';
+import { IsIsoDate, NotBefore, NotInPast } from './date-rules';
+
+export const PERIODICITIES = Object.values(Periodicity);
+export const DAY_ADJUSTMENTS = Object.values(DayAdjustment);
+export const RECURRENCE_STATUSES = Object.values(RecurrenceStatus);
+/** Largest amount accepted (R$ 10 million); the spec shows no maximum. */
+export const MAX_AMOUNT = 10_000_000;
+
+export class CreateRecurrenceDto {
+  @ApiProperty({ description: 'Amount in BRL, > 0, at most 2 decimals', example: 49.9 })
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number with at most 2 decimals' })
+  @IsPositive({ message: 'amount must be greater than 0' })
+  @Max(MAX_AMOUNT)
+  amount: number;
+
+  @ApiProperty({ enum: ['BRL'], example: 'BRL' })
+  @IsIn(['BRL'], { message: 'currency must be BRL' })
+  currency: 'BRL';
+
+  @ApiProperty({ enum: PERIODICITIES, example: 'MONTHLY' })
+  @IsIn(PERIODICITIES, { message: `periodicity must be one of ${PERIODICITIES.join(', ')}` })
+  periodicity: Periodicity;
+
+  @ApiProperty({ description: 'First due date, not in the past (America/Sao_Paulo)', example: '2026-12-10' })
+  @IsIsoDate()
+  @NotInPast()
+  firstDueDate: string;
+
+  @ApiPropertyOptional({ description: 'Last day of the term; on or after firstDueDate', example: '2027-12-10' })
+  @IsOptional()
+  @IsIsoDate()
+  @NotBefore('firstDueDate')
+  expirationDate?: string;
+
+  @ApiPropertyOptional({ enum: DAY_ADJUSTMENTS, default: 'MOVE_FORWARD_NEXT_BUSINESS_DAY', example: 'MOVE_FORWARD_NEXT_BUSINESS_DAY' })
+  @IsOptional()
+  @IsIn(DAY_ADJUSTMENTS, { message: `dayAdjustment must be one of ${DAY_ADJUSTMENTS.join(', ')}` })
+  dayAdjustment?: DayAdjustment;
+
+  @ApiProperty({ example: 'Maria Souza', minLength: 1, maxLength: 140 })
+  @IsString()
+  @Length(1, 140)
+  payerName: string;
+
+  @ApiProperty({ description: 'CPF (11 digits) or CNPJ (14 digits), digits only', example: '52998224725' })
+  @IsTaxId()
+  payerTaxId: string;
+
+  @ApiPropertyOptional({ example: 'Plano mensal academia', maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+}
+
+export class RecurrenceCreatedDto {
+  @ApiProperty({ example: '0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c' })
+  recurrenceId: string;
+  @ApiProperty({ enum: ['PENDING'], example: 'PENDING' })
+  status: string;
+  @ApiProperty({ description: 'Show it to the payer as a link, QR code or button', example: 'https://api.example.com/sandbox/bank/authorize/0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c' })
+  authorizationUrl: string;
+}
+
+export class RecurrenceStatusDto {
+  @ApiProperty({ example: '0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c' })
+  recurrenceId: string;
+  @ApiProperty({ enum: RECURRENCE_STATUSES, example: 'ACCEPTED' })
+  status: string;
+}
+
+export class RecurrenceDto {
+  @ApiProperty({ example: '0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c' })
+  recurrenceId: string;
+  @ApiProperty({ enum: RECURRENCE_STATUSES, example: 'ACTIVE' })
+  status: string;
+  @ApiProperty({ example: 49.9 })
+  amount: number;
+  @ApiProperty({ example: 'BRL' })
+  currency: string;
+  @ApiProperty({ enum: PERIODICITIES, example: 'MONTHLY' })
+  periodicity: string;
+  @ApiProperty({ example: '2026-12-10' })
+  firstDueDate: string;
+  @ApiProperty({ nullable: true, example: '2027-12-10' })
+  expirationDate: string | null;
+  @ApiProperty({ enum: DAY_ADJUSTMENTS, example: 'MOVE_FORWARD_NEXT_BUSINESS_DAY' })
+  dayAdjustment: string;
+  @ApiProperty({ example: 'Maria Souza' })
+  payerName: string;
+  @ApiProperty({ example: '52998224725' })
+  payerTaxId: string;
+  @ApiProperty({ nullable: true, example: 'Plano mensal academia' })
+  description: string | null;
+  @ApiProperty({ example: 'https://api.example.com/sandbox/bank/authorize/0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c' })
+  authorizationUrl: string;
+  @ApiProperty({ example: '2026-11-20T12:00:00.000Z' })
+  createdAt: string;
+  @ApiProperty({ example: '2026-11-21T09:30:00.000Z' })
+  updatedAt: string;
+}
+
+export class RecurrencePageDto {
+  @ApiProperty({ example: 1 })
+  total: number;
+  @ApiProperty({ example: 50 })
+  limit: number;
+  @ApiProperty({ example: 0 })
+  offset: number;
+  @ApiProperty({ type: [RecurrenceDto] })
+  items: RecurrenceDto[];
+}
+
+export class ListRecurrencesQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ example: '52998224725' })
+  @IsOptional()
+  @IsString()
+  @Length(11, 14)
+  payerTaxId?: string;
+
+  @ApiPropertyOptional({ example: 49.9 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsPositive()
+  amount?: number;
+
+  @ApiPropertyOptional({ example: '2026-12-10' })
+  @IsOptional()
+  @IsIsoDate()
+  firstDueDate?: string;
+
+  @ApiPropertyOptional({ enum: RECURRENCE_STATUSES, example: 'ACTIVE' })
+  @IsOptional()
+  @IsIn(RECURRENCE_STATUSES)
+  status?: RecurrenceStatus;
+}

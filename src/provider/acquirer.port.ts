@@ -1,0 +1,76 @@
+/**
+ * Port: the acquirer (card, Pix and boleto processing). Bound to an HTTP client that reaches
+ * `ACQUIRER_URL` (by default the in-process sandbox under /sandbox/acquirer) through
+ * ResilientHttp, so breakers and timeouts are real. Links and cards both use it; neither
+ * imports the other.
+ */
+export type CardCaptureMode = 'SALE' | 'PREAUTH';
+
+export interface CardAuthorizationRequest {
+  /** Our transaction id; the acquirer treats a repeat as the same transaction (idempotent). */
+  transactionId: string;
+  merchantId: string;
+  amountCents: number;
+  installments: number;
+  capture: CardCaptureMode;
+  card: { pan: string; expMonth: number; expYear: number; cvv?: string; holderName?: string };
+  threeDs?: { cavv?: string; eci?: string; dsTransactionId?: string; status?: string };
+}
+
+export interface CardAuthorizationResult {
+  acquirerTransactionId: string;
+  /** ACCEPTED (sale approved), PREAUTH (authorized, not captured), AUTH_REJECTED, FAILED. */
+  status: 'ACCEPTED' | 'PREAUTH' | 'AUTH_REJECTED' | 'FAILED';
+  reason?: string;
+  authorizationCode?: string;
+}
+
+export interface PixChargeRequest {
+  transactionId: string;
+  merchantId: string;
+  amountCents: number;
+  payerName?: string;
+  expiresInSeconds: number;
+}
+
+export interface PixChargeResult {
+  txid: string;
+  brCode: string;
+  expiresAt: string;
+  status: 'PENDING';
+}
+
+export interface BoletoRequest {
+  transactionId: string;
+  merchantId: string;
+  amountCents: number;
+  dueDate: string;
+  payer: { name: string; taxId: string };
+}
+
+export interface BoletoResult {
+  boletoId: string;
+  digitableLine: string;
+  barcode: string;
+  dueDate: string;
+  /** The Pix QR printed on the boleto (paying it gives PAID_PIX). */
+  pixBrCode: string;
+  status: 'PENDING';
+}
+
+export abstract class AcquirerPort {
+  abstract authorizeCard(req: CardAuthorizationRequest): Promise<CardAuthorizationResult>;
+  abstract capture(acquirerTransactionId: string, amountCents?: number): Promise<{ status: 'CAPTURED' }>;
+  abstract void(acquirerTransactionId: string): Promise<{ status: 'VOIDED' }>;
+  abstract createPixCharge(req: PixChargeRequest): Promise<PixChargeResult>;
+  abstract createBoleto(req: BoletoRequest): Promise<BoletoResult>;
+
+  /**
+   * The authorization made for our `transactionId`, or null when the acquirer has none
+   * (reconciliation of an attempt whose answer was lost). Not abstract: implementations that
+   * cannot look up keep this default.
+   */
+  findCardAuthorization(_transactionId: string): Promise<CardAuthorizationResult | null> {
+    return Promise.reject(new Error('this acquirer cannot look up card authorizations'));
+  }
+}

@@ -1,0 +1,71 @@
+import { Controller, HttpCode, Injectable, OnModuleInit, Post, Req } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { defineErrors } from '../../platform/errors/app-error';
+import { AcquirerConfig } from './acquirer.config';
+import { ACQUIRER_SIGNATURE_HEADER, AcquirerNotification, verifyAcquirerEvent } from './acquirer-event';
+import { AcquirerEvents } from './acquirer-events';
+
+export const ACQUIRER_EVENTS_PATH = '/provider/acquirer-events';
+
+export const AcquirerEventErrors = defineErrors({
+  acquirer_signature_invalid: 401,
+  acquirer_event_invalid: 400,
+});
+
+/**
+ * Keeps the exact request bytes of the acquirer's notifications (the HMAC covers them) before
+ * JSON parsing, for this one path only.
+ */
+@Injectable()
+export class RawBodyCapture implements OnModuleInit {
+  constructor(private readonly host: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const fastify = this.host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
+    if (!fastify?.addHook) return;
+    fastify.addHook('preParsing', async (req, _reply, payload) => {
+      if (req.method !== 'POST' || req.url.split('?')[0] !== ACQUIRER_EVENTS_PATH) return payload;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const c of payload) {
+        size += c.length;
+        if (size > 256 * 1024) break;
+        chunks.push(c as Buffer);
+      }
+      const raw = Buffer.concat(chunks);
+      (req as any).rawBody = raw.toString('utf8');
+      const copy = Readable.from([raw]) as Readable & { receivedEncodedLength?: number };
+      copy.receivedEncodedLength = raw.length;
+      return copy;
+    });
+  }
+}
+
+/** Inbound status notifications from the acquirer (Pix paid/settled/expired, boleto paid/expired). */
+@Controller()
+export class AcquirerEventsController {
+  constructor(
+    private readonly config: AcquirerConfig,
+    private readonly events: AcquirerEvents,
+  ) {}
+
+  @Post(ACQUIRER_EVENTS_PATH)
+  @HttpCode(200)
+  @ApiExcludeEndpoint()
+  async receive(@Req() req: FastifyRequest) {
+    const kept: unknown = (req as any).rawBody;
+    const raw = Buffer.isBuffer(kept) ? kept.toString('utf8') : (kept as string | undefined);
+    const header = req.headers[ACQUIRER_SIGNATURE_HEADER];
+    // Replay window on wall time: a transport matter, not business time (the test clock may be days ahead).
+    const check = verifyAcquirerEvent(this.config.eventsSecret, typeof header === 'string' ? header : undefined, raw ?? '', Math.floor(Date.now() / 1000), this.config.eventsToleranceSeconds);
+    if (!check.ok || raw === undefined) throw AcquirerEventErrors.error('acquirer_signature_invalid', `Acquirer signature refused: ${check.ok ? 'no body' : check.reason}`);
+    const event = req.body as AcquirerNotification;
+    if (!event || typeof event.eventId !== 'string' || typeof event.type !== 'string' || typeof event.data?.transactionId !== 'string') {
+      throw AcquirerEventErrors.error('acquirer_event_invalid', 'Not an acquirer event');
+    }
+    return { received: true, ...(await this.events.dispatch(event)) };
+  }
+}

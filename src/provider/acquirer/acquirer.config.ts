@@ -1,0 +1,34 @@
+import { defineConfig } from '../../platform/config/config';
+
+/**
+ * How the service reaches the acquirer. `ACQUIRER_URL` unset means the in-process sandbox at
+ * this service's own origin + `/sandbox/acquirer` (resolved from the listening socket, so it
+ * works on a random port in tests).
+ */
+export class AcquirerConfig {
+  url: string | undefined;
+  /** Sent as `X-Acquirer-Key` on every call to the acquirer. */
+  apiKey: string;
+  /** HMAC-SHA256 key of the acquirer's status notifications (`POST /provider/acquirer-events`). */
+  eventsSecret: string;
+  /** Accepted age of a notification's timestamp (replay window). */
+  eventsToleranceSeconds: number;
+  timeoutMs: number;
+  retryDelaysMs: number[];
+}
+
+export const acquirerConfig = defineConfig(AcquirerConfig, (env) => {
+  const delays = env.list('ACQUIRER_RETRY_DELAYS_MS', ['1000', '3000', '9000']);
+  const retryDelaysMs = delays.map(Number);
+  if (retryDelaysMs.some((n) => !Number.isInteger(n) || n < 0 || n > 60000)) {
+    env.problems.push(`ACQUIRER_RETRY_DELAYS_MS must be a comma-separated list of integers 0–60000, got "${delays.join(',')}"`);
+  }
+  return {
+    url: env.url('ACQUIRER_URL'),
+    apiKey: env.secret('ACQUIRER_API_KEY', { minLength: 24 }),
+    eventsSecret: env.secret('ACQUIRER_EVENTS_SECRET', { minLength: 24 }),
+    eventsToleranceSeconds: env.int('ACQUIRER_EVENTS_TOLERANCE_SECONDS', 300, 10, 86400),
+    timeoutMs: env.int('ACQUIRER_TIMEOUT_MS', 5000, 100, 60000),
+    retryDelaysMs,
+  };
+});

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AcquirerPort } from '../acquirer.port';
+import { AcquirerEvents } from './acquirer-events';
+import { AcquirerEventsController, RawBodyCapture } from './acquirer-events.controller';
+import { HttpAcquirer } from './http-acquirer';
+import { SelfOrigin } from './self-origin';
+
+/**
+ * The acquirer client: import this module to inject `AcquirerPort` (links and cards do), and
+ * `AcquirerEvents` to receive the acquirer's status notifications (`POST /provider/acquirer-events`).
+ */
+@Module({
+  controllers: [AcquirerEventsController],
+  providers: [SelfOrigin, HttpAcquirer, { provide: AcquirerPort, useExisting: HttpAcquirer }, AcquirerEvents, RawBodyCapture],
+  exports: [AcquirerPort, SelfOrigin, AcquirerEvents],
+})
+export class AcquirerModule {}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import {
+  AcquirerPort,
+  BoletoRequest,
+  BoletoResult,
+  CardAuthorizationRequest,
+  CardAuthorizationResult,
+  PixChargeRequest,
+  PixChargeResult,
+} from '../acquirer.port';
+import { ProviderCallError, ResilientHttp } from '../http/resilient-http';
+import { AcquirerConfig } from './acquirer.config';
+import { SelfOrigin } from './self-origin';
+
+/** Path of the in-process sandbox acquirer under this service's own origin. */
+export const SANDBOX_ACQUIRER_PATH = '/sandbox/acquirer';
+
+/**
+ * The acquirer over HTTP (`ACQUIRER_URL`, by default the in-process sandbox). Every operation
+ * has its own breaker (`acquirer.<operation>`). All creates carry our transaction id, which the
+ * acquirer treats as an idempotency key, so they are safe to retry at 1 s, 3 s, 9 s.
+ */
+@Injectable()
+export class HttpAcquirer extends AcquirerPort {
+  private http: ResilientHttp | null = null;
+
+  constructor(
+    private readonly config: AcquirerConfig,
+    private readonly breakers: BreakerRegistry,
+    private readonly self: SelfOrigin,
+  ) {
+    super();
+  }
+
+  /** Resolved on first use: the default needs the listening socket. */
+  baseUrl(): string {
+    return this.config.url ?? `${this.self.get()}${SANDBOX_ACQUIRER_PATH}`;
+  }
+
+  private client(): ResilientHttp {
+    this.http ??= new ResilientHttp('acquirer', {
+      baseUrl: this.baseUrl(),
+      timeoutMs: this.config.timeoutMs,
+      retryDelaysMs: this.config.retryDelaysMs,
+      headers: { 'x-acquirer-key': this.config.apiKey },
+    }, this.breakers);
+    return this.http;
+  }
+
+  authorizeCard(req: CardAuthorizationRequest): Promise<CardAuthorizationResult> {
+    return this.client().call({ operation: 'authorizeCard', method: 'POST', path: '/v1/card-authorizations', body: req, idempotent: true });
+  }
+
+  capture(acquirerTransactionId: string, amountCents?: number): Promise<{ status: 'CAPTURED' }> {
+    return this.client().call({
+      operation: 'capture',
+      method: 'POST',
+      path: `/v1/card-authorizations/${encodeURIComponent(acquirerTransactionId)}/capture`,
+      body: amountCents === undefined ? {} : { amountCents },
+      idempotent: true,
+    });
+  }
+
+  void(acquirerTransactionId: string): Promise<{ status: 'VOIDED' }> {
+    return this.client().call({
+      operation: 'void',
+      method: 'POST',
+      path: `/v1/card-authorizations/${encodeURIComponent(acquirerTransactionId)}/void`,
+      body: {},
+      idempotent: true,
+    });
+  }
+
+  async findCardAuthorization(transactionId: string): Promise<CardAuthorizationResult | null> {
+    try {
+      return await this.client().call<CardAuthorizationResult>({
+        operation: 'findCardAuthorization',
+        method: 'GET',
+        path: `/v1/card-authorizations?transactionId=${encodeURIComponent(transactionId)}`,
+        idempotent: true,
+      });
+    } catch (e) {
+      if (e instanceof ProviderCallError && e.code === 'provider_rejected' && e.status === 404) return null;
+      throw e;
+    }
+  }
+
+  createPixCharge(req: PixChargeRequest): Promise<PixChargeResult> {
+    return this.client().call({ operation: 'createPixCharge', method: 'POST', path: '/v1/pix-charges', body: req, idempotent: true });
+  }
+
+  createBoleto(req: BoletoRequest): Promise<BoletoResult> {
+    return this.client().call({ operation: 'createBoleto', method: 'POST', path: '/v1/boletos', body: req, idempotent: true });
+  }
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The origin this process listens on, read from the socket (not PUBLIC_URL, which is what the
+ * payer's browser uses and may be a proxy). The in-process sandbox is reached through it by
+ * default, so the call is real HTTP with real breakers and timeouts, on any port.
+ */
+@Injectable()
+export class SelfOrigin {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  get(): string {
+    const server = this.adapterHost.httpAdapter?.getHttpServer?.();
+    const addr = server?.address?.() as AddressInfo | string | null | undefined;
+    if (!addr || typeof addr === 'string') throw new Error('the HTTP server is not listening yet');
+    const host = addr.address === '0.0.0.0' || addr.address === '' ? '127.0.0.1' : addr.address === '::' ? '[::1]' : addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    return `http://${host}:${addr.port}`;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Port: the banking provider that stands behind recurring Pix debit (Pix Automático). The
+ * service never lets a caller reach it; `HttpBankProvider` binds it to `PROVIDER_URL` (by default
+ * the in-process sandbox bank, still over real HTTP). Calls fail with `ProviderCallError`
+ * (`provider_unavailable` when the provider cannot be reached or its breaker is open,
+ * `provider_rejected` when it answered 4xx).
+ */
+export { ProviderCallError } from '../http/resilient-http';
+
+/** Statuses a provider holds for a recurrence (the service's own vocabulary). */
+export type BankRecurrenceStatus = 'PENDING' | 'ACCEPTED' | 'ACTIVE' | 'REJECTED' | 'EXPIRED' | 'CANCELLED_RECEIVER' | 'CANCELLED_PAYER';
+
+export interface BankRecurrenceRequest {
+  /** The service's id; the provider treats a repeat with the same id as the same recurrence. */
+  recurrenceId: string;
+  /** Transaction id the provider puts on every event about this recurrence. */
+  idTx: string;
+  receiver: { id: string; name: string };
+  amountCents: number;
+  currency: 'BRL';
+  periodicity: string;
+  firstDueDate: string;
+  expirationDate: string | null;
+  dayAdjustment: string;
+  payerName: string;
+  payerTaxId: string;
+  description: string | null;
+}
+
+export interface BankRecurrenceCreated {
+  recurrenceId: string;
+  status: BankRecurrenceStatus;
+  /** Where the payer authorizes the debit (their bank's page). */
+  authorizationUrl: string;
+}
+
+export interface BankBillingRequest {
+  /** Transaction id of the billing; the provider treats a repeat as the same billing. */
+  idTx: string;
+  billingId: string;
+  recurrenceId: string;
+  amountCents: number;
+  currency: 'BRL';
+  dueDate: string;
+}
+
+/** Per-billing answer of a batch send. `accepted: false` is a refusal (no retry helps). */
+export interface BankBillingResult {
+  idTx: string;
+  accepted: boolean;
+  status?: string;
+  reason?: string;
+}
+
+export abstract class BankProvider {
+  /** Longest one call can take with all its retries (timeouts and waits): how long to lease work sent to it. */
+  abstract maxCallMs(): number;
+  abstract createRecurrence(req: BankRecurrenceRequest): Promise<BankRecurrenceCreated>;
+  abstract getRecurrence(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }>;
+  /** The receiver withdraws the recurrence; the provider cancels its open billings with it. Idempotent. */
+  abstract cancelRecurrence(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }>;
+  /** Sends billings in one call (idempotent per idTx). */
+  abstract sendBillings(billings: BankBillingRequest[]): Promise<BankBillingResult[]>;
+  /** The receiver cancels one billing. Idempotent; a billing the provider never received stays refused if sent later. */
+  abstract cancelBilling(idTx: string, recurrenceId: string): Promise<{ idTx: string; status: string }>;
+}

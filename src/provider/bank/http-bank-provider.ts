@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { ResilientHttp } from '../http/resilient-http';
+import { BankProviderConfig } from './bank-provider.config';
+import {
+  BankBillingRequest,
+  BankBillingResult,
+  BankProvider,
+  BankRecurrenceCreated,
+  BankRecurrenceRequest,
+  BankRecurrenceStatus,
+} from './bank-provider.port';
+import { selfOrigin as selfOriginOf } from './self-origin';
+
+export const PROVIDER_KEY_HEADER = 'x-provider-key';
+
+/**
+ * The banking provider over HTTP: one opossum breaker per operation (`bank.<operation>` in
+ * /health/ready and /metrics), a timeout on every call, and the configured retries on the
+ * idempotent ones. Every call is idempotent on the provider's side (keyed by our ids), so all
+ * are retried.
+ */
+@Injectable()
+export class HttpBankProvider extends BankProvider {
+  private client: ResilientHttp | null = null;
+
+  constructor(
+    private readonly config: BankProviderConfig,
+    private readonly breakers: BreakerRegistry,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    super();
+  }
+
+  /** Built on first use: the default base URL is this server's own address, known after listen. */
+  private http(): ResilientHttp {
+    if (!this.client) {
+      const baseUrl = this.config.url ?? `${selfOriginOf(this.adapterHost)}/sandbox/bank`;
+      this.client = new ResilientHttp(
+        'bank',
+        { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs, headers: { [PROVIDER_KEY_HEADER]: this.config.apiKey } },
+        this.breakers,
+      );
+    }
+    return this.client;
+  }
+
+  maxCallMs(): number {
+    const { timeoutMs, retryDelaysMs } = this.config;
+    return timeoutMs * (retryDelaysMs.length + 1) + retryDelaysMs.reduce((a, b) => a + b, 0);
+  }
+
+  createRecurrence(req: BankRecurrenceRequest): Promise<BankRecurrenceCreated> {
+    return this.http().call({ operation: 'createRecurrence', method: 'POST', path: '/recurrences', body: req, idempotent: true });
+  }
+
+  getRecurrence(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }> {
+    return this.http().call({ operation: 'getRecurrence', method: 'GET', path: `/recurrences/${encodeURIComponent(recurrenceId)}`, idempotent: true });
+  }
+
+  cancelRecurrence(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }> {
+    return this.http().call({ operation: 'cancelRecurrence', method: 'POST', path: `/recurrences/${encodeURIComponent(recurrenceId)}/cancel`, idempotent: true });
+  }
+
+  async sendBillings(billings: BankBillingRequest[]): Promise<BankBillingResult[]> {
+    if (!billings.length) return [];
+    const r = await this.http().call<{ results: BankBillingResult[] }>({ operation: 'sendBillings', method: 'POST', path: '/billings/batch', body: { billings }, idempotent: true });
+    return r.results;
+  }
+
+  cancelBilling(idTx: string, recurrenceId: string): Promise<{ idTx: string; status: string }> {
+    return this.http().call({ operation: 'cancelBilling', method: 'POST', path: `/billings/${encodeURIComponent(idTx)}/cancel`, body: { recurrenceId }, idempotent: true });
+  }
+}

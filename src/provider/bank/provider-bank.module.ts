@@ -1,0 +1,22 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { BankProvider } from './bank-provider.port';
+import { HttpBankProvider } from './http-bank-provider';
+import { ProviderEventRouter } from './provider-event-router';
+import { ProviderEventsController } from './provider-events.controller';
+import { ProviderEventsService } from './provider-events.service';
+import { captureRawBody } from './raw-body.hook';
+
+/** The banking provider: outbound client (port `BankProvider`) and the inbound event endpoint. */
+@Module({
+  controllers: [ProviderEventsController],
+  providers: [{ provide: BankProvider, useClass: HttpBankProvider }, ProviderEventRouter, ProviderEventsService],
+  exports: [BankProvider, ProviderEventRouter],
+})
+export class ProviderBankModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    captureRawBody(this.adapterHost.httpAdapter.getInstance(), '/provider/events');
+  }
+}

@@ -1,0 +1,17 @@
+import { defineErrors } from '../../platform/errors/app-error';
+
+/** Answers of the simulated acquirer (and of its payer-facing sandbox routes). */
+export const SandboxAcquirerErrors = defineErrors({
+  sandbox_disabled: 404,
+  acquirer_unauthorized: 401,
+  acquirer_transaction_not_found: 404,
+  pix_charge_not_found: 404,
+  boleto_not_found: 404,
+  transaction_id_reused: 409,
+  capture_not_allowed: 409,
+  void_not_allowed: 409,
+  capture_amount_invalid: 422,
+  pix_not_payable: 409,
+  boleto_not_payable: 409,
+  invalid_card: 400,
+});

@@ -1,0 +1,35 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
+import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
+
+/** Sandbox routes exist only in sandbox mode; outside it they answer 404 like any unknown path. */
+@Injectable()
+export class SandboxEnabledGuard implements CanActivate {
+  constructor(private readonly config: SandboxAcquirerConfig) {}
+
+  canActivate(): boolean {
+    if (!this.config.enabled) throw SandboxAcquirerErrors.error('sandbox_disabled', 'The sandbox is disabled (SANDBOX_ENABLED=false)');
+    return true;
+  }
+}
+
+/** The acquirer's own API: sandbox mode, and `X-Acquirer-Key` equal to ACQUIRER_API_KEY. */
+@Injectable()
+export class AcquirerKeyGuard implements CanActivate {
+  private readonly expected: Buffer;
+
+  constructor(private readonly config: SandboxAcquirerConfig) {
+    this.expected = createHash('sha256').update(config.apiKey).digest();
+  }
+
+  canActivate(ctx: ExecutionContext): boolean {
+    if (!this.config.enabled) throw SandboxAcquirerErrors.error('sandbox_disabled', 'The sandbox is disabled (SANDBOX_ENABLED=false)');
+    const h = ctx.switchToHttp().getRequest().headers['x-acquirer-key'];
+    const given = createHash('sha256').update(typeof h === 'string' ? h : '').digest();
+    if (typeof h !== 'string' || !timingSafeEqual(given, this.expected)) {
+      throw SandboxAcquirerErrors.error('acquirer_unauthorized', 'Missing or wrong X-Acquirer-Key');
+    }
+    return true;
+  }
+}

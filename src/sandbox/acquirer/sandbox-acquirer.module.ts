@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { SelfOrigin } from '../../provider/acquirer/self-origin';
+import { AcquirerCardApiController, AcquirerChargesApiController } from './acquirer-api.controller';
+import { BankAppController } from './bank-app.controller';
+import { AcquirerKeyGuard, SandboxEnabledGuard } from './sandbox-acquirer.guard';
+import { SandboxAcquirerTicker } from './sandbox-acquirer.ticker';
+import { SandboxBoletoService } from './sandbox-boleto.service';
+import { SandboxCardService } from './sandbox-card.service';
+import { SandboxNotifier } from './sandbox-notifier';
+import { SandboxPixService } from './sandbox-pix.service';
+
+/**
+ * The simulated acquirer (card, Pix, boleto), in process under `/sandbox/acquirer`, reached by
+ * the service over real HTTP. It imports no feature module: it knows the service only by the
+ * URL it notifies.
+ */
+@Module({
+  controllers: [AcquirerCardApiController, AcquirerChargesApiController, BankAppController],
+  providers: [
+    SelfOrigin,
+    SandboxCardService,
+    SandboxPixService,
+    SandboxBoletoService,
+    SandboxNotifier,
+    SandboxAcquirerTicker,
+    AcquirerKeyGuard,
+    SandboxEnabledGuard,
+  ],
+})
+export class SandboxAcquirerModule {}

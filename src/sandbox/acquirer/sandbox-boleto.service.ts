@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { buildBoleto } from '../../common/formats/boleto';
+import { Clock } from '../../platform/clock/clock';
+import { BoletoDto } from './acquirer-api.dto';
+import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
+import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
+import { SandboxNotifier } from './sandbox-notifier';
+import { newTxid, SandboxPixService } from './sandbox-pix.service';
+
+export interface SandboxBoleto {
+  boletoId: string;
+  transactionId: string;
+  merchantId: string;
+  amountCents: number;
+  dueDate: string;
+  digitableLine: string;
+  barcode: string;
+  pixTxid: string;
+  pixBrCode: string;
+  status: 'PENDING' | 'PAID' | 'PAID_PIX' | 'EXPIRED' | 'CANCELED';
+  paidAt: string | null;
+}
+
+const COLUMNS = `id, transaction_id, request_hash, merchant_id, amount_cents, due_date::text, digitable_line, barcode, pix_txid, pix_br_code, status, paid_at`;
+const AGENCY = '1234';
+const WALLET = '09';
+const ACCOUNT = '0012345';
+
+/**
+ * Boletos of the simulated acquirer: FEBRABAN barcode and 47-digit line (due-date factor after
+ * the 2025 rollover), with a Pix QR printed on it. Paid by bank clearing (PAID) or through its
+ * QR (PAID_PIX) while the due date has not passed (test clock); EXPIRED the day after.
+ */
+@Injectable()
+export class SandboxBoletoService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly clock: Clock,
+    private readonly config: SandboxAcquirerConfig,
+    private readonly notifier: SandboxNotifier,
+    private readonly pix: SandboxPixService,
+  ) {}
+
+  async create(req: BoletoDto): Promise<Omit<SandboxBoleto, 'transactionId' | 'merchantId' | 'amountCents' | 'pixTxid' | 'paidAt'>> {
+    if (req.dueDate < this.clock.today()) throw SandboxAcquirerErrors.error('boleto_not_payable', 'The due date is in the past');
+    const hash = createHash('sha256').update([req.merchantId, req.amountCents, req.dueDate, req.payer.taxId].join('|')).digest('hex');
+    const existing = await this.byTransaction(req.transactionId);
+    if (!existing) {
+      const ourNumber = Number((await this.ds.query(`SELECT nextval('sandbox_acquirer_boleto_our_number') AS n`))[0].n);
+      // Bradesco-style free field: agency (4), wallet (2), our number (11), account (7), 0.
+      const freeField = AGENCY + WALLET + String(ourNumber).padStart(11, '0') + ACCOUNT + '0';
+      const b = buildBoleto({ bankCode: this.config.boletoBankCode, amountCents: req.amountCents, dueDate: req.dueDate, freeField });
+      const pixTxid = newTxid('BOL');
+      const now = this.clock.now();
+      await this.ds.query(
+        `INSERT INTO sandbox_acquirer_boletos (id, transaction_id, request_hash, merchant_id, amount_cents, due_date, payer_name, payer_tax_id,
+           our_number, barcode, digitable_line, pix_txid, pix_br_code, status, created_at, updated_at)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'PENDING',$14,$14) ON CONFLICT (transaction_id) DO NOTHING`,
+        [`bol_${randomBytes(12).toString('hex')}`, req.transactionId, hash, req.merchantId, req.amountCents, req.dueDate, req.payer.name, req.payer.taxId,
+          ourNumber, b.barcode, b.line, pixTxid, this.pix.brCode(pixTxid, req.amountCents), now],
+      );
+    }
+    const row = (await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [req.transactionId]))[0];
+    if (row.request_hash !== hash) throw SandboxAcquirerErrors.error('transaction_id_reused', 'This transactionId was used with another request');
+    const b = toBoleto(row);
+    return { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: b.pixBrCode, status: b.status };
+  }
+
+  async find(id: string): Promise<SandboxBoleto | null> {
+    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1`, [id]);
+    return rows[0] ? toBoleto(rows[0]) : null;
+  }
+
+  async findBy(column: 'pix_txid' | 'digitable_line', value: string): Promise<SandboxBoleto | null> {
+    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE ${column} = $1`, [value]);
+    return rows[0] ? toBoleto(rows[0]) : null;
+  }
+
+  /** Paid by bank clearing (PAID) or through the Pix QR printed on it (PAID_PIX). */
+  async pay(id: string, via: 'BANK' | 'PIX'): Promise<SandboxBoleto> {
+    const ids: string[] = [];
+    const paid = await this.ds.transaction(async (m) => {
+      const rows = await m.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1 FOR UPDATE`, [id]);
+      if (!rows[0]) throw SandboxAcquirerErrors.error('boleto_not_found', 'No boleto with this id');
+      const b = toBoleto(rows[0]);
+      if (b.status === 'PENDING' && b.dueDate < this.clock.today()) {
+        await this.expireIn(m, [id], ids);
+        throw SandboxAcquirerErrors.error('boleto_not_payable', 'This boleto is past its due date');
+      }
+      if (b.status !== 'PENDING') throw SandboxAcquirerErrors.error('boleto_not_payable', `This boleto is ${b.status} and cannot be paid`);
+      const res = await m.query(
+        `UPDATE sandbox_acquirer_boletos SET status = $2, paid_at = $3, updated_at = $3 WHERE id = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
+        [id, via === 'PIX' ? 'PAID_PIX' : 'PAID', this.clock.now()],
+      );
+      const done = toBoleto(res[0][0]);
+      ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(done)));
+      return done;
+    });
+    await this.notifier.deliverNow(ids);
+    return paid;
+  }
+
+  /** PENDING boletos whose due date has passed (test clock, São Paulo day) become EXPIRED. */
+  async expireDue(limit = 100): Promise<number> {
+    const ids: string[] = [];
+    await this.ds.transaction(async (m) => {
+      const due = await m.query(
+        `SELECT id FROM sandbox_acquirer_boletos WHERE status = 'PENDING' AND due_date < $1::date ORDER BY due_date LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+        [this.clock.today()],
+      );
+      await this.expireIn(m, due.map((r: { id: string }) => r.id), ids);
+    });
+    await this.notifier.deliverNow(ids);
+    return ids.length;
+  }
+
+  private async byTransaction(transactionId: string) {
+    return (await this.ds.query(`SELECT id FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [transactionId]))[0] ?? null;
+  }
+
+  private async expireIn(m: EntityManager, boletoIds: string[], ids: string[]): Promise<void> {
+    if (!boletoIds.length) return;
+    const res = await m.query(
+      `UPDATE sandbox_acquirer_boletos SET status = 'EXPIRED', updated_at = $2 WHERE id = ANY($1) AND status = 'PENDING' RETURNING ${COLUMNS}`,
+      [boletoIds, this.clock.now()],
+    );
+    for (const r of res[0]) ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(r))));
+  }
+}
+
+function toBoleto(r: any): SandboxBoleto {
+  return {
+    boletoId: r.id,
+    transactionId: r.transaction_id,
+    merchantId: r.merchant_id,
+    amountCents: Number(r.amount_cents),
+    dueDate: r.due_date,
+    digitableLine: r.digitable_line,
+    barcode: r.barcode,
+    pixTxid: r.pix_txid,
+    pixBrCode: r.pix_br_code,
+    status: r.status,
+    paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
+  };
+}
+
+function notice(b: SandboxBoleto) {
+  return {
+    transactionId: b.transactionId,
+    merchantId: b.merchantId,
+    acquirerId: b.boletoId,
+    status: b.status,
+    amountCents: b.amountCents,
+    ...(b.paidAt ? { paidAt: b.paidAt } : {}),
+    ...(b.status === 'PAID' ? { paidVia: 'BANK' as const } : b.status === 'PAID_PIX' ? { paidVia: 'PIX' as const } : {}),
+  };
+}

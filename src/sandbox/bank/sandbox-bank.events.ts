@@ -1,0 +1,118 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { ProviderCallError, ResilientHttp } from '../../provider/http/resilient-http';
+import { PROVIDER_SIGNATURE_HEADER, signProviderEvent } from '../../provider/bank/provider-event-signature';
+import { selfOrigin } from '../../provider/bank/self-origin';
+import { SandboxConfig } from '../sandbox.config';
+import { BankEvent, chaos, seededRandom } from './bank-rules';
+import { SandboxBankStore } from './sandbox-bank.store';
+
+const BATCH = 500;
+const MAX_BATCHES_PER_FLUSH = 1000;
+const CONCURRENCY = 8;
+const MAX_HOLDS = 5;
+const HOLD_PROBABILITY = 0.3;
+
+/** How many flushes chaos holds event `id` back (0 for most): fixed per event and seed. */
+function holdsFor(id: string, seed: number): number {
+  const r = seededRandom((seed ^ Number(id)) >>> 0);
+  return r() < HOLD_PROBABILITY ? 1 + Math.floor(r() * MAX_HOLDS) : 0;
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list) list.push(it);
+    else m.set(k, [it]);
+  }
+  return m;
+}
+
+/**
+ * The bank's outbox toward the service: events are stored with the state change that causes
+ * them, then POSTed (HMAC-signed) to the service's `/provider/events`. Undelivered events stay
+ * and go out on the next flush. With SANDBOX_CHAOS=true each flush duplicates and reorders them.
+ */
+@Injectable()
+export class SandboxBankEvents {
+  private readonly logger = new Logger('SandboxBankEvents');
+  private client: ResilientHttp | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly random: () => number;
+
+  constructor(
+    private readonly config: SandboxConfig,
+    private readonly store: SandboxBankStore,
+    private readonly breakers: BreakerRegistry,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    this.random = seededRandom(config.chaosSeed);
+  }
+
+  private http(): ResilientHttp {
+    this.client ??= new ResilientHttp('sandboxBank', { baseUrl: this.config.serviceUrl ?? selfOrigin(this.adapterHost), timeoutMs: 5000, retryDelaysMs: [] }, this.breakers);
+    return this.client;
+  }
+
+  /** Delivers everything pending; concurrent calls queue behind each other. Never throws. */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.deliverPending());
+    this.flushing = run.catch(() => undefined);
+    return run.catch((e) => this.logger.warn(`event delivery stopped: ${e?.message}`));
+  }
+
+  private async deliverPending(): Promise<void> {
+    for (let i = 0; i < MAX_BATCHES_PER_FLUSH; i++) {
+      const pending = await this.store.undelivered(BATCH);
+      if (!pending.length) return;
+      // In order per idTx, several idTx at a time. Chaos: one shuffled line with duplicates, and
+      // some events held back for 1 to MAX_HOLDS flushes (they arrive after their successors).
+      const held = new Set(this.config.chaos ? pending.filter((r) => r.attempts < holdsFor(r.id, this.config.chaosSeed)).map((r) => r.id) : []);
+      const lines = this.config.chaos ? [chaos(pending.filter((r) => !held.has(r.id)), this.random)] : [...groupBy(pending, (r) => r.payload.idTx).values()];
+      const delivered = new Set<string>();
+      const failed = new Set<string>(held);
+      const deliverLine = async (line: typeof pending) => {
+        for (const row of line) {
+          if (failed.has(row.id)) continue;
+          if (await this.post(row.payload)) delivered.add(row.id);
+          else failed.add(row.id);
+        }
+      };
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(CONCURRENCY, lines.length) }, async () => {
+          while (next < lines.length) await deliverLine(lines[next++]);
+        }),
+      );
+      await this.store.markDelivered([...delivered].filter((id) => !failed.has(id)));
+      await this.store.countAttempt([...failed]);
+      if (failed.size) return; // the service is not taking events now (or chaos held some): next flush
+      if (pending.length < BATCH) return;
+    }
+  }
+
+  /** true: delivered (or refused for good with a 4xx); false: retry later. */
+  private async post(event: BankEvent): Promise<boolean> {
+    const body = JSON.stringify(event);
+    try {
+      await this.http().call({
+        operation: 'deliverEvent',
+        method: 'POST',
+        path: '/provider/events',
+        body: event,
+        headers: { [PROVIDER_SIGNATURE_HEADER]: signProviderEvent(this.config.eventsSecret, body) },
+        idempotent: false,
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof ProviderCallError && e.code === 'provider_rejected') {
+        this.logger.warn(`the service refused event ${event.eventType} ${event.idTx}: ${e.status}`);
+        return true;
+      }
+      return false;
+    }
+  }
+}

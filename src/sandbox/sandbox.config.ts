@@ -1,0 +1,32 @@
+import { defineConfig } from '../platform/config/config';
+
+export class SandboxConfig {
+  /** On by default outside production; in production only when SANDBOX_ENABLED=true. */
+  enabled: boolean;
+  /** Duplicate and reorder the events the sandbox bank sends (SANDBOX_CHAOS=true). */
+  chaos: boolean;
+  chaosSeed: number;
+  /** Days of the (test) clock a payer has to authorize a recurrence. */
+  authorizationWindowDays: number;
+  /** How often the sandbox bank settles on its own (real time); 0: only when the test clock advances. */
+  tickMs: number;
+  /** Origin put in the pages' URLs (authorizationUrl). Unset: the origin the provider call came in on. */
+  publicUrl: string | undefined;
+  /** Where the bank POSTs its events. Unset: this server's own address + /provider/events. */
+  serviceUrl: string | undefined;
+  /** The other side of PROVIDER_API_KEY / PROVIDER_EVENTS_SECRET (the service's provider config). */
+  apiKey: string;
+  eventsSecret: string;
+}
+
+export const sandboxConfig = defineConfig(SandboxConfig, (env) => ({
+  enabled: env.bool('SANDBOX_ENABLED', env.runtime !== 'production'),
+  chaos: env.bool('SANDBOX_CHAOS', false),
+  chaosSeed: env.int('SANDBOX_CHAOS_SEED', 42, 0, 2 ** 31 - 1),
+  authorizationWindowDays: env.int('SANDBOX_AUTHORIZATION_WINDOW_DAYS', 3, 0, 60),
+  tickMs: env.int('SANDBOX_BANK_TICK_MS', 60000, 0, 86400000),
+  publicUrl: env.url('SANDBOX_PUBLIC_URL') ?? (env.raw('PUBLIC_URL') ? env.url('PUBLIC_URL') : undefined),
+  serviceUrl: env.url('SANDBOX_SERVICE_URL'),
+  apiKey: env.secret('PROVIDER_API_KEY', { minLength: 24 }),
+  eventsSecret: env.secret('PROVIDER_EVENTS_SECRET', { minLength: 24 }),
+}));

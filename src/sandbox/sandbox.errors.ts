@@ -1,0 +1,11 @@
+import { defineErrors } from '../platform/errors/app-error';
+
+export const SandboxErrors = defineErrors({
+  sandbox_disabled: 404,
+  invalid_provider_key: 401,
+  sandbox_recurrence_not_found: 404,
+  recurrence_not_pending: 409,
+  authorization_expired: 409,
+  recurrence_not_cancelable: 409,
+  invalid_request: 400,
+});

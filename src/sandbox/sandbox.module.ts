@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { SandboxBankModule } from './bank/sandbox-bank.module';
+import { SandboxClock } from './sandbox-clock';
+import { SandboxClockController } from './sandbox-clock.controller';
+
+/**
+ * The sandbox: the simulated bank (and acquirer) that stand behind the provider by default, and
+ * the test clock. It never imports a feature module: features are reached over HTTP and through
+ * DayPassedSignal. Each simulated party is its own module imported here.
+ */
+@Module({
+  imports: [SandboxBankModule],
+  controllers: [SandboxClockController],
+  providers: [SandboxClock],
+})
+export class SandboxModule {}

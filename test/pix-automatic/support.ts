@@ -1,0 +1,70 @@
+import { TenantContext } from '../../src/gateway/tenant-context';
+import { Clock } from '../../src/platform/clock/clock';
+import { addDays } from '../../src/pix-automatic/domain/calendar';
+import { CreateRecurrenceDto } from '../../src/pix-automatic/dto/recurrence.dto';
+import { CreateRecurrence } from '../../src/pix-automatic/use-cases/create-recurrence';
+import { http, startTestApp, TestApp, TestAppOptions } from '../support/test-app';
+
+/** Quiet timers (the test clock drives the engine and the bank) and fast provider retries. */
+export const PIX_TEST_ENV: Record<string, string> = {
+  BILLING_ENGINE_INTERVAL_MS: '0',
+  SANDBOX_BANK_TICK_MS: '0',
+  PROVIDER_RETRY_DELAYS_MS: '20,20,20',
+  PROVIDER_TIMEOUT_MS: '2000',
+  BILLING_RETRY_BASE_MS: '1000',
+};
+
+export function startPixApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  return startTestApp({ ...opts, env: { ...PIX_TEST_ENV, ...opts.env } });
+}
+
+/** A tenant made through the operator API, as a TenantContext for service-level calls. */
+export async function newTenant(t: TestApp, name = 'ACME Academia'): Promise<TenantContext> {
+  const r = await http(t.url, 'POST', '/admin/tenants', { name, allowedCidrs: ['127.0.0.1/32', '::1/128'], rateLimitPerMinute: 100000 }, { 'X-Admin-Key': t.adminKey });
+  if (r.status !== 201) throw new Error(`tenant create failed: ${r.status} ${r.text}`);
+  return { tenantId: r.body.tenantId, clientId: 'test-client', keyId: 'test-key' };
+}
+
+export function today(t: TestApp): string {
+  return t.app.get(Clock).today();
+}
+
+export function day(t: TestApp, offset: number): string {
+  return addDays(today(t), offset);
+}
+
+export function recurrenceBody(t: TestApp, over: Partial<CreateRecurrenceDto> = {}): CreateRecurrenceDto {
+  return {
+    amount: 49.9,
+    currency: 'BRL',
+    periodicity: 'MONTHLY',
+    firstDueDate: day(t, 10),
+    dayAdjustment: 'KEEP_DUE_DATE',
+    payerName: 'Maria Souza',
+    payerTaxId: '52998224725',
+    description: 'Plano mensal',
+    ...over,
+  } as CreateRecurrenceDto;
+}
+
+/** Service-level create (no gateway): the provider call and the insert are the real ones. */
+export function createRecurrence(t: TestApp, ctx: TenantContext, over: Partial<CreateRecurrenceDto> = {}) {
+  return t.app.get(CreateRecurrence).execute(ctx, recurrenceBody(t, over));
+}
+
+export async function advance(t: TestApp, days: number) {
+  const r = await http(t.url, 'POST', '/sandbox/clock/advance', { days });
+  if (r.status !== 200) throw new Error(`advance failed: ${r.status} ${r.text}`);
+  return r.body as { now: string; today: string };
+}
+
+export async function statusOf(t: TestApp, recurrenceId: string): Promise<string> {
+  return (await t.sql('SELECT status FROM pix_recurrences WHERE id = $1', [recurrenceId]))[0]?.status;
+}
+
+export async function billingsOf(t: TestApp, recurrenceId: string) {
+  return t.sql<{ id: string; cycle: number | null; status: string; due_date: string; send_attempts: number; id_tx: string; amount_cents: string }>(
+    `SELECT id, cycle, status, due_date::text AS due_date, send_attempts, id_tx, amount_cents FROM pix_billings WHERE recurrence_id = $1 ORDER BY due_date, cycle`,
+    [recurrenceId],
+  );
+}
