@@ -1,0 +1,136 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
+import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { CheckoutPaymentDto, CheckoutPaymentViewDto, QuoteDto, QuoteResultDto } from '../dto/checkout.dto';
+import { LinksConfig } from '../links.config';
+import { CHECKOUT_JS } from './checkout.client';
+import { CHECKOUT_CSS } from './checkout.css';
+import { CheckoutService } from './checkout.service';
+import { boletoPage, checkoutPage, notFoundPage, receiptPage, unavailablePage } from './pages';
+
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
+
+/**
+ * The hosted checkout at `{PUBLIC_URL}/checkout/{slug}`: a server-rendered page with one
+ * script and one stylesheet from our origin under a strict CSP, and the JSON calls it makes.
+ */
+@ApiTags('checkout (public)')
+@Controller()
+export class CheckoutController {
+  private readonly csp: string;
+
+  constructor(
+    private readonly checkout: CheckoutService,
+    config: LinksConfig,
+  ) {
+    this.csp = [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "form-action 'self'",
+      "base-uri 'none'",
+      `frame-ancestors ${config.frameAncestors}`,
+    ].join('; ');
+  }
+
+  @Get('checkout/:slug')
+  @ApiExcludeEndpoint()
+  async page(@Param('slug') slug: string, @Query('embed') embed: string | undefined, @Query('parentOrigin') parentOrigin: string | undefined, @Res() reply: FastifyReply) {
+    const model = await this.checkout.open(slug);
+    const isEmbed = embed === '1';
+    const parent = parentOrigin && ORIGIN.test(parentOrigin) ? parentOrigin : null;
+    if (!model) return this.html(reply, 404, notFoundPage());
+    const l = model.link;
+    if (l.status !== 'ACTIVE') return this.html(reply, l.status === 'INACTIVE' ? 409 : 410, unavailablePage(l, isEmbed));
+    return this.html(reply, 200, checkoutPage(model, isEmbed, parent));
+  }
+
+  @Post('checkout/:slug/quote')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'checkoutQuote', summary: 'Figures per method and installment count for an amount the payer typed (open-amount links)' })
+  @ApiOkResponse({ type: QuoteResultDto })
+  @ApiErrors([400, 'invalid_amount', 'Outside the link’s range, or the link has a fixed amount'], [404, 'link_not_found', 'No such link'])
+  quote(@Param('slug') slug: string, @Body() dto: QuoteDto): Promise<QuoteResultDto> {
+    return this.checkout.quote(slug, dto.amount);
+  }
+
+  @Post('checkout/:slug/payments')
+  @ApiOperation({
+    operationId: 'checkoutPay',
+    summary: 'A payer’s attempt: card (authorized at once), Pix (QR to pay) or boleto (line to pay); each attempt becomes a payment item',
+  })
+  @ApiCreatedResponse({ type: CheckoutPaymentViewDto, description: 'The attempt: status, paid, and the Pix QR or boleto to pay' })
+  @ApiErrors(
+    [400, 'card_invalid', 'Card refused by the checks (Luhn, brand, expiry, CVV); also validation_error, invalid_amount, method_not_enabled, installments_invalid, payer_invalid, fee_invalid'],
+    [404, 'link_not_found', 'No such link'],
+    [409, 'link_unavailable', 'The link is INACTIVE, EXPIRED or EXHAUSTED (`linkStatus`); link_busy: another payer holds the last use'],
+    [503, 'provider_unavailable', 'The acquirer is unavailable (Pix)'],
+  )
+  pay(@Param('slug') slug: string, @Body() dto: CheckoutPaymentDto): Promise<CheckoutPaymentViewDto> {
+    return this.checkout.pay(slug, dto);
+  }
+
+  @Get('checkout/:slug/payments/:paymentId')
+  @ApiOperation({ operationId: 'checkoutPaymentStatus', summary: 'Status of an attempt (the page polls it for Pix and boleto)' })
+  @ApiOkResponse({ type: CheckoutPaymentViewDto, description: 'Without pix/boleto details' })
+  @ApiErrors([404, 'payment_not_found', 'No such payment on this link'])
+  status(@Param('slug') slug: string, @Param('paymentId') paymentId: string): Promise<CheckoutPaymentViewDto> {
+    return this.checkout.status(slug, paymentId);
+  }
+
+  @Get('checkout/:slug/payments/:paymentId/boleto')
+  @ApiExcludeEndpoint()
+  async boleto(@Param('slug') slug: string, @Param('paymentId') paymentId: string, @Res() reply: FastifyReply) {
+    const { link, item } = await this.checkout.payment(slug, paymentId);
+    if (item.method !== 'BOLETO' || !item.instrument.digitableLine) return this.html(reply, 404, notFoundPage());
+    const qr = item.instrument.pixBrCode ? await brCodeQrPngDataUrl(item.instrument.pixBrCode, 180) : null;
+    return this.html(reply, 200, boletoPage(link, item, await this.checkout.merchantName(link), qr));
+  }
+
+  @Get('checkout/:slug/payments/:paymentId/barcode.svg')
+  @ApiExcludeEndpoint()
+  async barcode(@Param('slug') slug: string, @Param('paymentId') paymentId: string, @Res() reply: FastifyReply) {
+    const { item } = await this.checkout.payment(slug, paymentId);
+    return reply.header('content-type', 'image/svg+xml').header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff').send(this.checkout.barcodeSvg(item));
+  }
+
+  @Get('checkout/:slug/payments/:paymentId/receipt')
+  @ApiExcludeEndpoint()
+  async receipt(@Param('slug') slug: string, @Param('paymentId') paymentId: string, @Res() reply: FastifyReply) {
+    const { link, item } = await this.checkout.payment(slug, paymentId);
+    return this.html(reply, 200, receiptPage(link, item, await this.checkout.merchantName(link)));
+  }
+
+  @Get('assets/checkout/checkout.js')
+  @ApiExcludeEndpoint()
+  @Header('content-type', 'text/javascript; charset=utf-8')
+  @Header('cache-control', 'public, max-age=300')
+  @Header('x-content-type-options', 'nosniff')
+  script(): string {
+    return CHECKOUT_JS;
+  }
+
+  @Get('assets/checkout/checkout.css')
+  @ApiExcludeEndpoint()
+  @Header('content-type', 'text/css; charset=utf-8')
+  @Header('cache-control', 'public, max-age=300')
+  @Header('x-content-type-options', 'nosniff')
+  style(): string {
+    return CHECKOUT_CSS;
+  }
+
+  private html(reply: FastifyReply, status: number, body: string) {
+    return reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', this.csp)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store')
+      .send(body);
+  }
+}

@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
+import { formatLine, itfBarcodeSvg } from '../../common/formats/boleto';
+import { toCents } from '../../common/formats/money';
+import { FeeError, FeeSimulation } from '../domain/fees';
+import { isPaid } from '../domain/payment-item.state-machine';
+import { CheckoutPaymentDto } from '../dto/checkout.dto';
+import { optionToApi, quoteAll } from '../fees/fee-quotes';
+import { LinksConfig } from '../links.config';
+import { LinkErrors } from '../links.errors';
+import { LinkLifecycle } from '../links/link-lifecycle';
+import { Link } from '../links/link.types';
+import { LinksRepository } from '../links/links.repository';
+import { MerchantsService } from '../merchants/merchants.service';
+import { PaymentLedger } from '../payments/payment-ledger';
+import { PaymentItem } from '../payments/payment.types';
+import { StartPayment } from '../payments/start-payment';
+
+export interface CheckoutModel {
+  link: Link;
+  merchantName: string;
+  options: FeeSimulation[];
+  sandbox: boolean;
+}
+
+const PENDING = new Set(['PENDING', 'PREAUTH']);
+
+/** What the hosted checkout page shows and does, by the link's public slug. */
+@Injectable()
+export class CheckoutService {
+  constructor(
+    private readonly links: LinksRepository,
+    private readonly lifecycle: LinkLifecycle,
+    private readonly merchants: MerchantsService,
+    private readonly start: StartPayment,
+    private readonly ledger: PaymentLedger,
+    private readonly config: LinksConfig,
+  ) {}
+
+  /** A page load: counts one view, then answers what to render (null: no such link). */
+  async open(slug: string): Promise<CheckoutModel | null> {
+    if (!/^[A-Za-z0-9]{6,32}$/.test(slug)) return null;
+    const counted = await this.links.countView(slug);
+    if (!counted) return null;
+    const link = await this.lifecycle.fresh(counted);
+    const owner = await this.merchants.get(link.tenantId, link.ownerMerchantId);
+    const options = link.status === 'ACTIVE' && link.amountCents !== null ? this.options(link, link.amountCents, owner) : [];
+    return { link, merchantName: owner.name, options, sandbox: this.config.sandbox };
+  }
+
+  /** Installment figures for an amount the payer typed (open-amount links). */
+  async quote(slug: string, amount: number) {
+    const link = await this.mustFind(slug);
+    if (link.amountCents !== null) throw LinkErrors.error('invalid_amount', 'This link has a fixed amount');
+    const c = toCents(amount);
+    if ((link.minAmountCents !== null && c < link.minAmountCents) || (link.maxAmountCents !== null && c > link.maxAmountCents)) {
+      throw LinkErrors.error('invalid_amount', 'The amount is outside what this link accepts');
+    }
+    const owner = await this.merchants.get(link.tenantId, link.ownerMerchantId);
+    try {
+      return { amount, options: this.options(link, c, owner).map(optionToApi) };
+    } catch (e) {
+      if (e instanceof FeeError) throw LinkErrors.error('fee_invalid', `This amount cannot be charged: ${e.message}`);
+      throw e;
+    }
+  }
+
+  async pay(slug: string, dto: CheckoutPaymentDto) {
+    const { link, item } = await this.start.run(slug, dto);
+    return this.view(link, item, true);
+  }
+
+  async status(slug: string, paymentId: string) {
+    const { link, item } = await this.payment(slug, paymentId);
+    return this.view(link, item, false);
+  }
+
+  async payment(slug: string, paymentId: string): Promise<{ link: Link; item: PaymentItem }> {
+    const link = await this.mustFind(slug);
+    const item = await this.ledger.find(paymentId);
+    if (!item || item.linkId !== link.id) throw LinkErrors.error('payment_not_found', 'No such payment on this link');
+    return { link, item };
+  }
+
+  barcodeSvg(item: PaymentItem): string {
+    if (item.method !== 'BOLETO' || !item.instrument.barcode) throw LinkErrors.error('payment_not_found', 'This payment has no boleto');
+    return itfBarcodeSvg(item.instrument.barcode);
+  }
+
+  async view(link: Link, item: PaymentItem, full: boolean) {
+    const base = {
+      paymentId: item.id,
+      status: item.status,
+      paid: isPaid(item.status),
+      pending: PENDING.has(item.status),
+      method: item.method,
+      amount: item.amountCents / 100,
+      installments: item.installments,
+      reason: item.reason,
+      receiptUrl: `/checkout/${link.slug}/payments/${item.id}/receipt`,
+    };
+    if (!full) return base;
+    const i = item.instrument;
+    if (item.method === 'PIX' && i.brCode) {
+      return { ...base, pix: { txid: i.txid, brCode: i.brCode, qrCode: await brCodeQrPngDataUrl(i.brCode, 280), expiresAt: i.expiresAt, ...(this.config.sandbox ? { bankAppUrl: `/sandbox/pix/${i.txid}` } : {}) } };
+    }
+    if (item.method === 'BOLETO' && i.digitableLine) {
+      return {
+        ...base,
+        boleto: {
+          boletoId: i.boletoId,
+          digitableLine: i.digitableLine,
+          formattedLine: formatLine(i.digitableLine),
+          dueDate: i.dueDate,
+          barcodeUrl: `/checkout/${link.slug}/payments/${item.id}/barcode.svg`,
+          printUrl: `/checkout/${link.slug}/payments/${item.id}/boleto`,
+          ...(this.config.sandbox ? { bankAppUrl: `/sandbox/boletos/${i.boletoId}` } : {}),
+        },
+      };
+    }
+    return base;
+  }
+
+  async merchantName(link: Link): Promise<string> {
+    return (await this.merchants.get(link.tenantId, link.ownerMerchantId)).name;
+  }
+
+  private options(link: Link, priceCents: number, owner: Parameters<MerchantsService['feeTable']>[0]): FeeSimulation[] {
+    return quoteAll(this.merchants.feeTable(owner), priceCents, link.paymentMethods, link.maxInstallments, link.passFee);
+  }
+
+  private async mustFind(slug: string): Promise<Link> {
+    const l = /^[A-Za-z0-9]{6,32}$/.test(slug) ? await this.links.findBySlug(slug) : null;
+    if (!l) throw LinkErrors.error('link_not_found', 'No such payment link');
+    return l;
+  }
+}

@@ -1,0 +1,87 @@
+import { CodedError } from '../../common/formats/coded-error';
+
+/**
+ * Payment link status, as the spec's table:
+ *
+ * | From     | Trigger            | To        |
+ * |----------|--------------------|-----------|
+ * | ACTIVE   | DEACTIVATE         | INACTIVE  |
+ * | INACTIVE | ACTIVATE           | ACTIVE    |
+ * | ACTIVE   | EXPIRES_AT_REACHED | EXPIRED   |
+ * | ACTIVE   | MAX_USES_REACHED   | EXHAUSTED |
+ *
+ * EXPIRED and EXHAUSTED are terminal and are set only by the service (timer, payment
+ * count), never by the caller's status update. Every other (state, trigger) pair is refused.
+ * Persist with `UPDATE … SET status = :to WHERE id = :id AND status = ANY(:allowedFrom)`.
+ */
+
+export const LINK_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED', 'EXHAUSTED'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+export const LINK_TRIGGERS = ['DEACTIVATE', 'ACTIVATE', 'EXPIRES_AT_REACHED', 'MAX_USES_REACHED'] as const;
+export type LinkTrigger = (typeof LINK_TRIGGERS)[number];
+
+/** Statuses a caller may ask for in `PATCH …/status`. */
+export const CALLER_SETTABLE_LINK_STATUSES: readonly LinkStatus[] = ['ACTIVE', 'INACTIVE'];
+
+export const LINK_TRANSITIONS: Readonly<Record<LinkStatus, Readonly<Partial<Record<LinkTrigger, LinkStatus>>>>> = Object.freeze({
+  ACTIVE: Object.freeze({ DEACTIVATE: 'INACTIVE', EXPIRES_AT_REACHED: 'EXPIRED', MAX_USES_REACHED: 'EXHAUSTED' }),
+  INACTIVE: Object.freeze({ ACTIVATE: 'ACTIVE' }),
+  EXPIRED: Object.freeze({}),
+  EXHAUSTED: Object.freeze({}),
+});
+
+export type LinkStateErrorCode = 'invalid_transition' | 'link_status_not_settable';
+
+export class LinkStateError extends CodedError<LinkStateErrorCode> {
+  constructor(code: LinkStateErrorCode, message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
+  }
+}
+
+/** The next status, or null when the trigger does not apply to `from`. */
+export function nextLinkStatus(from: LinkStatus, trigger: LinkTrigger): LinkStatus | null {
+  if (!Object.prototype.hasOwnProperty.call(LINK_TRANSITIONS, from)) return null;
+  const row = LINK_TRANSITIONS[from];
+  return Object.prototype.hasOwnProperty.call(row, trigger) ? (row[trigger] as LinkStatus) : null;
+}
+
+/** The next status. @throws LinkStateError invalid_transition */
+export function transition(from: LinkStatus, trigger: LinkTrigger): LinkStatus {
+  const to = nextLinkStatus(from, trigger);
+  if (to === null) {
+    throw new LinkStateError('invalid_transition', `A link in ${from} cannot take ${trigger}`, { from, trigger });
+  }
+  return to;
+}
+
+/** Statuses from which `trigger` is allowed (for the conditional UPDATE). */
+export function allowedFrom(trigger: LinkTrigger): LinkStatus[] {
+  return LINK_STATUSES.filter((s) => nextLinkStatus(s, trigger) !== null);
+}
+
+/** True for EXPIRED and EXHAUSTED: no trigger leaves them. */
+export function isTerminal(status: LinkStatus): boolean {
+  return LINK_TRIGGERS.every((t) => nextLinkStatus(status, t) === null);
+}
+
+/** Only an ACTIVE link takes new payments. */
+export function acceptsPayments(status: LinkStatus): boolean {
+  return status === 'ACTIVE';
+}
+
+export type LinkStatusChange = { kind: 'noop'; status: LinkStatus } | { kind: 'transition'; trigger: LinkTrigger; from: LinkStatus; to: LinkStatus };
+
+/**
+ * Turns the caller's `{"status": …}` into a trigger. Asking for the current status is a
+ * no-op (repeating a PATCH changes nothing). @throws LinkStateError link_status_not_settable
+ * for EXPIRED, EXHAUSTED or an unknown value; invalid_transition for a terminal link.
+ */
+export function planStatusChange(current: LinkStatus, requested: string): LinkStatusChange {
+  if (!(CALLER_SETTABLE_LINK_STATUSES as readonly string[]).includes(requested)) {
+    throw new LinkStateError('link_status_not_settable', `Status ${requested} cannot be set; use ACTIVE or INACTIVE`, { requested });
+  }
+  if (current === requested) return { kind: 'noop', status: current };
+  const trigger: LinkTrigger = requested === 'ACTIVE' ? 'ACTIVATE' : 'DEACTIVATE';
+  return { kind: 'transition', trigger, from: current, to: transition(current, trigger) };
+}

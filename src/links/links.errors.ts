@@ -1,0 +1,27 @@
+import { defineErrors } from '../platform/errors/app-error';
+
+/** Error codes of payment links, merchants, fees and the checkout. */
+export const LinkErrors = defineErrors({
+  link_not_found: 404,
+  merchant_not_found: 404,
+  payment_not_found: 404,
+  tenant_not_found: 404,
+  invalid_link: 400,
+  invalid_amount: 400,
+  split_owner_missing: 400,
+  split_duplicate_merchant: 400,
+  split_share_invalid: 400,
+  split_total_mismatch: 400,
+  split_merchant_unknown: 400,
+  fee_invalid: 400,
+  method_not_enabled: 400,
+  installments_invalid: 400,
+  card_invalid: 400,
+  payer_invalid: 400,
+  link_status_not_settable: 400,
+  invalid_transition: 409,
+  link_unavailable: 409,
+  link_busy: 409,
+  provider_unavailable: 503,
+});
+export type LinkErrorCode = keyof typeof LinkErrors.table;

@@ -1,0 +1,49 @@
+import { Module } from '@nestjs/common';
+import { AcquirerModule } from '../provider/acquirer/acquirer.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { CheckoutController } from './checkout/checkout.controller';
+import { CheckoutService } from './checkout/checkout.service';
+import { SdkController } from './checkout/sdk.controller';
+import { EmailOutbox } from './email/email-outbox';
+import { FeesService } from './fees/fees.service';
+import { AcquiringController, LinksController } from './links.controller';
+import { AcquirerEventsSubscriber, LinkExpiryJob } from './links.timers';
+import { LinkLifecycle } from './links/link-lifecycle';
+import { LinksRepository, PgLinksRepository } from './links/links.repository';
+import { LinksService } from './links/links.service';
+import { AdminMerchantsController } from './merchants/admin-merchants.controller';
+import { MerchantsRepository, PgMerchantsRepository } from './merchants/merchants.repository';
+import { MerchantsService } from './merchants/merchants.service';
+import { LinksHousekeeping } from './payments/links-housekeeping';
+import { PaymentEffects } from './payments/payment-effects';
+import { PaymentLedger } from './payments/payment-ledger';
+import { PaymentsRepository, PgPaymentsRepository } from './payments/payments.repository';
+import { StartPayment } from './payments/start-payment';
+
+/**
+ * Payment links: the tenant API, merchants and fees, the hosted checkout and its SDK, the
+ * payments ledger (items, metrics, maxUses holds), acquiring webhooks and e-mail notices.
+ */
+@Module({
+  imports: [AcquirerModule, WebhooksModule, TenantsModule],
+  controllers: [LinksController, AcquiringController, AdminMerchantsController, CheckoutController, SdkController],
+  providers: [
+    { provide: LinksRepository, useClass: PgLinksRepository },
+    { provide: MerchantsRepository, useClass: PgMerchantsRepository },
+    { provide: PaymentsRepository, useClass: PgPaymentsRepository },
+    MerchantsService,
+    FeesService,
+    LinksService,
+    LinkLifecycle,
+    PaymentEffects,
+    PaymentLedger,
+    StartPayment,
+    LinksHousekeeping,
+    CheckoutService,
+    EmailOutbox,
+    AcquirerEventsSubscriber,
+    LinkExpiryJob,
+  ],
+})
+export class LinksModule {}

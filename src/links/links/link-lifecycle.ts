@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { allowedFrom } from '../domain/link.state-machine';
+import { Link } from './link.types';
+import { LinksRepository } from './links.repository';
+
+/**
+ * The transitions the service makes on its own: EXPIRED at expiresAt (test clock) and
+ * EXHAUSTED at maxUses, each a conditional UPDATE with its event in the same transaction.
+ */
+@Injectable()
+export class LinkLifecycle {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly links: LinksRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  isPastExpiry(l: Pick<Link, 'expiresAt'>, now = this.clock.now()): boolean {
+    return l.expiresAt !== null && l.expiresAt.getTime() <= now.getTime();
+  }
+
+  async expireIn(m: EntityManager, linkId: string): Promise<boolean> {
+    const now = this.clock.now();
+    const moved = await this.links.transition(m, linkId, allowedFrom('EXPIRES_AT_REACHED'), 'EXPIRED', now);
+    if (moved) await this.links.addEvent(m, linkId, 'LINK_EXPIRED', {}, now);
+    return moved;
+  }
+
+  /** ACTIVE and full → EXHAUSTED (call with the row locked, after counting a payment). */
+  async exhaustIfFullIn(m: EntityManager, l: Pick<Link, 'id' | 'maxUses' | 'paidCount'>): Promise<boolean> {
+    if (l.maxUses === null || l.paidCount < l.maxUses) return false;
+    const now = this.clock.now();
+    const moved = await this.links.transition(m, l.id, allowedFrom('MAX_USES_REACHED'), 'EXHAUSTED', now);
+    if (moved) await this.links.addEvent(m, l.id, 'LINK_EXHAUSTED', { paidCount: l.paidCount, maxUses: l.maxUses }, now);
+    return moved;
+  }
+
+  /** Reading a link whose expiry passed before the timer saw it: expire it now and answer the fresh state. */
+  async fresh(l: Link): Promise<Link> {
+    if (l.status !== 'ACTIVE' || !this.isPastExpiry(l)) return l;
+    await this.ds.transaction((m) => this.expireIn(m, l.id));
+    return { ...l, status: 'EXPIRED' };
+  }
+
+  /** Every ACTIVE link past expiresAt (timer and test clock). */
+  async expireDue(limit = 200): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const ids = await this.links.claimExpired(m, this.clock.now(), limit);
+      for (const id of ids) await this.expireIn(m, id);
+      return ids.length;
+    });
+  }
+}

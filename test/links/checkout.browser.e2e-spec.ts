@@ -1,0 +1,247 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+import { parsePix, hasError } from 'pix-utils';
+import { parseBrCode } from '../../src/common/formats/brcode';
+import { http, startTestApp, TestApp } from '../support/test-app';
+import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
+import { CARD, createLink, detail, pay, PAYER } from './support';
+
+const boletoUtils: { validarBoleto(code: string): { sucesso: boolean; valor?: number; vencimentoComNovoFator2025?: Date; codigoBarras?: string } } = require('@mrmgomes/boleto-utils');
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+/** The hosted checkout and the SDK in a real headless Chromium. */
+(haveChromium ? describe : describe.skip)('hosted checkout in Chromium', () => {
+  jest.setTimeout(120_000);
+  let t: TestApp;
+  let a: OnboardedTenant;
+  let ctx: BrowserContext;
+  let profile: string;
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600' } });
+    a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
+    profile = mkdtempSync(join(tmpdir(), 'pp-chromium-'));
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    ctx.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+    });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    rmSync(profile, { recursive: true, force: true });
+    await t?.close();
+  });
+
+  async function open(slug: string): Promise<Page> {
+    const page = await ctx.newPage();
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+    });
+    await page.goto(`${t.url}/checkout/${slug}`);
+    return page;
+  }
+
+  async function fillPayer(page: Page, taxId = '') {
+    await page.fill('#payer-name', 'Ana Souza');
+    await page.fill('#payer-email', 'ana@example.com');
+    if (taxId) await page.fill('#payer-taxid', taxId);
+  }
+
+  it('pays by card: checks the card in the page, shows refusals, then confirms', async () => {
+    const l = await createLink(t, a.auth, { name: 'Camiseta', amount: 89.9, maxInstallments: 3 });
+    const page = await open(l.slug);
+    await expect(page.textContent('h1')).resolves.toBe('Camiseta');
+    expect(await page.$$eval('#installments option', (o) => o.map((x) => x.textContent))).toEqual(['1x R$ 89,90', '2x R$ 44,95 (total R$ 89,90)', '3x R$ 29,96 (total R$ 89,90)']);
+    await fillPayer(page);
+    // Luhn, expiry and CVV are checked in the page, before any request
+    await page.fill('#card-number', '4111 1111 1111 1112');
+    await page.fill('#card-expiry', '12/35');
+    await page.fill('#card-cvv', '123');
+    await page.fill('#card-name', 'ANA SOUZA');
+    await page.click('#pay-card');
+    await expect(page.textContent('#card-error')).resolves.toBe('The card number is not valid');
+    await page.fill('#card-number', '4111 1111 1111 1111');
+    expect(await page.textContent('#card-brand')).toBe('visa');
+    await page.fill('#card-expiry', '01/20');
+    await page.click('#pay-card');
+    await expect(page.textContent('#card-error')).resolves.toBe('The card is expired');
+    await page.fill('#card-expiry', '12/35');
+    await page.fill('#card-cvv', '12');
+    await page.click('#pay-card');
+    await expect(page.textContent('#card-error')).resolves.toBe('The security code has 3 digits');
+    expect((await detail(t, a.auth, l.linkId)).payments).toBeNull();
+
+    // refused by the issuer: recorded, the payer may try another card
+    await page.fill('#card-cvv', '123');
+    await page.fill('#card-number', '4000 0000 0000 0002');
+    await page.click('#pay-card');
+    await page.waitForFunction(() => (document.getElementById('card-error')!.textContent || '').startsWith('Payment refused'));
+    await page.fill('#card-number', '5555 5555 5555 4444');
+    await page.selectOption('#installments', '3');
+    await page.click('#pay-card');
+    await page.waitForSelector('#done:not([hidden])');
+    expect(await page.textContent('#done-text')).toBe('R$ 89,90 paid by card (ACCEPTED).');
+    const d = await detail(t, a.auth, l.linkId);
+    expect(d.payments.map((p: any) => [p.status, p.installments, p.method.brand])).toEqual([['AUTH_REJECTED', 1, 'visa'], ['ACCEPTED', 3, 'mastercard']]);
+    expect(d).toMatchObject({ viewCount: 1, attemptCount: 2, paidCount: 1 });
+    await page.close();
+  });
+
+  it('pays by Pix: the BR Code it shows parses with pix-utils; the page updates when the bank app pays', async () => {
+    const l = await createLink(t, a.auth, { name: 'Doação', amount: 50, passFee: true, paymentMethods: ['PIX', 'CARD'] });
+    const page = await open(l.slug);
+    await fillPayer(page);
+    await page.click('#tab-PIX');
+    expect(await page.textContent('#figure-PIX')).toBe('R$ 50,50'); // 50.50 - ceil(0.49995) = 50.00 net
+    await page.click('#pay-pix');
+    await page.waitForSelector('#pix-result:not([hidden])');
+    const shown = await page.inputValue('#pix-code');
+    const lib = parsePix(shown) as any;
+    expect(hasError(lib)).toBe(false);
+    expect(lib).toMatchObject({ type: 'STATIC', transactionAmount: 50.5, merchantName: 'Service Sandbox', merchantCity: 'Sao Paulo' });
+    const ours = parseBrCode(shown);
+    expect(ours).toMatchObject({ amountCents: 5050, singleUse: true, txid: lib.txid });
+    expect(await page.$eval('#pix-qr', (img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
+
+    const bank = await ctx.newPage();
+    await bank.goto(t.url + (await page.getAttribute('#pix-bank', 'href')));
+    expect(await bank.textContent('#amount')).toBe('R$ 50,50');
+    await bank.click('#pay');
+    await bank.waitForSelector('#status:text("AUTHORIZED")');
+    await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
+    expect(await page.textContent('#done-text')).toBe('R$ 50,50 paid by Pix (AUTHORIZED).');
+    expect((await detail(t, a.auth, l.linkId)).payments.map((p: any) => p.status)).toEqual(['AUTHORIZED']);
+    await bank.close();
+    await page.close();
+  });
+
+  it('pays by boleto: a valid 47-digit line (boleto-utils), a barcode, a printable page; updates when paid', async () => {
+    const l = await createLink(t, a.auth, { name: 'Mensalidade', amount: 250, paymentMethods: ['BOLETO'] });
+    const page = await open(l.slug);
+    await fillPayer(page);
+    await page.click('#pay-boleto');
+    await expect(page.textContent('#boleto-error')).resolves.toBe('A boleto needs your CPF or CNPJ');
+    await page.fill('#payer-taxid', '529.982.247-25');
+    await page.click('#pay-boleto');
+    await page.waitForSelector('#boleto-result:not([hidden])');
+    const line = (await page.textContent('#boleto-line'))!;
+    expect(line).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
+    const due = (await page.textContent('#boleto-due'))!;
+    const lib = boletoUtils.validarBoleto(line.replace(/\D/g, ''));
+    expect(lib.sucesso).toBe(true);
+    expect(lib.valor).toBe(250);
+    expect(lib.vencimentoComNovoFator2025!.toISOString().slice(0, 10)).toBe(due);
+    expect(await page.$eval('#boleto-barcode', (img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
+
+    const print = await ctx.newPage();
+    await print.goto(t.url + (await page.getAttribute('#boleto-print', 'href')));
+    expect((await print.textContent('#line'))!.trim()).toBe(line);
+    expect(await print.$eval('img.barcode', (img: HTMLImageElement) => img.naturalWidth > 100)).toBe(true);
+    await print.close();
+
+    const item = (await detail(t, a.auth, l.linkId)).payments[0];
+    await http(t.url, 'POST', `/sandbox/boletos/${item.method.boletoId}/pay`, { via: 'BANK' });
+    await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
+    expect(await page.textContent('#done-text')).toBe('R$ 250,00 paid by boleto (PAID).');
+    await page.close();
+  });
+
+  it('the SDK on another origin opens the checkout in an overlay and calls onSuccess once; foreign messages are ignored', async () => {
+    const l = await createLink(t, a.auth, { name: 'Ingresso', amount: 30 });
+    const host = await hostPage(`<!doctype html><html><body><button id="buy">Buy</button>
+<script src="${t.url}/sdk/checkout.js"></script>
+<script>
+window.results = []; window.closes = 0;
+document.getElementById('buy').onclick = function () {
+  ServiceCheckout.open({ slug: '${l.slug}', onSuccess: function (r) { window.results.push(r); }, onClose: function () { window.closes++; } });
+};
+</script></body></html>`);
+    try {
+      const page = await ctx.newPage();
+      await page.goto(host.url);
+      await page.click('#buy');
+      // a message from the wrong origin (the host page itself) is ignored
+      await page.evaluate(() => window.postMessage({ type: 'service-checkout:success', status: 'ACCEPTED', amount: 1, method: 'CARD' }, '*'));
+      const frame = await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame();
+      await frame!.waitForSelector('#card-form');
+      await frame!.fill('#payer-name', 'Bruno Lima');
+      await frame!.fill('#payer-email', 'bruno@example.com');
+      await frame!.fill('#card-number', '4242424242424242');
+      await frame!.fill('#card-expiry', '11/34');
+      await frame!.fill('#card-cvv', '321');
+      await frame!.fill('#card-name', 'BRUNO LIMA');
+      await clickInFrame(page, frame!, '#pay-card');
+      await page.waitForFunction(() => (window as any).results.length > 0);
+      await clickInFrame(page, frame!, '#close');
+      await page.waitForFunction(() => (window as any).closes === 1);
+      expect(await page.evaluate(() => (window as any).results)).toEqual([{ status: 'ACCEPTED', amount: 30, method: 'CARD' }]);
+      expect(await page.$('[data-service-checkout]')).toBeNull();
+      await page.close();
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('an exhausted link’s page refuses, with no way to pay', async () => {
+    const l = await createLink(t, a.auth, { name: 'Última vaga', amount: 10, maxUses: 1 });
+    expect((await pay(t, l.slug, { method: 'CARD', payer: PAYER(), card: CARD() })).body.status).toBe('ACCEPTED');
+    const page = await open(l.slug);
+    await expect(page.textContent('#unavailable-title')).resolves.toBe('This payment link is no longer available');
+    expect(await page.textContent('body')).toContain('maximum number of payments');
+    expect(await page.$('#card-form')).toBeNull();
+    expect(await page.$('#pay-pix')).toBeNull();
+    await page.close();
+  });
+
+  it('ran every page without a CSP violation', () => {
+    expect(cspViolations).toEqual([]);
+  });
+});
+
+/**
+ * A real mouse click on an element of the cross-origin checkout iframe. Playwright cannot
+ * compute boxes inside an out-of-process frame of this Chromium, so the point is computed here
+ * (the frame's box in the page + the element's box in the frame, after the payer scrolls to it).
+ */
+async function clickInFrame(page: Page, frame: import('playwright-core').Frame, selector: string): Promise<void> {
+  const inner = await frame.$eval(selector, (el) => {
+    el.scrollIntoView({ block: 'center' });
+    const r = el.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  const outer = await page.$eval('[data-service-checkout] iframe', (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y };
+  });
+  await page.mouse.click(outer.x + inner.x, outer.y + inner.y);
+}
+
+/** A merchant's page on another origin (localhost vs 127.0.0.1, another port). */
+async function hostPage(html: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://localhost:${port}/shop`,
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}

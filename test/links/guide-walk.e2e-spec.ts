@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startTestApp, TestApp } from '../support/test-app';
+import { onboardTenant } from '../support/tenant-auth';
+
+/** docs/guide/links.md: the curl walk runs as written against a fresh service. */
+describe('links guide walk-through', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10' } });
+  });
+  afterAll(() => t.close());
+
+  it('creates a link, pays it by card, Pix and boleto, and shows payments and metrics', async () => {
+    const { token } = await onboardTenant(t);
+    const md = readFileSync(join(__dirname, '../../docs/guide/links.md'), 'utf8');
+    const block = /<!-- walk:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walk:end -->/.exec(md);
+    expect(block).not.toBeNull();
+    const dir = mkdtempSync(join(tmpdir(), 'pp-links-walk-'));
+    try {
+      const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], { cwd: dir, env: { ...process.env, BASE: t.url, TOKEN: token }, encoding: 'utf8', timeout: 60_000 });
+      const lines = stdout.trim().split('\n');
+      expect(JSON.parse(lines[0])).toMatchObject({ grossAmount: 155.43, fee: 5.43, netAmount: 150, installmentAmounts: [51.81, 51.81, 51.81] });
+      expect(JSON.parse(lines[2])).toEqual({ status: 'ACCEPTED', paid: true, amount: 155.43 });
+      expect(lines[3]).toMatch(/^000201.*6304[0-9A-F]{4}$/);
+      expect(JSON.parse(lines[4])).toMatchObject({ kind: 'PIX', status: 'AUTHORIZED', amount: 151.5 });
+      expect(lines[5]).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
+      expect(JSON.parse(lines[6])).toMatchObject({ kind: 'BOLETO', status: 'PAID', amount: 153.49 });
+      const final = JSON.parse(lines[7]);
+      expect(final).toMatchObject({ status: 'ACTIVE', attemptCount: 3, paidCount: 3, totalPaid: 460.42 });
+      expect(final.payments.map((p: any) => `${p.transactionMethod}:${p.status}`)).toEqual(['CARD:ACCEPTED', 'PIX:AUTHORIZED', 'BOLETO:PAID']);
+      expect(final.payments[0].splits.map((s: any) => s.amount)).toEqual([120, 30]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
