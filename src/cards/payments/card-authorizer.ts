@@ -1,0 +1,91 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { AcquirerPort, CardAuthorizationRequest, CardAuthorizationResult } from '../../provider/acquirer.port';
+import { ProviderCallError } from '../../provider/http/resilient-http';
+import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
+import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';
+import { CardPaymentWriter } from './card-payment-writer';
+import { ChargeCard } from './payment-card-resolver';
+
+const TRIGGER: Record<CardAuthorizationResult['status'], CardPaymentTrigger> = {
+  ACCEPTED: 'approved_sale',
+  PREAUTH: 'approved_preauth',
+  AUTH_REJECTED: 'refused',
+  FAILED: 'failed',
+};
+
+/**
+ * Sends a PROCESSING payment to the acquirer and records the answer with its webhook. The
+ * acquirer treats a repeated transactionId (our payment id) as the same transaction, so the
+ * retries of one call never charge twice.
+ */
+@Injectable()
+export class CardAuthorizer {
+  private readonly logger = new Logger('CardPayments');
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly writer: CardPaymentWriter,
+    private readonly payments: CardPaymentsRepository,
+    private readonly clock: Clock,
+    private readonly acquirer: AcquirerPort,
+  ) {}
+
+  async authorize(p: CardPaymentRecord, card: ChargeCard, threeDs?: CardAuthorizationRequest['threeDs']): Promise<CardPaymentRecord> {
+    let result: CardAuthorizationResult;
+    try {
+      result = await this.acquirer.authorizeCard({
+        transactionId: p.id,
+        merchantId: p.documentId ?? p.tenantId,
+        amountCents: p.amountCents,
+        installments: p.installments,
+        capture: p.captureMode,
+        card: { pan: card.pan, expMonth: card.expMonth, expYear: card.expYear, cvv: card.securityCode },
+        threeDs,
+      });
+    } catch (e) {
+      const reason = e instanceof ProviderCallError && e.code === 'provider_rejected' ? 'acquirer_rejected' : 'acquirer_unavailable';
+      this.logger.warn({ paymentId: p.id, reason, err: e instanceof ProviderCallError ? e.code : 'error' }, 'card authorization failed');
+      result = { acquirerTransactionId: '', status: 'FAILED', reason };
+    }
+    return this.record(p, result);
+  }
+
+  /**
+   * Reconciliation of a payment whose answer was lost (the process died while asking): the
+   * acquirer is asked what it holds for our transaction id; found → that result is recorded; none
+   * → FAILED (`acquirer_no_answer`), so nobody is charged minutes later without knowing it. When
+   * the acquirer cannot be reached the payment stays PROCESSING for the next run.
+   */
+  async reconcile(p: CardPaymentRecord): Promise<CardPaymentRecord> {
+    let found: CardAuthorizationResult | null;
+    try {
+      found = await this.acquirer.findCardAuthorization(p.id);
+    } catch {
+      return p;
+    }
+    return this.record(p, found ?? { acquirerTransactionId: '', status: 'FAILED', reason: 'acquirer_no_answer' });
+  }
+
+  /** PROCESSING → the acquirer's answer, with its webhook, in one transaction (conditional UPDATE). */
+  private async record(p: CardPaymentRecord, result: CardAuthorizationResult): Promise<CardPaymentRecord> {
+    const trigger = TRIGGER[result.status] ?? 'failed';
+    const to = transition('PROCESSING', trigger)!;
+    const approved = to === 'ACCEPTED' || to === 'PREAUTH';
+    const now = this.clock.now();
+    const done = await this.ds.transaction((m) =>
+      this.writer.change(m, p.id, {
+        to,
+        allowedFrom: sourcesOf(trigger),
+        now,
+        acquirerTransactionId: result.acquirerTransactionId || null,
+        authorizationCode: result.authorizationCode ?? null,
+        reason: approved ? null : (result.reason ?? null),
+        authorizedOn: approved ? this.clock.today() : null,
+      }),
+    );
+    // Someone else (the recovery run) finished it first: answer what is stored.
+    return done ?? (await this.payments.find(this.ds, p.tenantId, p.id)) ?? p;
+  }
+}

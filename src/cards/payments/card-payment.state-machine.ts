@@ -1,0 +1,54 @@
+/**
+ * Card payment states (the spec's card list, plus PROCESSING while the acquirer is asked) and
+ * their transitions as a pure table. Persisted with a conditional UPDATE whose allowed sources
+ * come from `sourcesOf`, so two writers cannot both win and a terminal state never regresses.
+ */
+export const CARD_PAYMENT_STATUSES = [
+  'PROCESSING',
+  'ACCEPTED',
+  'PREAUTH',
+  'CAPTURED',
+  'VOIDED',
+  'AUTH_REJECTED',
+  'CHALLENGE_REJECTED',
+  'SETUP_REJECTED',
+  'FAILED',
+] as const;
+export type CardPaymentStatus = (typeof CARD_PAYMENT_STATUSES)[number];
+
+export const CARD_PAYMENT_TRIGGERS = ['approved_sale', 'approved_preauth', 'refused', 'failed', 'capture', 'void'] as const;
+export type CardPaymentTrigger = (typeof CARD_PAYMENT_TRIGGERS)[number];
+
+/** How a new attempt starts: sent to the acquirer, or refused by 3DS before authorization. */
+export const INITIAL_STATUSES: readonly CardPaymentStatus[] = ['PROCESSING', 'CHALLENGE_REJECTED', 'SETUP_REJECTED'];
+
+const TABLE: Readonly<Record<CardPaymentStatus, Partial<Record<CardPaymentTrigger, CardPaymentStatus>>>> = {
+  PROCESSING: { approved_sale: 'ACCEPTED', approved_preauth: 'PREAUTH', refused: 'AUTH_REJECTED', failed: 'FAILED' },
+  PREAUTH: { capture: 'CAPTURED', void: 'VOIDED' },
+  ACCEPTED: { void: 'VOIDED' },
+  CAPTURED: { void: 'VOIDED' },
+  VOIDED: {},
+  AUTH_REJECTED: {},
+  CHALLENGE_REJECTED: {},
+  SETUP_REJECTED: {},
+  FAILED: {},
+};
+
+/** The next status, or null when the trigger is not allowed from `from`. */
+export function transition(from: CardPaymentStatus, trigger: CardPaymentTrigger): CardPaymentStatus | null {
+  return TABLE[from][trigger] ?? null;
+}
+
+/** Every status the trigger may leave from (the `status = ANY(…)` of the conditional UPDATE). */
+export function sourcesOf(trigger: CardPaymentTrigger): CardPaymentStatus[] {
+  return CARD_PAYMENT_STATUSES.filter((s) => TABLE[s][trigger] !== undefined);
+}
+
+export function isTerminal(status: CardPaymentStatus): boolean {
+  return Object.keys(TABLE[status]).length === 0;
+}
+
+/** Statuses counted as paid (spec: ACCEPTED, CAPTURED). */
+export function isPaid(status: CardPaymentStatus): boolean {
+  return status === 'ACCEPTED' || status === 'CAPTURED';
+}

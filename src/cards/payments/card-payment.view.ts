@@ -1,0 +1,42 @@
+import { CardPaymentDto } from '../dto/card-payment.dto';
+import { rfc3339 } from '../sql';
+import { CardPaymentRecord } from './card-payments.repository';
+
+export function toUnits(cents: number): number {
+  return Math.round(cents) / 100;
+}
+
+/** Integer cents of an amount given in currency units with at most 2 decimals. */
+export function toCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** The payment as answered by the routes and carried by the acquiring.financial_transaction webhook. */
+export function paymentView(p: CardPaymentRecord): CardPaymentDto {
+  const v: CardPaymentDto = {
+    paymentId: p.id,
+    accepted: true,
+    status: p.status,
+    transactionMethod: 'CARD',
+    amount: toUnits(p.amountCents),
+    currency: 'BRL',
+    installments: p.installments,
+    captureMode: p.captureMode,
+    slugStoredCard: p.storedCardId,
+    brand: p.brand,
+    first4: p.first4,
+    last4: p.last4,
+    securityCodePresented: p.securityCodePresented,
+    createdAt: rfc3339(p.createdAt),
+    updatedAt: rfc3339(p.updatedAt),
+  };
+  if (p.capturedAmountCents !== null) v.capturedAmount = toUnits(p.capturedAmountCents);
+  if (p.threeDsTransStatus) v.threeDs = { transStatus: p.threeDsTransStatus, eci: p.eci };
+  if (p.authorizationCode) v.authorizationCode = p.authorizationCode;
+  if (p.reason) v.reason = p.reason;
+  if (p.documentId) v.documentId = p.documentId;
+  if (p.description) v.description = p.description;
+  if (p.capturedAt) v.capturedAt = rfc3339(p.capturedAt);
+  if (p.voidedAt) v.voidedAt = rfc3339(p.voidedAt);
+  return v;
+}

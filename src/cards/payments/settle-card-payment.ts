@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { AcquirerPort } from '../../provider/acquirer.port';
+import { ProviderCallError } from '../../provider/http/resilient-http';
+import { CardErrors } from '../cards.errors';
+import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
+import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';
+import { CardPaymentWriter } from './card-payment-writer';
+import { toCents, toUnits } from './card-payment.view';
+
+/**
+ * Capture (PREAUTH → CAPTURED) and void (→ VOIDED, on day 0 only) of a card payment. The row is
+ * locked (SELECT … FOR UPDATE) while the acquirer is asked, so two concurrent captures or a
+ * capture racing a void cannot both reach the acquirer; the change and its webhook commit
+ * together, or nothing changes.
+ */
+@Injectable()
+export class SettleCardPayment {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly payments: CardPaymentsRepository,
+    private readonly writer: CardPaymentWriter,
+    private readonly clock: Clock,
+    private readonly acquirer: AcquirerPort,
+  ) {}
+
+  capture(tenantId: string, paymentId: string, amount?: number): Promise<CardPaymentRecord> {
+    return this.ds.transaction(async (m) => {
+      const p = await this.locked(m, tenantId, paymentId, 'capture');
+      const cents = amount === undefined ? p.amountCents : toCents(amount);
+      if (cents > p.amountCents) {
+        throw CardErrors.error('validation_error', 'The request has invalid fields', {
+          details: [{ field: 'amount', code: 'max', message: `amount must not exceed the authorized ${toUnits(p.amountCents).toFixed(2)}` }],
+        });
+      }
+      await this.ask(() => this.acquirer.capture(p.acquirerTransactionId!, cents));
+      return (await this.writer.change(m, p.id, {
+        to: 'CAPTURED',
+        allowedFrom: sourcesOf('capture'),
+        now: this.clock.now(),
+        capturedAmountCents: cents,
+        captured: true,
+      }))!;
+    });
+  }
+
+  void(tenantId: string, paymentId: string): Promise<CardPaymentRecord> {
+    return this.ds.transaction(async (m) => {
+      const p = await this.locked(m, tenantId, paymentId, 'void');
+      if (p.authorizedOn !== this.clock.today()) {
+        throw CardErrors.error('void_window_closed', `A card payment can be voided only on the day it was authorized (${p.authorizedOn}); today is ${this.clock.today()}`);
+      }
+      await this.ask(() => this.acquirer.void(p.acquirerTransactionId!));
+      return (await this.writer.change(m, p.id, { to: 'VOIDED', allowedFrom: sourcesOf('void'), now: this.clock.now(), voided: true }))!;
+    });
+  }
+
+  private async locked(m: EntityManager, tenantId: string, paymentId: string, trigger: CardPaymentTrigger): Promise<CardPaymentRecord> {
+    const p = await this.payments.find(m, tenantId, paymentId, true);
+    if (!p) throw CardErrors.error('payment_not_found', 'No such card payment for this tenant');
+    if (!transition(p.status, trigger) || !p.acquirerTransactionId) {
+      throw CardErrors.error('invalid_payment_status', `A ${p.status} payment cannot be ${trigger === 'capture' ? 'captured' : 'voided'}`);
+    }
+    return p;
+  }
+
+  private async ask(call: () => Promise<unknown>): Promise<void> {
+    try {
+      await call();
+    } catch (e) {
+      if (e instanceof ProviderCallError && e.code === 'provider_rejected') {
+        throw CardErrors.error('acquirer_rejected', 'The acquirer refused the operation; the payment is unchanged');
+      }
+      throw CardErrors.error('acquirer_unavailable', 'The acquirer could not be reached; the payment is unchanged, retry later');
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { defineConfig } from '../platform/config/config';
+
+/** Configuration of 3DS authentication. */
+export class ThreeDsConfig {
+  /** Base URL of the 3DS server API; unset = the in-process sandbox at this service's own /sandbox/three-ds. */
+  serverUrl: string | undefined;
+  timeoutMs: number;
+  /** Backoff of idempotent 3DS server calls (the spec's 1 s, 3 s, 9 s by default). */
+  retryDelaysMs: number[];
+  /** Life of the token answered by POST /v1/acquiring/payments/initialize. */
+  authenticationTtlMinutes: number;
+}
+
+export const threeDsConfig = defineConfig(ThreeDsConfig, (env) => {
+  const delays = env.list('THREE_DS_RETRY_DELAYS_MS', ['1000', '3000', '9000']);
+  const retryDelaysMs = delays.map(Number);
+  if (retryDelaysMs.some((n) => !Number.isInteger(n) || n < 0 || n > 60000)) {
+    env.problems.push(`THREE_DS_RETRY_DELAYS_MS must be a comma-separated list of integers 0–60000, got "${delays.join(',')}"`);
+  }
+  return {
+    serverUrl: env.url('THREE_DS_SERVER_URL'),
+    timeoutMs: env.int('THREE_DS_TIMEOUT_MS', 5000, 100, 60000),
+    retryDelaysMs,
+    authenticationTtlMinutes: env.int('THREE_DS_AUTHENTICATION_TTL_MINUTES', 30, 5, 24 * 60),
+  };
+});
