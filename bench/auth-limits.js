@@ -1,0 +1,68 @@
+// Authenticated GET /v1/banking/accounts/{id}/limits (allow-list, HS256 JWT, revocation check,
+// rate limit; in-process counters) through the whole service vs a bare node:http route that
+// verifies the same JWT by hand. With REDIS_URL set, also the service with Redis counters.
+const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:crypto');
+const { join } = require('node:path');
+const { Client } = require('pg');
+const { ADMIN_KEY, freshDatabase, startService, startBare, load, pair } = require('./lib');
+
+const JWT_SIGNING_KEYS = 'bench:bench-signing-secret-0123456789abcdef0123';
+
+async function post(url, body, headers = {}) {
+  const res = await fetch(url, { method: 'POST', headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** The real onboarding flow over HTTP; the tenant's limit is then raised out of the way. */
+async function onboard(base, dbUrl) {
+  const t = await post(`${base}/admin/tenants`, { name: 'Bench', allowedCidrs: ['127.0.0.1/32', '::1/128'] }, { 'X-Admin-Key': ADMIN_KEY });
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const keys = `${base}/v1/tenants/${t.tenantId}/keys`;
+  const k = await post(keys, { publicKey });
+  const signature = sign('sha256', Buffer.from(k.challenge), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }).toString('base64');
+  await post(`${keys}/${k.keyId}/verify`, { challenge: k.challenge, signature });
+  const c = await post(`${keys}/${k.keyId}/credentials`);
+  const dec = (b) => privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(b, 'base64')).toString();
+  const tok = await post(`${base}/v1/oauth/token`, { grant_type: 'client_credentials', client_id: dec(c.encryptedClientId), client_secret: dec(c.encryptedClientSecret) });
+  const pg = new Client({ connectionString: dbUrl });
+  await pg.connect();
+  await pg.query('UPDATE tenants SET rate_limit_per_minute = 1000000000 WHERE id = $1', [t.tenantId]);
+  await pg.end();
+  await new Promise((r) => setTimeout(r, 2100)); // the tenant cache TTL
+  return { tenantId: t.tenantId, token: tok.access_token };
+}
+
+async function measure(env, db) {
+  const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, ...env });
+  try {
+    const o = await onboard(svc.url, db.url);
+    return { o, r: await load({ url: `${svc.url}/v1/banking/accounts/${o.tenantId}/limits`, headers: { authorization: `Bearer ${o.token}` } }) };
+  } finally {
+    await svc.stop();
+  }
+}
+
+async function main() {
+  const db = await freshDatabase();
+  const { o, r: s } = await measure({ REDIS_URL: '' }, db);
+  const bare = await startBare(join(__dirname, 'bare/auth-limits.js'), { JWT_SIGNING_KEYS });
+  const b = await load({ url: `${bare.url}/v1/banking/accounts/${o.tenantId}/limits`, headers: { authorization: `Bearer ${o.token}` } });
+  await bare.stop();
+  pair('auth.limits (in-process)', b, s);
+  if (process.env.REDIS_URL) {
+    const { r } = await measure({ REDIS_URL: process.env.REDIS_URL }, db);
+    pair('auth.limits (redis)', b, r);
+  }
+  await db.drop();
+}
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
+
+module.exports = { onboard, JWT_SIGNING_KEYS };

@@ -1,0 +1,113 @@
+// The billing engine at scale: 100 000 ACCEPTED recurrences due the same day → every billing
+// created and SENT to the sandbox bank (over HTTP, in batches), timed beside a raw batched insert
+// of 100 000 rows into a table shaped like pix_billings, in the same run. Goal: ≤ 4×.
+const { randomUUID } = require('node:crypto');
+const { Client } = require('pg');
+const { ADMIN_KEY, freshDatabase, startService } = require('./lib');
+
+const N = Number(process.env.BENCH_ENGINE_RECURRENCES || 100000);
+const CHUNK = 5000;
+
+function saoPauloToday(offsetDays = 0) {
+  const d = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(Date.parse(`${d}T00:00:00Z`) + offsetDays * 86400000).toISOString().slice(0, 10);
+}
+
+async function main() {
+  const db = await freshDatabase('bench_engine');
+  const svc = await startService({
+    DATABASE_URL: db.url,
+    BILLING_ENGINE_INTERVAL_MS: '200',
+    BILLING_ENGINE_BATCH_SIZE: '1000',
+    SANDBOX_BANK_TICK_MS: '0',
+    PROVIDER_TIMEOUT_MS: '30000',
+    DB_POOL_SIZE: '20',
+    BILLING_ENGINE_CONCURRENCY: '6',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+    WEBHOOK_WORKER_ENABLED: process.env.BENCH_WEBHOOK_WORKER || 'true',
+  });
+  const pg = new Client({ connectionString: db.url });
+  await pg.connect();
+  try {
+    const tenant = await (await fetch(`${svc.url}/admin/tenants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-key': ADMIN_KEY },
+      body: JSON.stringify({ name: 'Bench Engine', allowedCidrs: ['127.0.0.1/32'] }),
+    })).json();
+    const today = saoPauloToday();
+    const due = saoPauloToday(3); // send date (due − 3 days) is today
+    process.stderr.write(`inserting ${N} recurrences (service and bank) due ${due}…\n`);
+    for (let i = 0; i < N; i += CHUNK) {
+      const n = Math.min(CHUNK, N - i);
+      const ids = Array.from({ length: n }, () => randomUUID());
+      const tx = ids.map((_, k) => `RRBENCH${String(i + k).padStart(25, '0')}`);
+      // PENDING first: nothing is due until the clock starts below.
+      await pg.query(
+        `INSERT INTO pix_recurrences (id, tenant_id, id_tx, status, amount_cents, periodicity, first_due_date, day_adjustment, payer_name, payer_tax_id, authorization_url, next_send_date)
+         SELECT id, $2, x, 'PENDING', 4990, 'MONTHLY', $3, 'KEEP_DUE_DATE', 'Bench Payer', '52998224725', 'http://bench/authorize', $4
+         FROM unnest($1::uuid[], $5::text[]) AS v(id, x)`,
+        [ids, tenant.tenantId, due, today, tx],
+      );
+      await pg.query(
+        `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date, day_adjustment, payer_name, payer_tax_id, authorization_deadline)
+         SELECT id::text, x, $2, 'Bench Engine', 'ACCEPTED', 4990, 'MONTHLY', $3, 'KEEP_DUE_DATE', 'Bench Payer', '52998224725', $3
+         FROM unnest($1::uuid[], $4::text[]) AS v(id, x)`,
+        [ids, tenant.tenantId, due, tx],
+      );
+    }
+    await pg.query('ANALYZE');
+
+    // Baseline: a raw batched insert of N rows shaped like pix_billings (same indexes), 1000 per statement.
+    await pg.query(`CREATE TABLE bench_raw_billings (LIKE pix_billings INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING CONSTRAINTS)`);
+    const ids = (await pg.query('SELECT id FROM pix_recurrences ORDER BY id')).rows.map((r) => r.id);
+    const rawStart = process.hrtime.bigint();
+    for (let i = 0; i < N; i += 1000) {
+      const slice = ids.slice(i, i + 1000);
+      await pg.query(
+        `INSERT INTO bench_raw_billings (tenant_id, recurrence_id, cycle, kind, id_tx, amount_cents, due_date, next_attempt_at)
+         SELECT $2, r, 0, 'REGULAR', 'BL' || md5(r::text), 4990, $3, now() FROM unnest($1::uuid[]) AS v(r)`,
+        [slice, tenant.tenantId, due],
+      );
+    }
+    const rawMs = Number(process.hrtime.bigint() - rawStart) / 1e6;
+
+    process.stderr.write(`raw insert: ${rawMs.toFixed(0)} ms; starting the engine…\n`);
+    const start = process.hrtime.bigint();
+    await pg.query(`UPDATE pix_recurrences SET status = 'ACCEPTED' WHERE status = 'PENDING'`);
+    let sent = 0;
+    let created = 0;
+    const deadline = Date.now() + 15 * 60 * 1000;
+    while (sent < N) {
+      if (Date.now() > deadline) throw new Error(`timeout: ${created} created, ${sent} sent`);
+      await new Promise((r) => setTimeout(r, 100));
+      const row = (await pg.query(`SELECT count(*)::int AS created, count(*) FILTER (WHERE status = 'SENT')::int AS sent FROM pix_billings`)).rows[0];
+      created = row.created;
+      sent = row.sent;
+    }
+    const engineMs = Number(process.hrtime.bigint() - start) / 1e6;
+    const bank = (await pg.query(`SELECT count(*)::int AS n FROM sandbox_bank_billings`)).rows[0].n;
+    const dup = (await pg.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM pix_billings GROUP BY recurrence_id, cycle HAVING count(*) > 1) d`)).rows[0].n;
+    const line = {
+      name: 'pix.engine.100k',
+      recurrences: N,
+      billingsSent: sent,
+      bankBillings: bank,
+      duplicates: dup,
+      engineMs: Math.round(engineMs),
+      rawInsertMs: Math.round(rawMs),
+      ratio: +(engineMs / rawMs).toFixed(2),
+      goal: 'ratio <= 4',
+      billingsPerSecond: Math.round(N / (engineMs / 1000)),
+    };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  } finally {
+    await pg.end();
+    await svc.stop();
+    await db.drop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

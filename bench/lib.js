@@ -1,0 +1,109 @@
+// Shared helpers for the benchmark scenarios (plain CommonJS, run against the built app).
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const { mkdtempSync } = require('node:fs');
+const { createServer } = require('node:net');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+
+const ROOT = join(__dirname, '..');
+const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+function dbUrl(name) {
+  const u = new URL(process.env.DATABASE_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function freshDatabase(prefix = 'bench') {
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const c = new Client({ connectionString: dbUrl('postgres') });
+  await c.connect();
+  await c.query(`CREATE DATABASE "${name}"`);
+  await c.end();
+  return {
+    url: dbUrl(name),
+    async drop() {
+      const d = new Client({ connectionString: dbUrl('postgres') });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+      await d.end();
+    },
+  };
+}
+
+async function waitReady(url, ms = 60000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${url}/health/ready`)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${url} not ready`);
+}
+
+/** The compiled service in its own process, production-like (warn logs), on a fresh port. */
+async function startService(env = {}) {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-bench-')), ...env },
+    stdio: ['ignore', 2, 2], // the service's logs go to stderr; stdout carries only result lines
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url);
+  return { url, port, proc, stop: () => new Promise((r) => { proc.once('exit', r); proc.kill('SIGTERM'); }) };
+}
+
+/** A plain Node server script in its own process (the bare baseline). */
+async function startBare(script, env = {}) {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [script], { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 15000;
+  for (;;) {
+    try {
+      await fetch(`${url}/__ready`);
+      break;
+    } catch {
+      if (Date.now() > until) throw new Error('bare server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url, proc, stop: () => new Promise((r) => { proc.once('exit', r); proc.kill('SIGTERM'); }) };
+}
+
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const WARMUP = Number(process.env.BENCH_WARMUP || 3);
+
+/** autocannon: 50 connections, a warm-up, then the measured run. */
+async function load(opts) {
+  const base = { connections: 50, pipelining: 1, ...opts };
+  await autocannon({ ...base, duration: WARMUP });
+  const r = await autocannon({ ...base, duration: DURATION });
+  const non2xx = r.non2xx + r.errors + r.timeouts;
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx };
+}
+
+function pair(name, bare, service, extra = {}) {
+  const line = { name, bare, service, ratio: +(service.rps / bare.rps).toFixed(3), p99Ratio: +(service.p99 / Math.max(bare.p99, 1)).toFixed(2), ...extra };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  return line;
+}
+
+module.exports = { ROOT, ADMIN_KEY, freePort, freshDatabase, startService, startBare, load, pair, waitReady, DURATION, WARMUP };

@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Outbox benchmark: 20 000 acquiring events published through the EventPublisher into a fresh
+ * database, then delivered by the worker with its DEFAULT settings to a local receiver (a
+ * separate process) that answers 200 at once. Prints one JSON line:
+ *   {"name":"outbox","deliveriesPerSecond":…,"lagMsAtEnd":…, …}
+ * deliveriesPerSecond = deliveries recorded as DELIVERED / seconds from worker start until the
+ * outbox holds no PENDING row; lagMsAtEnd = the outbox lag (age of the oldest due row, what
+ * /health/ready reports) at that moment.
+ *
+ * Runs against the BUILT app (`npm run build` first): DATABASE_URL=postgres://… node bench/outbox.js
+ * Optional: BENCH_EVENTS (default 20000).
+ */
+const { fork } = require('node:child_process');
+const { existsSync, mkdtempSync, rmSync } = require('node:fs');
+const http = require('node:http');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { Writable } = require('node:stream');
+
+if (process.argv[2] === '--receiver') {
+  // The receiver process: 200 at once, keep-alive, counts what it got.
+  let count = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count++;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
+      res.end('{}');
+    });
+  });
+  server.keepAliveTimeout = 60000;
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  process.on('message', (m) => {
+    if (m === 'count') process.send({ count });
+    if (m === 'exit') server.close(() => process.exit(0));
+  });
+  return;
+}
+
+const root = join(__dirname, '..');
+const dist = (p) => join(root, 'dist', p);
+
+async function main() {
+  const events = Number(process.env.BENCH_EVENTS || 20000);
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('DATABASE_URL is not set (a PostgreSQL server; the bench makes and drops its own database)');
+  if (!existsSync(dist('src/app.factory.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+
+  const { Client } = require('pg');
+  const { createApp } = require(dist('src/app.factory.js'));
+  const { CONFIG_SECTIONS } = require(dist('src/config.sections.js'));
+  const { loadConfig } = require(dist('src/platform/config/config.js'));
+  const { DatabaseLifecycle } = require(dist('src/platform/database/database.lifecycle.js'));
+  const { Clock } = require(dist('src/platform/clock/clock.js'));
+  const { TenantsService } = require(dist('src/tenants/tenants.service.js'));
+  const { EventPublisher } = require(dist('src/webhooks/event-publisher.js'));
+  const { WebhookEndpointsService } = require(dist('src/webhooks/endpoints/endpoints.service.js'));
+  const { DeliveryWorker } = require(dist('src/webhooks/delivery/delivery-worker.js'));
+  const { OutboxStore } = require(dist('src/webhooks/outbox/outbox.store.js'));
+  const { DataSource } = require('typeorm');
+
+  const dbName = `bench_outbox_${Date.now().toString(36)}`;
+  const withDb = (db) => {
+    const u = new URL(serverUrl);
+    u.pathname = `/${db}`;
+    return u.toString();
+  };
+  const admin = new Client({ connectionString: withDb('postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${dbName}"`);
+
+  const receiver = fork(__filename, ['--receiver'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ask = (msg, key) =>
+    new Promise((resolve) => {
+      const on = (m) => {
+        if (m && key in m) {
+          receiver.off('message', on);
+          resolve(m[key]);
+        }
+      };
+      receiver.on('message', on);
+      if (msg) receiver.send(msg);
+    });
+  const port = await ask(null, 'port');
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-outbox-'));
+  const devNull = new Writable({ write: (_c, _e, cb) => cb() });
+  let app;
+  try {
+    // Default webhook settings; the worker is started by hand once the events are in.
+    const config = loadConfig(CONFIG_SECTIONS, {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATABASE_URL: withDb(dbName),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WEBHOOK_WORKER_ENABLED: 'false',
+    });
+    app = await createApp(config, { logDestination: devNull });
+    await app.init();
+    await app.get(DatabaseLifecycle).whenReady();
+
+    const tenant = await app.get(TenantsService).create({ name: 'Bench', allowedCidrs: [] });
+    await app.get(WebhookEndpointsService).registerAcquiring(tenant.tenantId, { url: `http://127.0.0.1:${port}/webhooks` });
+
+    const ds = app.get(DataSource);
+    const publisher = app.get(EventPublisher);
+    const p0 = Date.now();
+    const perTx = 500;
+    for (let i = 0; i < events; i += perTx) {
+      await ds.transaction(async (m) => {
+        for (let j = i; j < Math.min(events, i + perTx); j++) {
+          await publisher.publish(m, {
+            tenantId: tenant.tenantId,
+            domain: 'acquiring',
+            type: 'acquiring.financial_transaction',
+            data: { paymentId: `pay_${j}`, amount: 1000 + j, method: 'PIX', status: 'AUTHORIZED' },
+          });
+        }
+      });
+    }
+    const publishMs = Date.now() - p0;
+
+    const worker = app.get(DeliveryWorker);
+    const store = app.get(OutboxStore);
+    const clock = app.get(Clock);
+    const t0 = Date.now();
+    worker.start();
+    const deadline = t0 + 10 * 60 * 1000;
+    for (;;) {
+      const r = await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'PENDING'`);
+      if (r[0].n === 0) break;
+      if (Date.now() > deadline) throw new Error(`${r[0].n} deliveries still pending after 10 minutes`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    const elapsedMs = Date.now() - t0;
+    const lagMsAtEnd = await store.lagMs(clock.now());
+    const delivered = (await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`))[0].n;
+    const attempts = (await ds.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts`))[0].n;
+    const received = await ask('count', 'count');
+    await worker.stop();
+    process.stdout.write(
+      `${JSON.stringify({
+        name: 'outbox',
+        deliveriesPerSecond: Math.round((delivered / elapsedMs) * 1000),
+        lagMsAtEnd,
+        events,
+        delivered,
+        attempts,
+        received,
+        seconds: Number((elapsedMs / 1000).toFixed(2)),
+        publishedPerSecond: Math.round((events / publishMs) * 1000),
+      })}\n`,
+    );
+  } finally {
+    if (app) await app.close().catch(() => undefined);
+    receiver.send('exit');
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench/outbox failed: ${e && e.stack ? e.stack : e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+// Authenticated POST /v1/banking/pix/automatic/recurrences through the whole gateway (allow-list,
+// JWT, rate limit, validation, the provider call to the sandbox bank over HTTP, the insert)
+// against a bare node:http + pg server doing the same insert. Goal: ≥ 50 % of bare req/s and
+// p99 ≤ 3× bare.
+const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:crypto');
+const { join } = require('node:path');
+const { ADMIN_KEY, freshDatabase, startService, startBare, load, pair } = require('./lib');
+
+async function json(url, method, body, headers = {}) {
+  const r = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** The tenant setup of the spec: key upload, PSS proof, OAEP-sealed credentials, token. */
+async function onboard(base) {
+  const tenant = await json(`${base}/admin/tenants`, 'POST', { name: 'Bench Pix', allowedCidrs: ['127.0.0.1/32'], rateLimitPerMinute: 100000 }, { 'x-admin-key': ADMIN_KEY });
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const key = await json(`${base}/v1/tenants/${tenant.tenantId}/keys`, 'POST', { publicKey });
+  const signature = sign('sha256', Buffer.from(key.challenge, 'utf8'), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }).toString('base64');
+  await json(`${base}/v1/tenants/${tenant.tenantId}/keys/${key.keyId}/verify`, 'POST', { challenge: key.challenge, signature });
+  const creds = await json(`${base}/v1/tenants/${tenant.tenantId}/keys/${key.keyId}/credentials`, 'POST');
+  const open = (b64) => privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(b64, 'base64')).toString('utf8');
+  const tok = await json(`${base}/v1/oauth/token`, 'POST', { grant_type: 'client_credentials', client_id: open(creds.encryptedClientId), client_secret: open(creds.encryptedClientSecret) });
+  return { tenantId: tenant.tenantId, token: tok.access_token };
+}
+
+function inDays(n) {
+  const d = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(Date.parse(`${d}T00:00:00Z`) + n * 86400000).toISOString().slice(0, 10);
+}
+
+async function main() {
+  const db = await freshDatabase('bench_pix');
+  const svc = await startService({ DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0' });
+  const path = '/v1/banking/pix/automatic/recurrences';
+  const body = JSON.stringify({
+    amount: 49.9,
+    currency: 'BRL',
+    periodicity: 'MONTHLY',
+    firstDueDate: inDays(10),
+    expirationDate: inDays(400),
+    dayAdjustment: 'MOVE_FORWARD_NEXT_BUSINESS_DAY',
+    payerName: 'Maria Souza',
+    payerTaxId: '52998224725',
+    description: 'Plano mensal',
+  });
+  try {
+    const { tenantId, token } = await onboard(svc.url);
+    // The bare server writes into the same, migrated database.
+    const bare = await startBare(join(__dirname, 'bare/recurrences.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
+    const b = await load({ url: `${bare.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await bare.stop();
+    const s = await load({ url: `${svc.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+    pair('pix.recurrences.create', b, s, { goal: 'ratio >= 0.5 and p99Ratio <= 3' });
+  } finally {
+    await svc.stop();
+    await db.drop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
