@@ -2,7 +2,6 @@ import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { LoadedConfig } from './platform/config/config';
 import { PlatformConfig } from './platform/config/platform.config';
@@ -10,6 +9,7 @@ import { DatabaseState } from './platform/database/database.state';
 import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { ErrorDetail, PlatformErrors } from './platform/errors/app-error';
 import { genReqId, installHttpHooks } from './platform/http/http-hooks';
+import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { buildOpenApiDocument } from './platform/openapi/openapi';
 import { PlatformOptions } from './platform/platform.module';
@@ -45,10 +45,10 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
     forceCloseConnections: 'idle',
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, opts), adapter, { bufferLogs: true, abortOnError: false });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(validationPipe);
-  installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService) });
+  installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService), log: app.get(AppLogger).pino });
   const document = buildOpenApiDocument(app, platform.publicUrl);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API' });
   return app;

@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { LoggerModule } from 'nestjs-pino';
 import { Clock, DayPassedSignal, SystemClock } from './clock/clock';
 import { ClockSync } from './clock/clock-sync.service';
 import { PlatformConfig } from './config/platform.config';
@@ -8,7 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { HealthRegistry } from './health/health-registry';
 import { ShutdownState } from './lifecycle/shutdown.state';
-import { loggerModuleParams } from './logging/logger.options';
+import { AppLogger, createRootLog, RootLog } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { BreakerRegistry } from './resilience/breaker-registry';
@@ -28,13 +27,11 @@ export class PlatformModule {
       imports: [
         TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
         DatabaseModule,
-        LoggerModule.forRootAsync({
-          inject: [PlatformConfig],
-          useFactory: (c: PlatformConfig) => loggerModuleParams(c.logLevel, opts.logDestination),
-        }),
       ],
       controllers: [HealthController, MetricsController],
       providers: [
+        { provide: RootLog, inject: [PlatformConfig], useFactory: (c: PlatformConfig) => createRootLog(c.logLevel, opts.logDestination) },
+        AppLogger,
         { provide: Clock, useClass: SystemClock },
         DayPassedSignal,
         ClockSync,
@@ -43,7 +40,7 @@ export class PlatformModule {
         MetricsService,
         BreakerRegistry,
       ],
-      exports: [Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, DatabaseModule],
+      exports: [AppLogger, Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, DatabaseModule],
     };
   }
 }

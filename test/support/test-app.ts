@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { Client } from 'pg';
 import { createApp } from '../../src/app.factory';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
@@ -92,8 +91,6 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...opts.env,
   };
   const config = loadConfig(CONFIG_SECTIONS, env);
-  // nestjs-pino keeps the first app's logger for logs outside a request; each test app gets its own
-  __resetOutOfContextForTests();
   const app = await createApp(config, { logDestination: sink });
   await app.listen(0, '127.0.0.1');
   const addr = app.getHttpServer().address() as import('node:net').AddressInfo;

@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Logger } from 'nestjs-pino';
+import { AppLogger } from '../../platform/logging/app-logger';
 import { HealthRegistry } from '../../platform/health/health-registry';
 import { GatewayConfig } from '../gateway.config';
 import { MemoryCounterStore } from './memory-counter.store';
@@ -39,7 +39,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   constructor(
     config: GatewayConfig,
     health: HealthRegistry,
-    private readonly logger: Logger,
+    private readonly logger: AppLogger,
   ) {
     this.windowMs = config.rateLimitWindowSeconds * 1000;
     this.redis = config.redisUrl ? new RedisCounterStore(config.redisUrl, config.redisCommandTimeoutMs, config.redisKeyPrefix, (up, reason) => this.onRedis(up, reason)) : null;

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger as Pino } from 'pino';
 import { PlatformErrors } from '../errors/app-error';
 import { DatabaseState } from '../database/database.state';
 import { MetricsService } from '../metrics/metrics.service';
+import { isProbe, stripQuery } from '../logging/logger.options';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -18,18 +20,43 @@ function worksWithoutDatabase(url: string): boolean {
   return url.startsWith('/health') || url.startsWith('/metrics') || url.startsWith('/docs');
 }
 
-export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseState; metrics: MetricsService }): void {
-  fastify.addHook('onRequest', async (req, reply) => {
+export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseState; metrics: MetricsService; log: Pino }): void {
+  // Callback-style hooks: they run on every request, and an async hook costs a promise each.
+  fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     if (!deps.db.isReady() && !worksWithoutDatabase(req.url)) {
-      throw PlatformErrors.error('database_unavailable', 'The database is not ready yet; retry shortly', { headers: { 'Retry-After': '1' } });
+      done(PlatformErrors.error('database_unavailable', 'The database is not ready yet; retry shortly', { headers: { 'Retry-After': '1' } }));
+      return;
     }
+    done();
   });
-  fastify.addHook('onResponse', async (req, reply) => {
+  fastify.addHook('onResponse', (req, reply, done) => {
     deps.metrics.observeRequest(req.method, routeTemplate(req), reply.statusCode, reply.elapsedTime / 1000);
+    logRequest(deps.log, req, reply);
+    done();
   });
   // Errors raised before Nest routes the request (body parsing, limits, these hooks) reach
   // Nest's Fastify error handler, hence the same exception filter and envelope.
+}
+
+/**
+ * One line per request (probes and scrapes excepted): method, path without its query (query
+ * strings can carry tokens), route template, status, duration; never headers or bodies.
+ * 5xx at error, 4xx at warn, the rest at info; nothing is built when the level is off.
+ */
+function logRequest(log: Pino, req: FastifyRequest, reply: FastifyReply): void {
+  const status = reply.statusCode;
+  const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+  if (!log.isLevelEnabled(level) || isProbe(req.url)) return;
+  log[level](
+    {
+      requestId: req.id,
+      req: { method: req.method, url: stripQuery(req.url), route: routeTemplate(req), remoteAddress: req.ip },
+      res: { statusCode: status },
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    },
+    'request completed',
+  );
 }
 
 export function routeTemplate(req: FastifyRequest): string {
