@@ -7,6 +7,8 @@ import { GatewayConfig } from './gateway.config';
 export interface TenantPolicy {
   tenantId: string;
   cidrs: ParsedCidr[];
+  /** allow-list answers already worked out for this copy of the record, by caller IP */
+  decisions?: Map<string, boolean>;
   rateLimitPerMinute: number;
   active: boolean;
 }
@@ -38,8 +40,19 @@ export class TenantPolicyCache {
     return this.load(tenantId);
   }
 
+  /**
+   * Whether `ip` is on the policy's allow-list. The answer is kept on this copy of the record
+   * (so it lives no longer than the TTL above, and a changed allow-list is a new copy); a
+   * caller rarely has more than a handful of addresses, and the memo is bounded anyway.
+   */
   allows(policy: TenantPolicy, ip: string): boolean {
-    return ipInCidrs(ip, policy.cidrs);
+    const memo = (policy.decisions ??= new Map());
+    const known = memo.get(ip);
+    if (known !== undefined) return known;
+    const ok = ipInCidrs(ip, policy.cidrs);
+    if (memo.size >= 256) memo.clear();
+    memo.set(ip, ok);
+    return ok;
   }
 
   private load(tenantId: string): Promise<TenantPolicy | null> {

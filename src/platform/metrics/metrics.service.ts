@@ -23,9 +23,19 @@ export class MetricsService {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /** Label children by "method route status": prom-client hashes a label object on every call otherwise. */
+  private readonly children = new Map<string, { count: { inc(): void }; duration: { observe(v: number): void } }>();
+
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.httpRequests.inc(labels);
-    this.httpDuration.observe(labels, seconds);
+    const key = `${method} ${route} ${status}`;
+    let c = this.children.get(key);
+    if (!c) {
+      const labels = { method, route, status: String(status) };
+      c = { count: this.httpRequests.labels(labels), duration: this.httpDuration.labels(labels) };
+      // routes are templates, so the key space is small; unmatched paths share 'unmatched'
+      if (this.children.size < 10_000) this.children.set(key, c);
+    }
+    c.count.inc();
+    c.duration.observe(seconds);
   }
 }

@@ -26,22 +26,29 @@ export class RawBodyCapture implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify?.addHook) return;
-    fastify.addHook('preParsing', async (req, _reply, payload) => {
-      if (req.method !== 'POST' || req.url.split('?')[0] !== ACQUIRER_EVENTS_PATH) return payload;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const c of payload) {
-        size += c.length;
-        if (size > 256 * 1024) break;
-        chunks.push(c as Buffer);
+    fastify.addHook('preParsing', (req, _reply, payload, done) => {
+      if (req.method !== 'POST' || req.url.split('?')[0] !== ACQUIRER_EVENTS_PATH) {
+        done(null, payload);
+        return;
       }
-      const raw = Buffer.concat(chunks);
-      (req as any).rawBody = raw.toString('utf8');
-      const copy = Readable.from([raw]) as Readable & { receivedEncodedLength?: number };
-      copy.receivedEncodedLength = raw.length;
-      return copy;
+      keepRawBody(req, payload).then((copy) => done(null, copy), (err: Error) => done(err));
     });
   }
+}
+
+async function keepRawBody(req: FastifyRequest, payload: NodeJS.ReadableStream): Promise<Readable> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of payload) {
+    size += c.length;
+    if (size > 256 * 1024) break;
+    chunks.push(c as Buffer);
+  }
+  const raw = Buffer.concat(chunks);
+  (req as any).rawBody = raw.toString('utf8');
+  const copy = Readable.from([raw]) as Readable & { receivedEncodedLength?: number };
+  copy.receivedEncodedLength = raw.length;
+  return copy;
 }
 
 /** Inbound status notifications from the acquirer (Pix paid/settled/expired, boleto paid/expired). */
