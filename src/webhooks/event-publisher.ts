@@ -21,4 +21,6 @@ export interface OutboundEvent {
  */
 export abstract class EventPublisher {
   abstract publish(manager: EntityManager, event: OutboundEvent): Promise<void>;
+  /** As `publish` for each event, in their order, as one write (batch jobs publish thousands at once). */
+  abstract publishMany(manager: EntityManager, events: OutboundEvent[]): Promise<void>;
 }

@@ -136,6 +136,28 @@ describe('webhook deliveries over real HTTP', () => {
     await expect(svc.replay(tenant, '00000000-0000-0000-0000-000000000000')).rejects.toMatchObject({ code: 'delivery_not_found' });
   });
 
+  it('publishMany: one write for a batch, each event with its own delivery; one bad event writes none of them', async () => {
+    const rx = await receiver();
+    const tenant = await createTenant(t);
+    await endpoints(t).registerAcquiring(tenant, { url: rx.url });
+    const ds = t.app.get(DataSource);
+    const publisher = t.app.get(EventPublisher);
+    const batch = [acquiringEvent(tenant, 1), acquiringEvent(tenant, 2, 'acquiring.payout'), pixEvent(tenant, 3)];
+    await ds.transaction((m) => publisher.publishMany(m, batch));
+    await waitFor('both acquiring events', () => rx.received.length === 2);
+    expect(rx.received.map((r) => JSON.parse(r.body).data.n).sort()).toEqual([1, 2]);
+    expect(new Set(rx.received.map((r) => r.headers['x-service-webhook-id'])).size).toBe(2);
+    const rows = await deliveries(t, tenant);
+    expect(rows.map((r) => [r.data.n, r.event_type, r.status === 'NO_ENDPOINT' ? 'NO_ENDPOINT' : 'SENT']).sort()).toEqual([
+      [1, 'acquiring.financial_transaction', 'SENT'],
+      [2, 'acquiring.payout', 'SENT'],
+      // no pix-automatic registration for this tenant
+      [3, 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', 'NO_ENDPOINT'],
+    ]);
+    await expect(ds.transaction((m) => publisher.publishMany(m, [acquiringEvent(tenant, 4), { ...pixEvent(tenant, 5), idTx: undefined }]))).rejects.toMatchObject({ code: 'invalid_outbound_event' });
+    expect((await t.sql(`SELECT count(*)::int AS n FROM webhook_events WHERE tenant_id = $1`, [tenant]))[0].n).toBe(3);
+  });
+
   it('records a failed attempt (status, latency, error, 1 KiB of the answer), retries after 5 s of clock time, honours Retry-After', async () => {
     const rx = await receiver();
     const tenant = await createTenant(t);

@@ -47,9 +47,7 @@ export class OutboundEvents {
   /** Events already made unique by the caller's own constraint (skipped cycles): no dedupe row. */
   async publishAll(m: EntityManager, events: PixEvent[]): Promise<void> {
     const occurredAt = this.clock.now();
-    for (const e of events) {
-      await this.publisher.publish(m, { tenantId: e.tenantId, domain: 'pix-automatic', type: e.type, idTx: e.idTx, data: e.data, occurredAt });
-    }
+    await this.publisher.publishMany(m, events.map((e) => ({ tenantId: e.tenantId, domain: 'pix-automatic' as const, type: e.type, idTx: e.idTx, data: e.data, occurredAt })));
   }
 
   /** Returns how many were new. */
@@ -64,10 +62,8 @@ export class OutboundEvents {
     if (!rows.length) return 0;
     const fresh = new Set(rows.map((r) => `${r.id_tx} ${r.event_type}`));
     const occurredAt = this.clock.now();
-    for (const e of events) {
-      if (!fresh.delete(`${e.idTx} ${e.type}`)) continue;
-      await this.publisher.publish(m, { tenantId: e.tenantId, domain: 'pix-automatic', type: e.type, idTx: e.idTx, data: e.data, occurredAt });
-    }
+    const toPublish = events.filter((e) => fresh.delete(`${e.idTx} ${e.type}`));
+    await this.publisher.publishMany(m, toPublish.map((e) => ({ tenantId: e.tenantId, domain: 'pix-automatic' as const, type: e.type, idTx: e.idTx, data: e.data, occurredAt })));
     return rows.length;
   }
 }

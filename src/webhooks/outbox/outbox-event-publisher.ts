@@ -10,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The outbox binding of {@link EventPublisher}: ONE statement in the caller's transaction
- * writes the event row and its delivery row. With an active endpoint whose `events` filter
+ * writes the event rows and their delivery rows. With an active endpoint whose `events` filter
  * takes the type, the delivery is PENDING and due at once; with no active endpoint it is
  * recorded as NO_ENDPOINT (visible in the delivery log, replayable once an endpoint is
  * registered); an endpoint whose filter excludes the type gets no delivery (the caller opted out).
@@ -22,27 +22,52 @@ export class OutboxEventPublisher extends EventPublisher {
   }
 
   async publish(manager: EntityManager, event: OutboundEvent): Promise<void> {
-    assertEvent(event);
+    await this.publishMany(manager, [event]);
+  }
+
+  /**
+   * Every event checked first (one bad event writes nothing), then ONE statement: the event rows
+   * from arrays, and a delivery row per event joined to its tenant's active endpoint of the domain.
+   */
+  async publishMany(manager: EntityManager, events: OutboundEvent[]): Promise<void> {
+    if (!events.length) return;
+    for (const e of events) assertEvent(e);
     const now = this.clock.now();
-    const id = `evt_${randomBytes(12).toString('hex')}`;
-    await manager.query(
-      `WITH ev AS (
-         INSERT INTO webhook_events (id, tenant_id, domain, type, id_tx, data, occurred_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
-         RETURNING id, tenant_id, domain, type
-       )
-       INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, domain, event_type, status, next_attempt_at, created_at)
-       SELECT ev.tenant_id, ev.id, e.id, ev.domain, ev.type,
-              CASE WHEN e.id IS NULL THEN 'NO_ENDPOINT' ELSE 'PENDING' END,
-              CASE WHEN e.id IS NULL THEN NULL ELSE $8::timestamptz END,
-              $8
-       FROM ev
-       LEFT JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id AND e.domain = ev.domain AND e.status = 'ACTIVE'
-       WHERE e.id IS NULL OR e.events IS NULL OR ev.type = ANY (e.events)`,
-      [id, event.tenantId, event.domain, event.type, event.idTx ?? null, JSON.stringify(event.data), event.occurredAt ?? now, now],
-    );
+    for (let i = 0; i < events.length; i += MAX_PER_STATEMENT) {
+      const chunk = events.slice(i, i + MAX_PER_STATEMENT);
+      await manager.query(
+        `WITH ev AS (
+           INSERT INTO webhook_events (id, tenant_id, domain, type, id_tx, data, occurred_at, created_at)
+           SELECT i, t, d, y, x, j, o, $8 FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])
+             WITH ORDINALITY AS v(i, t, d, y, x, j, o, n)
+           ORDER BY n
+           RETURNING id, tenant_id, domain, type
+         )
+         INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, domain, event_type, status, next_attempt_at, created_at)
+         SELECT ev.tenant_id, ev.id, e.id, ev.domain, ev.type,
+                CASE WHEN e.id IS NULL THEN 'NO_ENDPOINT' ELSE 'PENDING' END,
+                CASE WHEN e.id IS NULL THEN NULL ELSE $8::timestamptz END,
+                $8
+         FROM ev
+         LEFT JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id AND e.domain = ev.domain AND e.status = 'ACTIVE'
+         WHERE e.id IS NULL OR e.events IS NULL OR ev.type = ANY (e.events)`,
+        [
+          chunk.map(() => `evt_${randomBytes(12).toString('hex')}`),
+          chunk.map((e) => e.tenantId),
+          chunk.map((e) => e.domain),
+          chunk.map((e) => e.type),
+          chunk.map((e) => e.idTx ?? null),
+          chunk.map((e) => JSON.stringify(e.data)),
+          chunk.map((e) => e.occurredAt ?? now),
+          now,
+        ],
+      );
+    }
   }
 }
+
+/** Bounds the size of one statement's arrays. */
+const MAX_PER_STATEMENT = 5000;
 
 function assertEvent(e: OutboundEvent): void {
   const problems: string[] = [];
