@@ -100,10 +100,35 @@ async function load(opts) {
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx };
 }
 
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+
+/**
+ * The bare baseline and the service measured in alternating rounds (bare, service, bare, …),
+ * each warmed up once, and each side's median round reported. A machine whose speed drifts
+ * during a run (a shared VM does) then shifts both sides alike instead of whichever ran second.
+ */
+async function compare(bareOpts, serviceOpts, rounds = ROUNDS) {
+  const run = (opts, duration) => autocannon({ connections: 50, pipelining: 1, ...opts, duration });
+  await run(bareOpts, WARMUP);
+  await run(serviceOpts, WARMUP);
+  const b = [];
+  const s = [];
+  for (let i = 0; i < rounds; i++) {
+    b.push(summary(await run(bareOpts, DURATION)));
+    s.push(summary(await run(serviceOpts, DURATION)));
+  }
+  const median = (xs) => [...xs].sort((x, y) => x.rps - y.rps)[Math.floor(xs.length / 2)];
+  return { bare: { ...median(b), rounds: b.map((x) => x.rps) }, service: { ...median(s), rounds: s.map((x) => x.rps) } };
+}
+
+function summary(r) {
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx + r.errors + r.timeouts };
+}
+
 function pair(name, bare, service, extra = {}) {
   const line = { name, bare, service, ratio: +(service.rps / bare.rps).toFixed(3), p99Ratio: +(service.p99 / Math.max(bare.p99, 1)).toFixed(2), ...extra };
   process.stdout.write(`${JSON.stringify(line)}\n`);
   return line;
 }
 
-module.exports = { ROOT, ADMIN_KEY, freePort, freshDatabase, startService, startBare, load, pair, waitReady, DURATION, WARMUP };
+module.exports = { ROOT, ADMIN_KEY, freePort, freshDatabase, startService, startBare, load, compare, pair, waitReady, DURATION, WARMUP, ROUNDS };

@@ -3,7 +3,7 @@
 // server answering the same JSON from the same tables. Goal: service >= 50 % of bare req/s.
 const { isDeepStrictEqual } = require('node:util');
 const { join } = require('node:path');
-const { freshDatabase, startService, startBare, load, pair } = require('./lib');
+const { freshDatabase, startService, startBare, compare, pair } = require('./lib');
 const { onboard } = require('./auth-limits');
 
 async function call(base, method, path, body, headers = {}) {
@@ -42,16 +42,17 @@ async function main() {
   const path = `/v1/acquiring/links/${link.linkId}`;
   const mine = await call(svc.url, 'GET', path, undefined, t.auth);
   if (mine.payments.length !== PAYMENTS) throw new Error(`expected ${PAYMENTS} payments, got ${mine.payments.length}`);
-  const s = await load({ url: `${svc.url}${path}`, headers: t.auth });
-  await svc.stop();
-
   const bare = await startBare(join(__dirname, 'bare/links.js'), { DATABASE_URL: db.url, TENANT_ID: t.tenantId, PUBLIC_URL: publicUrl });
-  const theirs = await (await fetch(`${bare.url}${path}`)).json();
-  if (!isDeepStrictEqual(mine, theirs)) throw new Error('the bare server does not answer the same JSON as the service');
-  const b = await load({ url: `${bare.url}${path}` });
-  await bare.stop();
-  await db.drop();
-  pair('links.detail.200payments', b, s, { goal: '>= 0.50', bytes: Buffer.byteLength(JSON.stringify(mine)) });
+  try {
+    const theirs = await (await fetch(`${bare.url}${path}`)).json();
+    if (!isDeepStrictEqual(mine, theirs)) throw new Error('the bare server does not answer the same JSON as the service');
+    const r = await compare({ url: `${bare.url}${path}` }, { url: `${svc.url}${path}`, headers: t.auth });
+    pair('links.detail.200payments', r.bare, r.service, { goal: '>= 0.50', bytes: Buffer.byteLength(JSON.stringify(mine)) });
+  } finally {
+    await bare.stop();
+    await svc.stop();
+    await db.drop();
+  }
 }
 
 main().catch((e) => {

@@ -1,10 +1,10 @@
 // Authenticated POST /v1/banking/pix/automatic/recurrences through the whole gateway (allow-list,
 // JWT, rate limit, validation, the provider call to the sandbox bank over HTTP, the insert)
-// against a bare node:http + pg server doing the same insert. Goal: ≥ 50 % of bare req/s and
-// p99 ≤ 3× bare.
+// against a bare node:http + pg server doing the same insert, in alternating rounds. Goal: ≥ 50 %
+// of bare req/s and p99 ≤ 3× bare.
 const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:crypto');
 const { join } = require('node:path');
-const { ADMIN_KEY, freshDatabase, startService, startBare, load, pair } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, startBare, compare, pair } = require('./lib');
 
 async function json(url, method, body, headers = {}) {
   const r = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -50,10 +50,15 @@ async function main() {
     const { tenantId, token } = await onboard(svc.url);
     // The bare server writes into the same, migrated database.
     const bare = await startBare(join(__dirname, 'bare/recurrences.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
-    const b = await load({ url: `${bare.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    await bare.stop();
-    const s = await load({ url: `${svc.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
-    pair('pix.recurrences.create', b, s, { goal: 'ratio >= 0.5 and p99Ratio <= 3' });
+    try {
+      const r = await compare(
+        { url: `${bare.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json' }, body },
+        { url: `${svc.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body },
+      );
+      pair('pix.recurrences.create', r.bare, r.service, { goal: 'ratio >= 0.5 and p99Ratio <= 3' });
+    } finally {
+      await bare.stop();
+    }
   } finally {
     await svc.stop();
     await db.drop();
