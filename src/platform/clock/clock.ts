@@ -12,8 +12,23 @@ export abstract class Clock {
 
 const SAO_PAULO = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
 
+const HOUR_MS = 3_600_000;
+const byHour = new Map<number, string>();
+
+/**
+ * `Intl` formatting costs microseconds and request paths ask several times, so answers are kept
+ * per UTC hour: Brazil's offsets (and their past DST changes) are whole hours, so the calendar
+ * date in São Paulo only changes on an hour boundary.
+ */
 export function saoPauloDate(d: Date): string {
-  return SAO_PAULO.format(d);
+  const hour = Math.floor(d.getTime() / HOUR_MS);
+  let day = byHour.get(hour);
+  if (day === undefined) {
+    day = SAO_PAULO.format(d);
+    if (byHour.size >= 4096) byHour.clear();
+    byHour.set(hour, day);
+  }
+  return day;
 }
 
 export class SystemClock extends Clock {
