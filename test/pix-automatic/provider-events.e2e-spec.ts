@@ -31,6 +31,15 @@ describe('inbound provider events', () => {
     expect((await post(spaced, sign(spaced))).body).toEqual({ received: true, outcome: 'UNKNOWN_ENTITY' });
   });
 
+  it('refuses an event body over 64 KiB with 413 payload_too_large, before its signature is looked at', async () => {
+    const raw = JSON.stringify({ eventType: 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', idTx: 'RRX', occurredAt: new Date().toISOString(), pad: 'x'.repeat(64 * 1024) });
+    const r = await post(raw);
+    expect(r.status).toBe(413);
+    expect(r.body.error).toBe('payload_too_large');
+    // an event of ordinary size still goes through
+    expect((await post(event('PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', 'RRX'))).body).toEqual({ received: true, outcome: 'UNKNOWN_ENTITY' });
+  });
+
   it('refuses an unknown event type and a malformed event', async () => {
     const r = await post(event('PIX_AUTOMATIC_RECEIVER_SOMETHING_ELSE', 'RRX'));
     expect(r.status).toBe(400);

@@ -2,8 +2,8 @@ import { Controller, HttpCode, Injectable, OnModuleInit, Post, Req } from '@nest
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
 import { defineErrors } from '../../platform/errors/app-error';
+import { captureRawBody } from '../../platform/http/raw-body';
 import { AcquirerConfig } from './acquirer.config';
 import { ACQUIRER_SIGNATURE_HEADER, AcquirerNotification, verifyAcquirerEvent } from './acquirer-event';
 import { AcquirerEvents } from './acquirer-events';
@@ -26,29 +26,8 @@ export class RawBodyCapture implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify?.addHook) return;
-    fastify.addHook('preParsing', (req, _reply, payload, done) => {
-      if (req.method !== 'POST' || req.url.split('?')[0] !== ACQUIRER_EVENTS_PATH) {
-        done(null, payload);
-        return;
-      }
-      keepRawBody(req, payload).then((copy) => done(null, copy), (err: Error) => done(err));
-    });
+    captureRawBody(fastify, (req) => req.method === 'POST' && req.url.split('?')[0] === ACQUIRER_EVENTS_PATH, 256 * 1024);
   }
-}
-
-async function keepRawBody(req: FastifyRequest, payload: NodeJS.ReadableStream): Promise<Readable> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of payload) {
-    size += c.length;
-    if (size > 256 * 1024) break;
-    chunks.push(c as Buffer);
-  }
-  const raw = Buffer.concat(chunks);
-  (req as any).rawBody = raw.toString('utf8');
-  const copy = Readable.from([raw]) as Readable & { receivedEncodedLength?: number };
-  copy.receivedEncodedLength = raw.length;
-  return copy;
 }
 
 /** Inbound status notifications from the acquirer (Pix paid/settled/expired, boleto paid/expired). */

@@ -5,7 +5,9 @@ import { HttpBankProvider } from './http-bank-provider';
 import { ProviderEventRouter } from './provider-event-router';
 import { ProviderEventsController } from './provider-events.controller';
 import { ProviderEventsService } from './provider-events.service';
-import { captureRawBody } from './raw-body.hook';
+import { captureRawBody } from '../../platform/http/raw-body';
+
+const MAX_EVENT_BYTES = 64 * 1024;
 
 /** The banking provider: outbound client (port `BankProvider`) and the inbound event endpoint. */
 @Module({
@@ -17,6 +19,6 @@ export class ProviderBankModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   onModuleInit(): void {
-    captureRawBody(this.adapterHost.httpAdapter.getInstance(), '/provider/events');
+    captureRawBody(this.adapterHost.httpAdapter.getInstance(), (req) => req.url.startsWith('/provider/events'), MAX_EVENT_BYTES);
   }
 }
