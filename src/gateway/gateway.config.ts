@@ -11,8 +11,10 @@ export class GatewayConfig {
   redisKeyPrefix: string;
   /** Setup calls (key upload, challenge, verify, credentials) per minute per tenant. */
   setupRateLimitPerMinute: number;
-  /** Pix limits answered by GET /v1/banking/accounts/{id}/limits until the sandbox bank exists (cents). */
-  pixLimits: { perTransaction: number; daytime: number; nighttime: number };
+  /** How long a replica reuses the bank's answer for an account's Pix limits. */
+  accountLimitsCacheMs: number;
+  /** How long a replica may still answer the last known Pix limits while the bank is unreachable. */
+  accountLimitsStaleMs: number;
 }
 
 export const gatewayConfig = defineConfig(GatewayConfig, (env) => ({
@@ -22,9 +24,6 @@ export const gatewayConfig = defineConfig(GatewayConfig, (env) => ({
   tenantCacheTtlMs: env.int('TENANT_CACHE_TTL_MS', 1000, 0, 2000),
   rateLimitWindowSeconds: 60,
   setupRateLimitPerMinute: env.int('SETUP_RATE_LIMIT_PER_MINUTE', 30, 1, 100000),
-  pixLimits: {
-    perTransaction: env.int('PIX_LIMIT_PER_TRANSACTION_CENTS', 1_000_000, 1),
-    daytime: env.int('PIX_LIMIT_DAYTIME_CENTS', 5_000_000, 1),
-    nighttime: env.int('PIX_LIMIT_NIGHTTIME_CENTS', 100_000, 1),
-  },
+  accountLimitsCacheMs: env.int('ACCOUNT_LIMITS_CACHE_MS', 30_000, 0, 3_600_000),
+  accountLimitsStaleMs: env.int('ACCOUNT_LIMITS_STALE_MS', 600_000, 0, 86_400_000),
 }));

@@ -8,4 +8,5 @@ export const GatewayErrors = defineErrors({
   tenant_not_found: 404,
   account_not_found: 404,
   rate_limited: 429,
+  provider_unavailable: 500,
 });

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ProviderBankModule } from '../provider/bank/provider-bank.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { GatewayGuard } from './gateway.guard';
 import { LimitsController } from './limits/limits.controller';
@@ -10,11 +11,12 @@ import { TenantPolicyCache } from './tenant-policy.cache';
 
 /**
  * Global: `@TenantRoute()` puts GatewayGuard on controllers of every feature module, so the
- * guard's dependencies must resolve everywhere. The bearer verifier comes from the auth module.
+ * guard's dependencies must resolve everywhere. The bearer verifier comes from the auth module;
+ * the Pix limits of the limits route from the bank (provider module).
  */
 @Global()
 @Module({
-  imports: [TenantsModule],
+  imports: [TenantsModule, ProviderBankModule],
   controllers: [LimitsController],
   providers: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard, LimitsService],
   exports: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard],

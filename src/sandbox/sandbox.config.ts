@@ -17,6 +17,8 @@ export class SandboxConfig {
   /** The other side of PROVIDER_API_KEY / PROVIDER_EVENTS_SECRET (the service's provider config). */
   apiKey: string;
   eventsSecret: string;
+  /** The Pix limits the sandbox bank answers for every account (cents). */
+  pixLimits: { perTransaction: number; daytime: number; nighttime: number };
 }
 
 export const sandboxConfig = defineConfig(SandboxConfig, (env) => ({
@@ -29,4 +31,9 @@ export const sandboxConfig = defineConfig(SandboxConfig, (env) => ({
   serviceUrl: env.url('SANDBOX_SERVICE_URL'),
   apiKey: env.secret('PROVIDER_API_KEY', { minLength: 24 }),
   eventsSecret: env.secret('PROVIDER_EVENTS_SECRET', { minLength: 24 }),
+  pixLimits: {
+    perTransaction: env.int('SANDBOX_PIX_LIMIT_PER_TRANSACTION_CENTS', 1_000_000, 1),
+    daytime: env.int('SANDBOX_PIX_LIMIT_DAYTIME_CENTS', 5_000_000, 1),
+    nighttime: env.int('SANDBOX_PIX_LIMIT_NIGHTTIME_CENTS', 100_000, 1),
+  },
 }));

@@ -1,7 +1,7 @@
 import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { BillingEngine } from '../../src/pix-automatic/engine/billing-engine';
 import { http, TestApp } from '../support/test-app';
-import { ProviderProxy } from './provider-proxy';
+import { ProviderProxy } from '../support/provider-proxy';
 import { advance, billingsOf, createRecurrence, day, newTenant, startPixApp, statusOf, today } from './support';
 
 const DAY_MS = 86_400_000;

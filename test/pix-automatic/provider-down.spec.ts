@@ -3,7 +3,7 @@ import { BillingEngine } from '../../src/pix-automatic/engine/billing-engine';
 import { RefreshRecurrence } from '../../src/pix-automatic/use-cases/refresh-recurrence';
 import { AppError } from '../../src/platform/errors/app-error';
 import { http, TestApp } from '../support/test-app';
-import { ProviderProxy } from './provider-proxy';
+import { ProviderProxy } from '../support/provider-proxy';
 import { advance, billingsOf, createRecurrence, newTenant, startPixApp, today } from './support';
 
 async function failure(p: Promise<unknown>): Promise<AppError> {

@@ -52,6 +52,12 @@ export interface BankBillingResult {
   reason?: string;
 }
 
+/** The Pix limits the bank holds for an account, in cents. */
+export interface BankAccountLimits {
+  accountId: string;
+  pix: { perTransaction: number; daytime: number; nighttime: number };
+}
+
 export abstract class BankProvider {
   /** Longest one call can take with all its retries (timeouts and waits): how long to lease work sent to it. */
   abstract maxCallMs(): number;
@@ -63,4 +69,6 @@ export abstract class BankProvider {
   abstract sendBillings(billings: BankBillingRequest[]): Promise<BankBillingResult[]>;
   /** The receiver cancels one billing. Idempotent; a billing the provider never received stays refused if sent later. */
   abstract cancelBilling(idTx: string, recurrenceId: string): Promise<{ idTx: string; status: string }>;
+  /** The account's Pix limits. Not retried: a caller is waiting, and the gateway keeps the last answer. */
+  abstract getAccountLimits(accountId: string): Promise<BankAccountLimits>;
 }

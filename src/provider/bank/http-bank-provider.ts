@@ -4,6 +4,7 @@ import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
 import { ResilientHttp } from '../http/resilient-http';
 import { BankProviderConfig } from './bank-provider.config';
 import {
+  BankAccountLimits,
   BankBillingRequest,
   BankBillingResult,
   BankProvider,
@@ -19,7 +20,7 @@ export const PROVIDER_KEY_HEADER = 'x-provider-key';
  * The banking provider over HTTP: one opossum breaker per operation (`bank.<operation>` in
  * /health/ready and /metrics), a timeout on every call, and the configured retries on the
  * idempotent ones. Every call is idempotent on the provider's side (keyed by our ids), so all
- * are retried.
+ * are retried, except the limits read a caller waits on.
  */
 @Injectable()
 export class HttpBankProvider extends BankProvider {
@@ -71,5 +72,10 @@ export class HttpBankProvider extends BankProvider {
 
   cancelBilling(idTx: string, recurrenceId: string): Promise<{ idTx: string; status: string }> {
     return this.http().call({ operation: 'cancelBilling', method: 'POST', path: `/billings/${encodeURIComponent(idTx)}/cancel`, body: { recurrenceId }, idempotent: true });
+  }
+
+  getAccountLimits(accountId: string): Promise<BankAccountLimits> {
+    // A read for a waiting caller: one attempt (no 1 s/3 s/9 s backoff), the breaker still applies.
+    return this.http().call({ operation: 'getAccountLimits', method: 'GET', path: `/accounts/${encodeURIComponent(accountId)}/limits`, idempotent: false });
   }
 }

@@ -44,6 +44,22 @@ class SandboxBillingStatusDto {
   status: string;
 }
 
+class SandboxPixLimitsDto {
+  @ApiProperty({ description: 'Largest single Pix payment, in cents', example: 1000000 })
+  perTransaction: number;
+  @ApiProperty({ description: 'Pix total allowed between 06:00 and 20:00, in cents', example: 5000000 })
+  daytime: number;
+  @ApiProperty({ description: 'Pix total allowed between 20:00 and 06:00, in cents', example: 100000 })
+  nighttime: number;
+}
+
+class SandboxAccountLimitsDto {
+  @ApiProperty({ example: '7d1c2a0e-5c1f-4f63-9c55-1f0b7f8a9e10' })
+  accountId: string;
+  @ApiProperty({ type: SandboxPixLimitsDto })
+  pix: SandboxPixLimitsDto;
+}
+
 const DISABLED: [number, string, string] = [404, 'sandbox_disabled', 'The sandbox is disabled (or, on pages, no such recurrence)'];
 
 const view = (r: { recurrenceId: string; status: string }) => ({ recurrenceId: r.recurrenceId, status: r.status });
@@ -72,6 +88,17 @@ export class SandboxBankApiController {
     const origin = this.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
     const r = await this.bank.createRecurrence(dto);
     return { ...view(r), authorizationUrl: `${origin}/sandbox/bank/authorize/${encodeURIComponent(r.recurrenceId)}` };
+  }
+
+  @Get('accounts/:accountId/limits')
+  @ApiOperation({
+    operationId: 'sandboxBankGetAccountLimits',
+    summary: 'Bank API: the Pix limits of an account',
+    description: 'The sandbox bank answers the same configured limits (SANDBOX_PIX_LIMIT_*_CENTS) for every account.',
+  })
+  @ApiOkResponse({ type: SandboxAccountLimitsDto })
+  getAccountLimits(@Param('accountId') accountId: string): SandboxAccountLimitsDto {
+    return { accountId, pix: { ...this.config.pixLimits } };
   }
 
   @Get('recurrences/:recurrenceId')
