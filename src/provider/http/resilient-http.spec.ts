@@ -1,0 +1,100 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { HealthRegistry } from '../../platform/health/health-registry';
+import { MetricsService } from '../../platform/metrics/metrics.service';
+import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { ProviderCallError, ResilientHttp } from './resilient-http';
+
+/** A real local HTTP party whose behaviour each test sets. */
+class Party {
+  handler: (req: IncomingMessage, body: string, res: ServerResponse) => void = (_q, _b, res) => void res.end('{}');
+  connections = 0;
+  requests = 0;
+  private readonly sockets = new Set<Socket>();
+  private server: Server = createServer((req, res) => {
+    this.requests++;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => this.handler(req, Buffer.concat(chunks).toString('utf8'), res));
+  });
+
+  async start(): Promise<string> {
+    this.server.on('connection', (s) => {
+      this.connections++;
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise((r) => this.server.close(r));
+  }
+}
+
+describe('ResilientHttp over real HTTP', () => {
+  const party = new Party();
+  let base: string;
+  let http: ResilientHttp;
+  let seq = 0;
+  const op = () => `op${++seq}`; // a fresh breaker per test
+
+  beforeAll(async () => {
+    base = await party.start();
+    http = new ResilientHttp('party', { baseUrl: base, timeoutMs: 300, retryDelaysMs: [20, 20], headers: { 'x-party-key': 'k1' } }, new BreakerRegistry(new MetricsService(), new HealthRegistry()));
+  });
+  afterAll(() => party.stop());
+
+  it('sends the JSON body and headers, answers the parsed JSON, and keeps one connection alive across calls', async () => {
+    const seen: { method?: string; url?: string; key?: string; type?: string; body: string }[] = [];
+    party.handler = (req, body, res) => {
+      seen.push({ method: req.method, url: req.url, key: req.headers['x-party-key'] as string, type: req.headers['content-type'], body });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ echoed: JSON.parse(body || 'null') }));
+    };
+    const before = party.connections;
+    const name = op();
+    for (let i = 0; i < 5; i++) {
+      await expect(http.call({ operation: name, method: 'POST', path: `/things?i=${i}`, body: { i, text: 'São Paulo' }, idempotent: true })).resolves.toEqual({ echoed: { i, text: 'São Paulo' } });
+    }
+    expect(seen[4]).toEqual({ method: 'POST', url: '/things?i=4', key: 'k1', type: 'application/json', body: '{"i":4,"text":"São Paulo"}' });
+    expect(party.connections - before).toBe(1);
+  });
+
+  it('a 4xx is the party\'s answer: provider_rejected with status and body, not retried', async () => {
+    party.handler = (_q, _b, res) => void res.writeHead(422, { 'content-type': 'application/json' }).end('{"error":"nope"}');
+    const before = party.requests;
+    const e = await http.call({ operation: op(), method: 'POST', path: '/x', body: {}, idempotent: true }).catch((x) => x);
+    expect(e).toBeInstanceOf(ProviderCallError);
+    expect(e).toMatchObject({ code: 'provider_rejected', status: 422, body: { error: 'nope' } });
+    expect(party.requests - before).toBe(1);
+  });
+
+  it('a 5xx is retried on idempotent calls only, then provider_unavailable', async () => {
+    party.handler = (_q, _b, res) => void res.writeHead(503).end('busy');
+    let before = party.requests;
+    await expect(http.call({ operation: op(), method: 'GET', path: '/x', idempotent: true })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    expect(party.requests - before).toBe(3);
+    before = party.requests;
+    await expect(http.call({ operation: op(), method: 'POST', path: '/x', body: {}, idempotent: false })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    expect(party.requests - before).toBe(1);
+  });
+
+  it('a party that never answers: provider_unavailable after the timeout, not later', async () => {
+    party.handler = () => undefined; // holds the request open
+    const t0 = Date.now();
+    await expect(http.call({ operation: op(), method: 'GET', path: '/slow', idempotent: false })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it('a connection cut in the middle of the answer rejects instead of hanging', async () => {
+    party.handler = (req, _b, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"partial":');
+      setTimeout(() => req.socket.destroy(), 20);
+    };
+    await expect(http.call({ operation: op(), method: 'GET', path: '/cut', idempotent: false, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'provider_unavailable' });
+  });
+});
