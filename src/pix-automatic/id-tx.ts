@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomChars } from '../common/random-ids';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
  * A transaction id in the Pix shape (26 to 35 characters [A-Za-z0-9]): a 2-letter kind
- * (`RR` recurrence, `BL` billing) and 30 random characters (~155 bits).
+ * (`RR` recurrence, `BL` billing) and 30 uniformly random characters (~155 bits).
  */
 export function newIdTx(kind: 'RR' | 'BL'): string {
-  const bytes = randomBytes(30);
-  let s = kind;
-  for (let i = 0; i < 30; i++) s += ALPHABET[bytes[i] % 36];
-  return s;
+  return `${kind}${randomChars(ALPHABET, 30)}`;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { randomHex } from '../../common/random-ids';
 import { Clock } from '../../platform/clock/clock';
 import { EVENT_DOMAINS, isKnownEventType } from '../event-types';
 import { EventPublisher, OutboundEvent } from '../event-publisher';
@@ -52,7 +52,7 @@ export class OutboxEventPublisher extends EventPublisher {
          LEFT JOIN webhook_endpoints e ON e.tenant_id = ev.tenant_id AND e.domain = ev.domain AND e.status = 'ACTIVE'
          WHERE e.id IS NULL OR e.events IS NULL OR ev.type = ANY (e.events)`,
         [
-          chunk.map(() => `evt_${randomBytes(12).toString('hex')}`),
+          chunk.map(() => `evt_${randomHex(12)}`),
           chunk.map((e) => e.tenantId),
           chunk.map((e) => e.domain),
           chunk.map((e) => e.type),
