@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { PlatformConfig } from '../../platform/config/platform.config';
 import { page, Page } from '../../platform/pagination/pagination';
+import { randomChars } from '../../common/random-ids';
 import { CodedError } from '../../common/formats/coded-error';
 import { planStatusChange } from '../domain/link.state-machine';
 import { CreatedLinkDto, CreateLinkDto, LinkDto, LinkListQueryDto, UpdateLinkDto } from '../dto/link.dto';
@@ -20,10 +21,7 @@ import { LinksRepository } from './links.repository';
 const SLUG_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
 export function newSlug(length = 10): string {
-  const bytes = randomBytes(length * 2);
-  let s = '';
-  for (let i = 0; i < bytes.length && s.length < length; i++) if (bytes[i] < 240) s += SLUG_ALPHABET[bytes[i] % SLUG_ALPHABET.length];
-  return s.length === length ? s : newSlug(length);
+  return randomChars(SLUG_ALPHABET, length);
 }
 
 /** Create, read, list, change and (de)activate payment links; every query scoped by tenant. */

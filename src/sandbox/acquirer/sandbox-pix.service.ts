@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { buildBrCode } from '../../common/formats/brcode';
+import { randomChars } from '../../common/random-ids';
 import { Clock } from '../../platform/clock/clock';
 import { PixChargeDto } from './acquirer-api.dto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
@@ -24,11 +25,7 @@ const COLUMNS = `txid, transaction_id, request_hash, merchant_id, amount_cents, 
 
 /** 25 letters and digits: the longest txid a static BR Code carries (field 62-05). */
 export function newTxid(prefix = ''): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(25);
-  let s = prefix;
-  for (let i = 0; s.length < 25; i++) s += alphabet[bytes[i] % alphabet.length];
-  return s;
+  return prefix + randomChars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 25 - prefix.length);
 }
 
 /**
