@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { IsTaxId } from '../../common/tax-id';
 import { CARD_PAYMENT_STATUSES, CardPaymentStatus } from '../payments/card-payment.state-machine';
+import { PageOf } from '../../platform/pagination/pagination';
 
 export class TokenDataDto {
   @ApiPropertyOptional({ description: 'Stored card reference (charged card-on-file, without security code)', example: 'sc_x4Q0yTj9V4s1H2b8w3nKzA' })
@@ -164,13 +165,4 @@ export class CardPaymentDto {
   voidedAt?: string;
 }
 
-export class CardPaymentPageDto {
-  @ApiProperty({ example: 1 })
-  total: number;
-  @ApiProperty({ example: 50 })
-  limit: number;
-  @ApiProperty({ example: 0 })
-  offset: number;
-  @ApiProperty({ type: [CardPaymentDto] })
-  items: CardPaymentDto[];
-}
+export class CardPaymentPageDto extends PageOf(CardPaymentDto) {}

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageOf } from '../../platform/pagination/pagination';
 
 export class StoredCardDto {
   @ApiProperty({ example: 'sc_x4Q0yTj9V4s1H2b8w3nKzA' })
@@ -21,13 +22,4 @@ export class StoredCardDto {
   updatedAt: string;
 }
 
-export class StoredCardPageDto {
-  @ApiProperty({ example: 1 })
-  total: number;
-  @ApiProperty({ example: 50 })
-  limit: number;
-  @ApiProperty({ example: 0 })
-  offset: number;
-  @ApiProperty({ type: [StoredCardDto] })
-  items: StoredCardDto[];
-}
+export class StoredCardPageDto extends PageOf(StoredCardDto) {}

@@ -20,7 +20,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PageQueryDto } from '../../platform/pagination/pagination';
+import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { LinkFeeSimulationDto } from './fees.dto';
 
 export class SplitShareDto {
@@ -294,13 +294,4 @@ export class CreatedLinkDto extends LinkDto {
   feeSimulation: LinkFeeSimulationDto | null;
 }
 
-export class LinkPageDto {
-  @ApiProperty({ example: 1 })
-  total: number;
-  @ApiProperty({ example: 50 })
-  limit: number;
-  @ApiProperty({ example: 0 })
-  offset: number;
-  @ApiProperty({ type: [LinkDto] })
-  items: LinkDto[];
-}
+export class LinkPageDto extends PageOf(LinkDto) {}

@@ -4,6 +4,7 @@ import { BillingStatus } from '../domain/billing.state-machine';
 import { DayAdjustment } from '../domain/calendar';
 import { IsIsoDate, NotInPast } from './date-rules';
 import { DAY_ADJUSTMENTS, MAX_AMOUNT } from './recurrence.dto';
+import { PageOf } from '../../platform/pagination/pagination';
 
 export const BILLING_STATUSES = Object.values(BillingStatus);
 
@@ -59,13 +60,4 @@ export class BillingDto {
   updatedAt: string;
 }
 
-export class BillingPageDto {
-  @ApiProperty({ example: 1 })
-  total: number;
-  @ApiProperty({ example: 50 })
-  limit: number;
-  @ApiProperty({ example: 0 })
-  offset: number;
-  @ApiProperty({ type: [BillingDto] })
-  items: BillingDto[];
-}
+export class BillingPageDto extends PageOf(BillingDto) {}

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Max, MaxLength } from 'class-validator';
 import { IsTaxId } from '../../common/tax-id';
-import { PageQueryDto } from '../../platform/pagination/pagination';
+import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { DayAdjustment, Periodicity } from '../domain/calendar';
 import { RecurrenceStatus } from '../domain/recurrence.state-machine';
 import { IsIsoDate, NotBefore, NotInPast } from './date-rules';
@@ -107,16 +107,7 @@ export class RecurrenceDto {
   updatedAt: string;
 }
 
-export class RecurrencePageDto {
-  @ApiProperty({ example: 1 })
-  total: number;
-  @ApiProperty({ example: 50 })
-  limit: number;
-  @ApiProperty({ example: 0 })
-  offset: number;
-  @ApiProperty({ type: [RecurrenceDto] })
-  items: RecurrenceDto[];
-}
+export class RecurrencePageDto extends PageOf(RecurrenceDto) {}
 
 export class ListRecurrencesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ example: '52998224725' })

@@ -1,4 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type as ClassType } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -29,4 +30,22 @@ export interface Page<T> {
 
 export function page<T>(items: T[], total: number, q: { limit: number; offset: number }): Page<T> {
   return { total, limit: q.limit, offset: q.offset, items };
+}
+
+/**
+ * The OpenAPI shape of a `Page` of `item`, for `class XPageDto extends PageOf(XDto) {}` (the
+ * subclass names the schema).
+ */
+export function PageOf<T>(item: ClassType<T>) {
+  abstract class PageOfItems implements Page<T> {
+    @ApiProperty({ example: 1 })
+    total: number;
+    @ApiProperty({ example: 50 })
+    limit: number;
+    @ApiProperty({ example: 0 })
+    offset: number;
+    @ApiProperty({ type: [item] })
+    items: T[];
+  }
+  return PageOfItems;
 }

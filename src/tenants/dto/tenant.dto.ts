@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { TENANT_STATUSES, TenantStatus } from '../tenant.entity';
+import { PageOf } from '../../platform/pagination/pagination';
 
 export class CreateTenantDto {
   @ApiProperty({ example: 'ACME Pagamentos Ltda', minLength: 1, maxLength: 200 })
@@ -46,13 +47,4 @@ export class TenantDto {
   updatedAt: string;
 }
 
-export class TenantPageDto {
-  @ApiProperty({ example: 1 })
-  total: number;
-  @ApiProperty({ example: 50 })
-  limit: number;
-  @ApiProperty({ example: 0 })
-  offset: number;
-  @ApiProperty({ type: [TenantDto] })
-  items: TenantDto[];
-}
+export class TenantPageDto extends PageOf(TenantDto) {}

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { PageQueryDto } from '../../platform/pagination/pagination';
+import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../event-types';
 
 export class DeliveryQueryDto extends PageQueryDto {
@@ -93,13 +93,4 @@ export class DeliveryDetailDto extends DeliveryDto {
   attemptLog: DeliveryAttemptDto[];
 }
 
-export class DeliveryPageDto {
-  @ApiProperty({ example: 1 })
-  total: number;
-  @ApiProperty({ example: 50 })
-  limit: number;
-  @ApiProperty({ example: 0 })
-  offset: number;
-  @ApiProperty({ type: [DeliveryDto] })
-  items: DeliveryDto[];
-}
+export class DeliveryPageDto extends PageOf(DeliveryDto) {}
