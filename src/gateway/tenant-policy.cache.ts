@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ParsedCidr, ipInCidrs, parseCidr } from '../common/cidr';
+import { TtlCache } from '../common/ttl-cache';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { GatewayConfig } from './gateway.config';
 
@@ -13,11 +14,6 @@ export interface TenantPolicy {
   active: boolean;
 }
 
-interface Entry {
-  policy: TenantPolicy | null;
-  at: number;
-}
-
 /**
  * Per-replica copy of tenant records with a short TTL (TENANT_CACHE_TTL_MS ≤ 2 s): an
  * allow-list or rate-limit change made by the operator applies on every replica within it.
@@ -25,19 +21,25 @@ interface Entry {
  */
 @Injectable()
 export class TenantPolicyCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, Promise<TenantPolicy | null>>();
+  private readonly cache: TtlCache<TenantPolicy | null>;
 
-  constructor(
-    private readonly tenants: TenantsRepository,
-    private readonly config: GatewayConfig,
-  ) {}
+  constructor(tenants: TenantsRepository, config: GatewayConfig) {
+    this.cache = new TtlCache(async (tenantId) => {
+      const t = await tenants.findById(tenantId);
+      return t
+        ? {
+            tenantId: t.id,
+            cidrs: t.allowedCidrs.map((c) => parseCidr(c)).filter((c): c is ParsedCidr => c !== null),
+            rateLimitPerMinute: t.rateLimitPerMinute,
+            active: t.status === 'ACTIVE',
+          }
+        : null;
+    }, { ttlMs: config.tenantCacheTtlMs, maxEntries: 50_000 });
+  }
 
   /** The policy, or null when the tenant does not exist. */
   get(tenantId: string): TenantPolicy | null | Promise<TenantPolicy | null> {
-    const e = this.entries.get(tenantId);
-    if (e && Date.now() - e.at < this.config.tenantCacheTtlMs) return e.policy;
-    return this.load(tenantId);
+    return this.cache.get(tenantId);
   }
 
   /**
@@ -53,30 +55,5 @@ export class TenantPolicyCache {
     if (memo.size >= 256) memo.clear();
     memo.set(ip, ok);
     return ok;
-  }
-
-  private load(tenantId: string): Promise<TenantPolicy | null> {
-    const pending = this.loading.get(tenantId);
-    if (pending) return pending;
-    const p = (async () => {
-      try {
-        const t = await this.tenants.findById(tenantId);
-        const policy: TenantPolicy | null = t
-          ? {
-              tenantId: t.id,
-              cidrs: t.allowedCidrs.map((c) => parseCidr(c)).filter((c): c is ParsedCidr => c !== null),
-              rateLimitPerMinute: t.rateLimitPerMinute,
-              active: t.status === 'ACTIVE',
-            }
-          : null;
-        if (this.entries.size > 50_000) this.entries.clear();
-        this.entries.set(tenantId, { policy, at: Date.now() });
-        return policy;
-      } finally {
-        this.loading.delete(tenantId);
-      }
-    })();
-    this.loading.set(tenantId, p);
-    return p;
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TtlCache } from '../../common/ttl-cache';
 import { AuthConfig } from '../auth.config';
 import { AuthKeysRepository } from '../keys/auth-keys.repository';
 
@@ -9,40 +10,18 @@ import { AuthKeysRepository } from '../keys/auth-keys.repository';
  */
 @Injectable()
 export class KeyRevocationCache {
-  private readonly entries = new Map<string, { revoked: boolean; at: number }>();
-  private readonly loading = new Map<string, Promise<boolean>>();
+  private readonly cache: TtlCache<boolean>;
 
-  constructor(
-    private readonly keys: AuthKeysRepository,
-    private readonly config: AuthConfig,
-  ) {}
+  constructor(keys: AuthKeysRepository, config: AuthConfig) {
+    this.cache = new TtlCache(async (keyId) => (await keys.statusOf(keyId)) !== 'VERIFIED', { ttlMs: config.revocationCacheMs, maxEntries: 100_000 });
+  }
 
   isRevoked(keyId: string): boolean | Promise<boolean> {
-    const e = this.entries.get(keyId);
-    if (e && Date.now() - e.at < this.config.revocationCacheMs) return e.revoked;
-    return this.load(keyId);
+    return this.cache.get(keyId);
   }
 
   /** This replica learns at once of a revocation it performed. */
   markRevoked(keyId: string): void {
-    this.entries.set(keyId, { revoked: true, at: Date.now() });
-  }
-
-  private load(keyId: string): Promise<boolean> {
-    const pending = this.loading.get(keyId);
-    if (pending) return pending;
-    const p = (async () => {
-      try {
-        const status = await this.keys.statusOf(keyId);
-        const revoked = status !== 'VERIFIED';
-        if (this.entries.size > 100_000) this.entries.clear();
-        this.entries.set(keyId, { revoked, at: Date.now() });
-        return revoked;
-      } finally {
-        this.loading.delete(keyId);
-      }
-    })();
-    this.loading.set(keyId, p);
-    return p;
+    this.cache.set(keyId, true);
   }
 }

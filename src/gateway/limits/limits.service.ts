@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TtlCache } from '../../common/ttl-cache';
 import { BankAccountLimits, BankProvider } from '../../provider/bank/bank-provider.port';
 import { GatewayConfig } from '../gateway.config';
 import { GatewayErrors } from '../gateway.errors';
@@ -6,23 +7,19 @@ import { RateDecision } from '../rate-limit/rate-limiter';
 import { TenantContext } from '../tenant-context';
 import { AccountLimitsDto } from './limits.dto';
 
-interface Known {
-  limits: BankAccountLimits;
-  at: number;
-}
-
 /** Bounds the per-replica copy of account limits (one entry per account asked about). */
 const MAX_ACCOUNTS = 10_000;
 
 @Injectable()
 export class LimitsService {
-  private readonly known = new Map<string, Known>();
-  private readonly loading = new Map<string, Promise<BankAccountLimits>>();
+  private readonly known: TtlCache<BankAccountLimits>;
 
   constructor(
     private readonly config: GatewayConfig,
-    private readonly bank: BankProvider,
-  ) {}
+    bank: BankProvider,
+  ) {
+    this.known = new TtlCache((accountId) => bank.getAccountLimits(accountId), { ttlMs: config.accountLimitsCacheMs, maxEntries: MAX_ACCOUNTS });
+  }
 
   /**
    * Until the bank holds accounts of its own, a tenant has one account whose id is the tenant id.
@@ -42,30 +39,12 @@ export class LimitsService {
   }
 
   private async pixLimits(accountId: string): Promise<BankAccountLimits> {
-    const k = this.known.get(accountId);
-    const age = k ? Date.now() - k.at : Infinity;
-    if (k && age < this.config.accountLimitsCacheMs) return k.limits;
     try {
-      return await this.load(accountId);
+      return await this.known.get(accountId);
     } catch {
-      if (k && age < this.config.accountLimitsCacheMs + this.config.accountLimitsStaleMs) return k.limits;
+      const last = this.known.peek(accountId);
+      if (last && last.ageMs < this.config.accountLimitsCacheMs + this.config.accountLimitsStaleMs) return last.value;
       throw GatewayErrors.error('provider_unavailable', 'The bank that holds this account\'s Pix limits is unavailable; retry shortly');
     }
-  }
-
-  /** One call per account at a time, however many requests ask. */
-  private load(accountId: string): Promise<BankAccountLimits> {
-    const pending = this.loading.get(accountId);
-    if (pending) return pending;
-    const p = this.bank
-      .getAccountLimits(accountId)
-      .then((limits) => {
-        if (this.known.size >= MAX_ACCOUNTS) this.known.clear();
-        this.known.set(accountId, { limits, at: Date.now() });
-        return limits;
-      })
-      .finally(() => this.loading.delete(accountId));
-    this.loading.set(accountId, p);
-    return p;
   }
 }
