@@ -73,7 +73,7 @@ export class TypeOrmBillingsRepository extends BillingsRepository {
     const { rows } = await exec(
       this.ds.manager,
       `SELECT ${BILLING_COLUMNS}, count(*) OVER () AS total FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2
-       ORDER BY due_date, created_at, id LIMIT $3 OFFSET $4`,
+       ORDER BY pix_billings.due_date, pix_billings.created_at, pix_billings.id LIMIT $3 OFFSET $4`,
       [recurrenceId, tenantId, limit, offset],
     );
     let total = rows.length ? Number(rows[0].total) : 0;
@@ -84,7 +84,7 @@ export class TypeOrmBillingsRepository extends BillingsRepository {
   }
 
   async lockCancelable(m: EntityManager, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]> {
-    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE recurrence_id = $1 AND status = ANY($2) ORDER BY due_date, id FOR UPDATE`, [recurrenceId, states]);
+    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE recurrence_id = $1 AND status = ANY($2) ORDER BY pix_billings.due_date, pix_billings.id FOR UPDATE`, [recurrenceId, states]);
     return rows.map(billingFromRow);
   }
 

@@ -47,11 +47,13 @@ export class TypeOrmEngineRepository extends EngineRepository {
   }
 
   async claimDueRecurrences(m: EntityManager, today: string, limit: number, after?: { date: string; id: string }): Promise<Recurrence[]> {
+    // ORDER BY names the table's columns: the bare `next_send_date` would be the SELECT list's
+    // `next_send_date::text` alias, a text sort of every due row per claim instead of an index walk.
     const { rows } = await exec(
       m,
       `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences
        WHERE status IN ('ACCEPTED','ACTIVE') AND next_send_date <= $1 AND (next_send_date, id) > ($3::date, $4::uuid)
-       ORDER BY next_send_date, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+       ORDER BY pix_recurrences.next_send_date, pix_recurrences.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [today, limit, after?.date ?? '0001-01-01', after?.id ?? '00000000-0000-0000-0000-000000000000'],
     );
     return rows.map(recurrenceFromRow);

@@ -164,7 +164,7 @@ export class SandboxBankStore {
   }
 
   async lockDue(m: EntityManager, day: string): Promise<BankBilling[]> {
-    const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 ORDER BY due_date, id_tx FOR UPDATE SKIP LOCKED`, [day]);
+    const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 ORDER BY sandbox_bank_billings.due_date, sandbox_bank_billings.id_tx FOR UPDATE SKIP LOCKED`, [day]);
     return r.map(bil);
   }
 
