@@ -23,11 +23,11 @@ async function main() {
   const svc = await startService({
     DATABASE_URL: db.url,
     BILLING_ENGINE_INTERVAL_MS: '100',
-    BILLING_ENGINE_BATCH_SIZE: process.env.BENCH_ENGINE_BATCH || '1000',
+    BILLING_ENGINE_BATCH_SIZE: process.env.BENCH_ENGINE_BATCH || '5000',
     SANDBOX_BANK_TICK_MS: '0',
     PROVIDER_TIMEOUT_MS: '30000',
     DB_POOL_SIZE: '20',
-    BILLING_ENGINE_CONCURRENCY: process.env.BENCH_ENGINE_CONCURRENCY || '6',
+    BILLING_ENGINE_CONCURRENCY: process.env.BENCH_ENGINE_CONCURRENCY || '2',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
     WEBHOOK_WORKER_ENABLED: process.env.BENCH_WEBHOOK_WORKER || 'true',
   });

@@ -11,6 +11,8 @@ export class GatewayConfig {
   redisKeyPrefix: string;
   /** Setup calls (key upload, challenge, verify, credentials) per minute per tenant. */
   setupRateLimitPerMinute: number;
+  /** Payment attempts on the public hosted checkout per minute per payer IP (card-testing brake). */
+  checkoutRateLimitPerMinute: number;
   /** How long a replica reuses the bank's answer for an account's Pix limits. */
   accountLimitsCacheMs: number;
   /** How long a replica may still answer the last known Pix limits while the bank is unreachable. */
@@ -24,6 +26,7 @@ export const gatewayConfig = defineConfig(GatewayConfig, (env) => ({
   tenantCacheTtlMs: env.int('TENANT_CACHE_TTL_MS', 1000, 0, 2000),
   rateLimitWindowSeconds: 60,
   setupRateLimitPerMinute: env.int('SETUP_RATE_LIMIT_PER_MINUTE', 30, 1, 100000),
+  checkoutRateLimitPerMinute: env.int('CHECKOUT_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
   accountLimitsCacheMs: env.int('ACCOUNT_LIMITS_CACHE_MS', 30_000, 0, 3_600_000),
   accountLimitsStaleMs: env.int('ACCOUNT_LIMITS_STALE_MS', 600_000, 0, 86_400_000),
 }));

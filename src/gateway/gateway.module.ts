@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ProviderBankModule } from '../provider/bank/provider-bank.module';
 import { TenantsModule } from '../tenants/tenants.module';
+import { CheckoutAttemptGuard } from './checkout-attempt.guard';
 import { GatewayGuard } from './gateway.guard';
 import { LimitsController } from './limits/limits.controller';
 import { LimitsService } from './limits/limits.service';
@@ -18,7 +19,7 @@ import { TenantPolicyCache } from './tenant-policy.cache';
 @Module({
   imports: [TenantsModule, ProviderBankModule],
   controllers: [LimitsController],
-  providers: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard, LimitsService],
-  exports: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard],
+  providers: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard, CheckoutAttemptGuard, LimitsService],
+  exports: [TenantPolicyCache, RateLimiter, TenantGate, GatewayGuard, SetupGuard, CheckoutAttemptGuard],
 })
 export class GatewayModule {}

@@ -88,6 +88,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     SHUTDOWN_DRAIN_MS: '0',
     // apps of parallel test files share one Redis; each test database gets its own key space
     REDIS_KEY_PREFIX: `${databaseUrl.split('/').pop()}:`,
+    // payment suites pay from one IP far more often than a payer would; checkout-rate-limit sets its own
+    CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000',
     ...opts.env,
   };
   const config = loadConfig(CONFIG_SECTIONS, env);

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
+import { CheckoutAttemptGuard } from '../../gateway/checkout-attempt.guard';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { CheckoutPaymentDto, CheckoutPaymentViewDto, QuoteDto, QuoteResultDto } from '../dto/checkout.dto';
 import { LinksConfig } from '../links.config';
@@ -59,6 +60,7 @@ export class CheckoutController {
   }
 
   @Post('checkout/:slug/payments')
+  @UseGuards(CheckoutAttemptGuard)
   @ApiOperation({
     operationId: 'checkoutPay',
     summary: 'A payer’s attempt: card (authorized at once), Pix (QR to pay) or boleto (line to pay); each attempt becomes a payment item',
@@ -68,6 +70,7 @@ export class CheckoutController {
     [400, 'card_invalid', 'Card refused by the checks (Luhn, brand, expiry, CVV); also validation_error, invalid_amount, method_not_enabled, installments_invalid, payer_invalid, fee_invalid'],
     [404, 'link_not_found', 'No such link'],
     [409, 'link_unavailable', 'The link is INACTIVE, EXPIRED or EXHAUSTED (`linkStatus`); link_busy: another payer holds the last use'],
+    [429, 'rate_limited', 'Over CHECKOUT_RATE_LIMIT_PER_MINUTE attempts from this IP; see Retry-After and RateLimit-* headers'],
     [503, 'provider_unavailable', 'The acquirer is unavailable (Pix)'],
   )
   pay(@Param('slug') slug: string, @Body() dto: CheckoutPaymentDto): Promise<CheckoutPaymentViewDto> {
