@@ -34,7 +34,8 @@ async function seed(url, t) {
 
 async function main() {
   const db = await freshDatabase();
-  const svc = await startService({ DATABASE_URL: db.url, SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600' });
+  // the seed pays 200 times from one IP through the public checkout: past the per-IP card-testing brake
+  const svc = await startService({ DATABASE_URL: db.url, SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600', CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000' });
   const publicUrl = `http://localhost:${svc.port}`;
   const o = await onboard(svc.url, db.url);
   const t = { tenantId: o.tenantId, auth: { authorization: `Bearer ${o.token}` } };
