@@ -185,6 +185,28 @@ describe('webhook deliveries over real HTTP', () => {
     expect((await deliveries(t, tenant))[0]).toMatchObject({ attempts: 2, last_status_code: 200, last_error: null });
   });
 
+  it('sends a delivery in flight once when the test clock jumps a day meanwhile (leases are wall-clock time)', async () => {
+    const rx = await receiver();
+    const tenant = await createTenant(t);
+    await endpoints(t).registerAcquiring(tenant, { url: rx.url });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    rx.answer = async () => {
+      await held;
+      return { status: 200 };
+    };
+    await publish(t, [acquiringEvent(tenant, 1)]);
+    await waitFor('the delivery in flight', () => rx.received.length === 1);
+    // the lease (timeout 1 s + margin 0.5 s) is still running in real time; the test clock passes it by a day
+    await t.app.get(ClockSync).advance(24 * HOUR);
+    await new Promise((r) => setTimeout(r, 300)); // ~15 claim polls
+    release();
+    await waitFor('delivered', () => allDelivered(t, tenant, 1));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rx.received).toHaveLength(1);
+    expect((await deliveries(t, tenant))[0]).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+  });
+
   it('410 Gone disables the registration and cancels its pending deliveries; PUT enables it again', async () => {
     const rx = await receiver();
     const tenant = await createTenant(t);

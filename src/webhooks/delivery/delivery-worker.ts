@@ -119,10 +119,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       let rows: ClaimedDelivery[];
       try {
         const now = this.clock.now();
+        const wallNow = new Date();
         this.freedSinceClaim = 0;
         rows = await this.store.claim({
           now,
-          leaseUntil: new Date(now.getTime() + this.config.timeoutMs + this.config.leaseMarginMs),
+          wallNow,
+          leaseUntil: new Date(wallNow.getTime() + this.config.timeoutMs + this.config.leaseMarginMs),
           token: randomUUID(),
           limit,
           defaultPerEndpoint: this.hostWindow,

@@ -57,7 +57,13 @@ export interface Deferral {
 export type DeliveryResult = AttemptResult | Deferral;
 
 export interface ClaimRequest {
+  /** Business time (the sandbox test clock when it runs): which deliveries are due. */
   now: Date;
+  /**
+   * Wall-clock time: leases guard against a crashed worker, a real-time matter. Were they on the
+   * test clock, advancing it a day would expire every lease in flight and send those rows twice.
+   */
+  wallNow: Date;
   leaseUntil: Date;
   token: string;
   limit: number;
@@ -95,7 +101,7 @@ export class OutboxStore {
          CROSS JOIN LATERAL (
            SELECT x.id FROM webhook_deliveries x
            WHERE x.endpoint_id = e.id AND x.status = 'PENDING' AND x.next_attempt_at <= $1
-             AND (x.leased_until IS NULL OR x.leased_until <= $1)
+             AND (x.leased_until IS NULL OR x.leased_until <= $8)
            ORDER BY x.next_attempt_at
            LIMIT e.cap
            FOR UPDATE SKIP LOCKED
@@ -111,7 +117,7 @@ export class OutboxStore {
        FROM claimed c
        JOIN webhook_events ev ON ev.id = c.event_id
        JOIN webhook_endpoints ep ON ep.id = c.endpoint_id`,
-      [r.now, r.leaseUntil, r.limit, r.defaultPerEndpoint, ids, caps, r.token],
+      [r.now, r.leaseUntil, r.limit, r.defaultPerEndpoint, ids, caps, r.token, r.wallNow],
     );
     return rows.map((x) => ({
       id: x.id,
