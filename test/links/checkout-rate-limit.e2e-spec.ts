@@ -1,14 +1,8 @@
-import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
+import { freshRateWindow, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { CARD, createLink, PAYER } from './support';
 
 const LIMIT = 3;
-
-/** Waits for a fresh one-minute window when the current one is nearly over (fixed windows). */
-async function freshWindow(): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 20_000) await new Promise((r) => setTimeout(r, left + 50));
-}
 
 /** The public checkout's payment route: a per-IP brake on card testing. */
 describe('checkout payment attempts per payer IP', () => {
@@ -29,7 +23,7 @@ describe('checkout payment attempts per payer IP', () => {
   it('answers 429 rate_limited past the limit, refused cards and bad bodies counted, across links, and writes nothing', async () => {
     const one = await createLink(t, a.auth, { amount: 10 });
     const two = await createLink(t, a.auth, { amount: 20 });
-    await freshWindow();
+    await freshRateWindow(20_000);
     const ip = '198.51.100.7';
 
     const refused = await attempt(one.slug, ip);
@@ -58,7 +52,7 @@ describe('checkout payment attempts per payer IP', () => {
 
   it('leaves the page, quotes and status polls outside the count', async () => {
     const l = await createLink(t, a.auth, { amount: 15 });
-    await freshWindow();
+    await freshRateWindow(20_000);
     const ip = '198.51.100.8';
     for (let i = 0; i < LIMIT; i++) await attempt(l.slug, ip);
     expect((await attempt(l.slug, ip)).status).toBe(429);
