@@ -105,20 +105,23 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 /**
  * The bare baseline and the service measured in alternating rounds (bare, service, bare, …),
  * each warmed up once, and each side's median round reported. A machine whose speed drifts
- * during a run (a shared VM does) then shifts both sides alike instead of whichever ran second.
+ * during the run (a shared VM does) then shifts both sides alike instead of whichever ran second.
  */
 async function compare(bareOpts, serviceOpts, rounds = ROUNDS) {
+  const [bare, service] = await alternate([bareOpts, serviceOpts], rounds);
+  return { bare, service };
+}
+
+/** `compare` for any number of servers: warm each up, then rounds of each in turn; medians. */
+async function alternate(optsList, rounds = ROUNDS) {
   const run = (opts, duration) => autocannon({ connections: 50, pipelining: 1, ...opts, duration });
-  await run(bareOpts, WARMUP);
-  await run(serviceOpts, WARMUP);
-  const b = [];
-  const s = [];
+  for (const opts of optsList) await run(opts, WARMUP);
+  const seen = optsList.map(() => []);
   for (let i = 0; i < rounds; i++) {
-    b.push(summary(await run(bareOpts, DURATION)));
-    s.push(summary(await run(serviceOpts, DURATION)));
+    for (let k = 0; k < optsList.length; k++) seen[k].push(summary(await run(optsList[k], DURATION)));
   }
   const median = (xs) => [...xs].sort((x, y) => x.rps - y.rps)[Math.floor(xs.length / 2)];
-  return { bare: { ...median(b), rounds: b.map((x) => x.rps) }, service: { ...median(s), rounds: s.map((x) => x.rps) } };
+  return seen.map((xs) => ({ ...median(xs), rounds: xs.map((x) => x.rps) }));
 }
 
 function summary(r) {
@@ -131,4 +134,4 @@ function pair(name, bare, service, extra = {}) {
   return line;
 }
 
-module.exports = { ROOT, ADMIN_KEY, freePort, freshDatabase, startService, startBare, load, compare, pair, waitReady, DURATION, WARMUP, ROUNDS };
+module.exports = { ROOT, ADMIN_KEY, freePort, freshDatabase, startService, startBare, load, compare, alternate, pair, waitReady, DURATION, WARMUP, ROUNDS };
