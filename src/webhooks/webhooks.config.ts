@@ -31,6 +31,8 @@ export class WebhooksConfig {
   breakerVolumeThreshold: number;
   /** Readiness says `degraded` when the oldest due row is older than this. */
   lagDegradedMs: number;
+  /** Finished events (and their deliveries and attempts) older than this many days are deleted; 0 keeps them for ever. */
+  retentionDays: number;
   /** 32-byte key that encrypts the stored signing secrets and sealing keys (from WEBHOOK_SECRETS_KEY). */
   secretsKey: Buffer;
 }
@@ -54,6 +56,7 @@ export const webhooksConfig = defineConfig(WebhooksConfig, (env) => {
     breakerResetMs: env.int('WEBHOOK_BREAKER_RESET_MS', 30000, 50, 3600000),
     breakerVolumeThreshold: env.int('WEBHOOK_BREAKER_VOLUME_THRESHOLD', 5, 1, 1000),
     lagDegradedMs: env.int('WEBHOOK_LAG_DEGRADED_MS', 5 * 60000, 1000, 24 * 3600000),
+    retentionDays: env.int('WEBHOOK_RETENTION_DAYS', 30, 0, 3650),
     secretsKey: createHash('sha256').update(`webhooks/secrets-at-rest/v1|${env.secret('WEBHOOK_SECRETS_KEY', { minLength: 32 })}`).digest(),
   };
 });

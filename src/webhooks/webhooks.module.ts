@@ -11,10 +11,12 @@ import { EventPublisher } from './event-publisher';
 import { OutboxEventPublisher } from './outbox/outbox-event-publisher';
 import { OutboxDb } from './outbox/outbox-db';
 import { OutboxStore } from './outbox/outbox.store';
+import { WebhookRetention } from './retention/webhook-retention';
 
 /**
  * Outbound webhooks: registrations, the transactional outbox (bound to the EventPublisher port
- * that feature modules import), the delivery worker, the delivery log and replays.
+ * that feature modules import), the delivery worker, the delivery log and replays, and the
+ * retention job.
  */
 @Module({
   controllers: [WebhookEndpointsController, WebhookDeliveriesController],
@@ -28,6 +30,7 @@ import { OutboxStore } from './outbox/outbox.store';
     OutboxStore,
     WebhookTelemetry,
     DeliveryWorker,
+    WebhookRetention,
   ],
   exports: [EventPublisher],
 })

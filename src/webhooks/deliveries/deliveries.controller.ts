@@ -14,7 +14,11 @@ export class WebhookDeliveriesController {
   constructor(private readonly deliveries: WebhookDeliveriesService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'The delivery log, newest first, filtered by status and event type' })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: 'The delivery log, newest first, filtered by status and event type',
+    description: 'Finished deliveries are kept WEBHOOK_RETENTION_DAYS (default 30) after their event, then deleted with it; a PENDING one is kept until it finishes.',
+  })
   @ApiOkResponse({ type: DeliveryPageDto })
   @ApiErrors(400)
   list(@CurrentTenant() t: TenantContext, @Query() q: DeliveryQueryDto) {

@@ -73,6 +73,8 @@ export class PgDeliveriesRepository extends DeliveriesRepository {
 
   async replay(tenantId: string, id: string, now: Date): Promise<ReplayOutcome> {
     if (!UUID.test(id)) return { ok: false, reason: 'not_found' };
+    // 23503: the retention job deleted the event while this insert waited on it (it locks the
+    // events it deletes); to the caller the delivery is simply gone.
     const rows = await this.ds.query(
       `INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, domain, event_type, status, next_attempt_at, replay_of, created_at)
        SELECT d.tenant_id, d.event_id, e.id, d.domain, d.event_type, 'PENDING', $3::timestamptz, d.id, $3::timestamptz
@@ -81,7 +83,10 @@ export class PgDeliveriesRepository extends DeliveriesRepository {
        WHERE d.id = $1 AND d.tenant_id = $2 AND d.status <> 'PENDING'
        RETURNING ${COLUMNS}`,
       [id, tenantId, now],
-    );
+    ).catch((e) => {
+      if ((e?.code ?? e?.driverError?.code) === '23503') return [];
+      throw e;
+    });
     if (rows[0]) return { ok: true, delivery: toDto(rows[0]) };
     const original = await this.find(tenantId, id);
     if (!original) return { ok: false, reason: 'not_found' };

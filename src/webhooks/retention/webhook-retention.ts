@@ -1,0 +1,96 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DatabaseState } from '../../platform/database/database.state';
+import { WebhooksConfig } from '../webhooks.config';
+
+/** Advisory lock of one purge batch: one replica deletes at a time, the others skip. */
+const RETENTION_LOCK = 'webhook-retention';
+const BATCH = 5000;
+/** A run stops after this many batches (5 million events); the next run goes on. */
+const MAX_BATCHES_PER_RUN = 1000;
+const DAY_MS = 86_400_000;
+
+/**
+ * Deletes webhook events older than WEBHOOK_RETENTION_DAYS (default 30) whose deliveries have all
+ * finished (DELIVERED, DEAD, CANCELLED, NO_ENDPOINT), with their deliveries and attempts (by
+ * cascade). An event with a PENDING delivery, original or replay, is kept whatever its age. Age
+ * is on the wall clock: advancing the sandbox test clock never purges anything early.
+ *
+ * Runs an hour after the database is ready and hourly after that, in batches of 5 000 events,
+ * each its own short transaction under `pg_try_advisory_xact_lock`, rows taken with
+ * `FOR UPDATE SKIP LOCKED` so a replay being created at that moment keeps its event.
+ */
+@Injectable()
+export class WebhookRetention implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: WebhooksConfig,
+    private readonly db: DatabaseState,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.config.retentionDays) return;
+    this.db.onReady(() => {
+      this.timer = setInterval(() => void this.run(), 3600_000);
+      this.timer.unref();
+    });
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** One run (skipped while the previous one is still going); resolves to the events deleted. */
+  run(): Promise<number> {
+    this.running ??= this.purge(new Date())
+      .then((n) => {
+        if (n) this.logger.log(`retention: deleted ${n} webhook events older than ${this.config.retentionDays} days`);
+        return n;
+      })
+      .catch((e) => {
+        this.logger.warn(`retention run failed: ${e?.message ?? e}`);
+        return 0;
+      })
+      .finally(() => (this.running = null));
+    return this.running;
+  }
+
+  /** Deletes what is past retention at `now` (0 when retention is off or another replica holds the lock). */
+  async purge(now: Date): Promise<number> {
+    if (!this.config.retentionDays) return 0;
+    const cutoff = new Date(now.getTime() - this.config.retentionDays * DAY_MS);
+    let total = 0;
+    for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
+      const n = await this.purgeBatch(cutoff);
+      if (n === null) break;
+      total += n;
+      if (n < BATCH) break;
+    }
+    return total;
+  }
+
+  /** null: another replica is purging. */
+  private purgeBatch(cutoff: Date): Promise<number | null> {
+    return this.ds.transaction(async (m) => {
+      const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [RETENTION_LOCK]);
+      if (!locked) return null;
+      // TypeORM answers a DELETE with [rows, affected count].
+      const [, count] = await m.query(
+        `WITH doomed AS (
+           SELECT e.id FROM webhook_events e
+           WHERE e.created_at < $1
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
+           ORDER BY e.created_at
+           LIMIT $2
+           FOR UPDATE OF e SKIP LOCKED)
+         DELETE FROM webhook_events WHERE id IN (SELECT id FROM doomed)`,
+        [cutoff, BATCH],
+      );
+      return Number(count ?? 0);
+    });
+  }
+}
