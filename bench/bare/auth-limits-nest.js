@@ -7,22 +7,9 @@ require('reflect-metadata');
 const { Controller, Get, Injectable, Module, Param, UseGuards } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
-const { createHmac, createSecretKey, timingSafeEqual } = require('node:crypto');
+const { hs256Checker } = require('./hs256-check');
 
-const [kid, secret] = process.env.JWT_SIGNING_KEYS.split(',')[0].split(/:(.*)/s);
-const key = createSecretKey(Buffer.from(secret, 'utf8'));
-const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid })).toString('base64url');
-
-function verify(auth) {
-  if (!auth || !auth.startsWith('Bearer ')) return null;
-  const [h, p, s] = auth.slice(7).split('.');
-  if (h !== header || !p || !s) return null;
-  const sig = Buffer.from(s, 'base64url');
-  const expected = createHmac('sha256', key).update(`${h}.${p}`).digest();
-  if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) return null;
-  const c = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
-  return c.exp > Date.now() / 1000 ? c : null;
-}
+const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
 
 class TokenGuard {
   canActivate(ctx) {
