@@ -6,6 +6,7 @@ import { PlatformConfig } from './config/platform.config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { HealthRegistry } from './health/health-registry';
+import { PeriodicJobs } from './jobs/periodic-jobs';
 import { ShutdownState } from './lifecycle/shutdown.state';
 import { AppLogger, createRootLog, RootLog } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
@@ -39,8 +40,9 @@ export class PlatformModule {
         HealthRegistry,
         MetricsService,
         BreakerRegistry,
+        PeriodicJobs,
       ],
-      exports: [AppLogger, Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, DatabaseModule],
+      exports: [AppLogger, Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, PeriodicJobs, DatabaseModule],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
 import { WebhookRetention } from '../../src/webhooks/retention/webhook-retention';
 import { WebhooksConfig } from '../../src/webhooks/webhooks.config';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
@@ -128,7 +129,7 @@ describe('webhook retention (WEBHOOK_RETENTION_DAYS)', () => {
   it('WEBHOOK_RETENTION_DAYS=0 keeps everything', async () => {
     const [old] = await oldEvents(1, 400);
     const config = Object.assign(new WebhooksConfig(), t.app.get(WebhooksConfig), { retentionDays: 0 });
-    const off = new WebhookRetention(t.app.get(DataSource), config, { onReady: () => undefined } as never);
+    const off = new WebhookRetention(t.app.get(DataSource), config, t.app.get(PeriodicJobs));
     expect(await off.purge(new Date())).toBe(0);
     expect(await exists(old.eventId)).toBe(true);
   });

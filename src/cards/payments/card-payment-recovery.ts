@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { DatabaseState } from '../../platform/database/database.state';
+import { withAdvisoryLock } from '../../platform/database/advisory-lock';
+import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { CardAuthorizer } from './card-authorizer';
 import { CardPaymentsRepository } from './card-payments.repository';
 
@@ -17,48 +18,31 @@ const EVERY_MS = 60 * 1000;
  * lock); the card is never re-sent.
  */
 @Injectable()
-export class CardPaymentRecovery implements OnApplicationShutdown {
+export class CardPaymentRecovery {
   private readonly logger = new Logger('CardPayments');
-  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ds: DataSource,
     private readonly payments: CardPaymentsRepository,
     private readonly authorizer: CardAuthorizer,
     private readonly clock: Clock,
-    db: DatabaseState,
+    jobs: PeriodicJobs,
   ) {
-    db.onReady(() => {
-      this.timer = setInterval(() => void this.runOnce().catch(() => undefined), EVERY_MS);
-      this.timer.unref();
-    });
+    jobs.schedule({ name: 'card-payment-recovery', everyMs: EVERY_MS, run: () => this.runOnce() });
   }
 
   /** One recovery run; answers how many payments it finished. */
   async runOnce(limit = 20): Promise<number> {
-    const qr = this.ds.createQueryRunner();
-    await qr.connect();
-    try {
-      const [{ locked }] = await qr.query(`SELECT pg_try_advisory_lock($1) AS locked`, [LOCK_KEY]);
-      if (!locked) return 0;
-      try {
-        const stuck = await this.payments.lockStuck(this.ds, new Date(this.clock.now().getTime() - STUCK_AFTER_MS), limit);
-        let done = 0;
-        for (const p of stuck) {
-          const after = await this.authorizer.reconcile(p);
-          if (after.status !== 'PROCESSING') done++;
-        }
-        if (done) this.logger.log({ done }, 'recovered card payments left PROCESSING');
-        return done;
-      } finally {
-        await qr.query(`SELECT pg_advisory_unlock($1)`, [LOCK_KEY]);
+    const done = await withAdvisoryLock(this.ds, LOCK_KEY, { wait: false }, async () => {
+      const stuck = await this.payments.lockStuck(this.ds, new Date(this.clock.now().getTime() - STUCK_AFTER_MS), limit);
+      let finished = 0;
+      for (const p of stuck) {
+        const after = await this.authorizer.reconcile(p);
+        if (after.status !== 'PROCESSING') finished++;
       }
-    } finally {
-      await qr.release();
-    }
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+      return finished;
+    });
+    if (done) this.logger.log({ done }, 'recovered card payments left PROCESSING');
+    return done ?? 0;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
 import { DataSource, EntityManager } from 'typeorm';
-import { DatabaseState } from '../../platform/database/database.state';
+import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { HealthRegistry } from '../../platform/health/health-registry';
 import { LinksConfig } from '../links.config';
 import { Notice } from './payment-notice';
@@ -20,15 +20,12 @@ const MAX_ATTEMPTS = 10;
 export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('LinksEmail');
   private transport: Transporter | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private again = false;
-  private stopped = false;
+  private job: PeriodicJob | null = null;
 
   constructor(
     private readonly ds: DataSource,
     private readonly config: LinksConfig,
-    private readonly db: DatabaseState,
+    private readonly jobs: PeriodicJobs,
     health: HealthRegistry,
   ) {
     health.add({ name: 'linksEmail', check: () => this.health() });
@@ -60,32 +57,12 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     if (!this.config.smtpUrl) return;
     this.transport = createTransport(this.config.smtpUrl);
-    this.db.onReady(() => {
-      if (this.stopped) return;
-      this.timer = setInterval(() => this.kick(), this.config.tickMs);
-      this.timer.unref();
-    });
+    this.job = this.jobs.schedule({ name: 'links-email', everyMs: this.config.tickMs, run: () => this.sendDue() });
   }
 
   /** Look at the outbox soon (after a payment committed); never blocks the caller. */
   kick(): void {
-    if (!this.transport || this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.sendDue()
-      .catch((e) => {
-        this.logger.warn({ err: e?.message }, 'e-mail outbox pass failed');
-        return 0;
-      })
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.job?.kick();
   }
 
   /** One pass: claim due rows and send them. */
@@ -117,9 +94,7 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.job?.stop();
     this.transport?.close();
   }
 }

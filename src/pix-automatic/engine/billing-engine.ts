@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
+import { withAdvisoryLock } from '../../platform/database/advisory-lock';
 import { billingEvent, OutboundEvents, PixEvent, recurrenceEvent } from '../events/outbound-events';
 import { newIdTx } from '../id-tx';
 import { Billing } from '../pix.model';
@@ -52,35 +53,25 @@ export class BillingEngine {
    * `wait: true` (the test clock) waits for it, so the effects are visible when the clock answers.
    */
   async runDay(day: string, opts: { wait: boolean }): Promise<EngineRunResult | null> {
-    const qr = this.ds.createQueryRunner();
-    await qr.connect();
-    try {
-      if (opts.wait) await qr.query('SELECT pg_advisory_lock($1)', [ENGINE_LOCK_KEY]);
-      else if (!(await qr.query('SELECT pg_try_advisory_lock($1) AS ok', [ENGINE_LOCK_KEY]))[0].ok) return null;
-      try {
-        const t0 = Date.now();
-        const created = await this.generateAndSend(day);
-        const t1 = Date.now();
-        const expired = await this.expire(day);
-        const t2 = Date.now();
-        const retried = await this.sendDue();
-        const result = {
-          day,
-          created: created.created,
-          skipped: created.skipped,
-          expired,
-          sent: created.sent + retried.sent,
-          failed: created.failed + retried.failed,
-          ms: { generate: t1 - t0, expire: t2 - t1, send: Date.now() - t2 },
-        };
-        if (result.created || result.skipped || result.expired || result.sent || result.failed) this.logger.log(`run ${JSON.stringify(result)}`);
-        return result;
-      } finally {
-        await qr.query('SELECT pg_advisory_unlock($1)', [ENGINE_LOCK_KEY]);
-      }
-    } finally {
-      await qr.release();
-    }
+    return withAdvisoryLock(this.ds, ENGINE_LOCK_KEY, opts, async () => {
+      const t0 = Date.now();
+      const created = await this.generateAndSend(day);
+      const t1 = Date.now();
+      const expired = await this.expire(day);
+      const t2 = Date.now();
+      const retried = await this.sendDue();
+      const result = {
+        day,
+        created: created.created,
+        skipped: created.skipped,
+        expired,
+        sent: created.sent + retried.sent,
+        failed: created.failed + retried.failed,
+        ms: { generate: t1 - t0, expire: t2 - t1, send: Date.now() - t2 },
+      };
+      if (result.created || result.skipped || result.expired || result.sent || result.failed) this.logger.log(`run ${JSON.stringify(result)}`);
+      return result;
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock, DayPassedSignal } from '../../platform/clock/clock';
-import { DatabaseState } from '../../platform/database/database.state';
+import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { PixAutomaticConfig } from '../pix-automatic.config';
 import { BillingEngine } from './billing-engine';
 
@@ -10,43 +10,17 @@ import { BillingEngine } from './billing-engine';
  * (waiting for the lock, so the clock answers after the day's work is done).
  */
 @Injectable()
-export class EngineScheduler implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('BillingEngine');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
-
+export class EngineScheduler implements OnModuleInit {
   constructor(
     private readonly engine: BillingEngine,
     private readonly config: PixAutomaticConfig,
     private readonly clock: Clock,
     private readonly dayPassed: DayPassedSignal,
-    private readonly db: DatabaseState,
+    private readonly jobs: PeriodicJobs,
   ) {}
 
   onModuleInit(): void {
     this.dayPassed.subscribe('pix-automatic.billing-engine', async (day) => void (await this.engine.runDay(day, { wait: true })), 10);
-    if (this.config.engineIntervalMs > 0) {
-      this.db.onReady(() => {
-        if (this.stopped) return;
-        this.timer = setInterval(() => void this.tick(), this.config.engineIntervalMs);
-        this.timer.unref();
-      });
-    }
-  }
-
-  onApplicationShutdown(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running || this.stopped) return;
-    const run = this.engine
-      .runDay(this.clock.today(), { wait: false })
-      .catch((e) => this.logger.error(`billing engine run failed: ${e?.message}`))
-      .finally(() => (this.running = null));
-    this.running = run;
-    await run;
+    this.jobs.schedule({ name: 'billing-engine', everyMs: this.config.engineIntervalMs, run: () => this.engine.runDay(this.clock.today(), { wait: false }) });
   }
 }

@@ -1,25 +1,17 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock, SystemClock } from './clock';
-import { DatabaseState } from '../database/database.state';
+import { PeriodicJobs } from '../jobs/periodic-jobs';
 
 /** Keeps the test-clock offset the same on every replica: the database holds it. */
 @Injectable()
-export class ClockSync implements OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-
+export class ClockSync {
   constructor(
     private readonly clock: Clock,
     private readonly ds: DataSource,
-    private readonly db: DatabaseState,
+    jobs: PeriodicJobs,
   ) {
-    db.onReady(() => this.start());
-  }
-
-  private start(): void {
-    void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), 2000);
-    this.timer.unref();
+    jobs.schedule({ name: 'clock-sync', everyMs: 2000, immediately: true, run: () => this.refresh() });
   }
 
   async refresh(): Promise<void> {
@@ -42,9 +34,5 @@ export class ClockSync implements OnApplicationShutdown {
     const offset = Number(rows[0].offset_ms);
     (this.clock as SystemClock).setOffset(offset);
     return offset;
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
   }
 }

@@ -1,27 +1,18 @@
-import { Global, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DatabaseState } from '../database/database.state';
+import { Global, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { PeriodicJobs } from '../jobs/periodic-jobs';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyStore, PgIdempotencyStore } from './idempotency.store';
 
 /** Deletes expired records hourly (one replica per run). */
 @Injectable()
-class IdempotencyPurger implements OnModuleInit, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-
+class IdempotencyPurger implements OnModuleInit {
   constructor(
     private readonly store: IdempotencyStore,
-    private readonly db: DatabaseState,
+    private readonly jobs: PeriodicJobs,
   ) {}
 
   onModuleInit(): void {
-    this.db.onReady(() => {
-      this.timer = setInterval(() => void this.store.purgeExpired().catch(() => undefined), 3600_000);
-      this.timer.unref();
-    });
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.jobs.schedule({ name: 'idempotency-purge', everyMs: 3600_000, run: () => this.store.purgeExpired() });
   }
 }
 

@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DayPassedSignal } from '../../platform/clock/clock';
-import { DatabaseState } from '../../platform/database/database.state';
+import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxBoletoService } from './sandbox-boleto.service';
 import { SandboxNotifier } from './sandbox-notifier';
@@ -12,15 +12,10 @@ import { SandboxPixService } from './sandbox-pix.service';
  * the test clock advances. Rows are claimed with SKIP LOCKED, so replicas share the work.
  */
 @Injectable()
-export class SandboxAcquirerTicker implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('SandboxAcquirer');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
-
+export class SandboxAcquirerTicker implements OnApplicationBootstrap {
   constructor(
     private readonly config: SandboxAcquirerConfig,
-    private readonly db: DatabaseState,
+    private readonly jobs: PeriodicJobs,
     private readonly days: DayPassedSignal,
     private readonly pix: SandboxPixService,
     private readonly boletos: SandboxBoletoService,
@@ -30,19 +25,7 @@ export class SandboxAcquirerTicker implements OnApplicationBootstrap, OnModuleDe
   onApplicationBootstrap(): void {
     if (!this.config.enabled) return;
     this.days.subscribe('sandbox-acquirer', () => this.runOnce(), 50);
-    this.db.onReady(() => {
-      if (this.stopped) return;
-      this.timer = setInterval(() => void this.tick(), this.config.tickMs);
-      this.timer.unref();
-    });
-  }
-
-  private tick(): Promise<void> {
-    if (this.running || this.stopped) return this.running ?? Promise.resolve();
-    this.running = this.runOnce()
-      .catch((e) => this.logger.warn({ err: e?.message }, 'sandbox acquirer tick failed'))
-      .finally(() => (this.running = null));
-    return this.running;
+    this.jobs.schedule({ name: 'sandbox-acquirer', everyMs: this.config.tickMs, run: () => this.runOnce() });
   }
 
   /** One pass: settle and expire what is due by the test clock, then redeliver notifications. */
@@ -51,11 +34,5 @@ export class SandboxAcquirerTicker implements OnApplicationBootstrap, OnModuleDe
       for (let i = 0; i < 100 && (await job()) > 0; i++);
     }
     await this.notifier.deliverDue();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
   }
 }

@@ -1,6 +1,6 @@
-import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock, DayPassedSignal } from '../../platform/clock/clock';
-import { DatabaseState } from '../../platform/database/database.state';
+import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { SandboxConfig } from '../sandbox.config';
 import { SandboxErrors } from '../sandbox.errors';
 import { parseBillingBatch } from './bank-api.dto';
@@ -42,32 +42,21 @@ function addDays(date: string, n: number): string {
  * due date by the cents rule, lets the payer cancel, and tells the service by events.
  */
 @Injectable()
-export class SandboxBankService implements OnModuleInit, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-
+export class SandboxBankService implements OnModuleInit {
   constructor(
     private readonly store: SandboxBankStore,
     private readonly events: SandboxBankEvents,
     private readonly config: SandboxConfig,
     private readonly clock: Clock,
     private readonly dayPassed: DayPassedSignal,
-    private readonly db: DatabaseState,
+    private readonly jobs: PeriodicJobs,
   ) {}
 
   onModuleInit(): void {
     if (!this.config.enabled) return;
     // After the billing engine (order 10): billings sent today are activated and settled today.
     this.dayPassed.subscribe('sandbox.bank', (day) => this.processDay(day), 20);
-    if (this.config.tickMs > 0) {
-      this.db.onReady(() => {
-        this.timer = setInterval(() => void this.processDay(this.clock.today()).catch(() => undefined), this.config.tickMs);
-        this.timer.unref();
-      });
-    }
-  }
-
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.jobs.schedule({ name: 'sandbox-bank', everyMs: this.config.tickMs, run: () => this.processDay(this.clock.today()) });
   }
 
   // ---- the provider API (called by the service) ------------------------------------------

@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DatabaseState } from '../../platform/database/database.state';
+import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { WebhooksConfig } from '../webhooks.config';
 
 /** Advisory lock of one purge batch: one replica deletes at a time, the others skip. */
@@ -21,42 +21,23 @@ const DAY_MS = 86_400_000;
  * `FOR UPDATE SKIP LOCKED` so a replay being created at that moment keeps its event.
  */
 @Injectable()
-export class WebhookRetention implements OnModuleInit, OnApplicationShutdown {
+export class WebhookRetention implements OnModuleInit {
   private readonly logger = new Logger('Webhooks');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
 
   constructor(
     private readonly ds: DataSource,
     private readonly config: WebhooksConfig,
-    private readonly db: DatabaseState,
+    private readonly jobs: PeriodicJobs,
   ) {}
 
   onModuleInit(): void {
     if (!this.config.retentionDays) return;
-    this.db.onReady(() => {
-      this.timer = setInterval(() => void this.run(), 3600_000);
-      this.timer.unref();
-    });
+    this.jobs.schedule({ name: 'webhook-retention', everyMs: 3600_000, run: () => this.purgeAndLog() });
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  /** One run (skipped while the previous one is still going); resolves to the events deleted. */
-  run(): Promise<number> {
-    this.running ??= this.purge(new Date())
-      .then((n) => {
-        if (n) this.logger.log(`retention: deleted ${n} webhook events older than ${this.config.retentionDays} days`);
-        return n;
-      })
-      .catch((e) => {
-        this.logger.warn(`retention run failed: ${e?.message ?? e}`);
-        return 0;
-      })
-      .finally(() => (this.running = null));
-    return this.running;
+  private async purgeAndLog(): Promise<void> {
+    const n = await this.purge(new Date());
+    if (n) this.logger.log(`retention: deleted ${n} webhook events older than ${this.config.retentionDays} days`);
   }
 
   /** Deletes what is past retention at `now` (0 when retention is off or another replica holds the lock). */
