@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+import { IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant, rsaPair } from '../support/tenant-auth';
 
@@ -71,5 +73,39 @@ describe('Idempotency-Key on POST', () => {
     expect(r.body.error).toBe('idempotency_key_invalid');
     const rows = await t.sql(`SELECT key, status, extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE tenant_id = $1 AND key = 'upload-1'`, [o.tenantId]);
     expect(rows).toEqual([{ key: 'upload-1', status: 'DONE', ttl: 86400 }]);
+  });
+
+  it('the hourly purge deletes every expired record past one batch, keeps live ones, and yields to a replica holding the lock', async () => {
+    const expired = 12_000; // more than two purge batches of 5 000
+    await t.sql(
+      `INSERT INTO idempotency_keys (tenant_id, key, request_hash, status, response_status, response_body, locked_until, expires_at)
+       SELECT $1, 'old-' || g, 'h', 'DONE', 200, '{}', now() - interval '25 hours', now() - interval '1 hour' FROM generate_series(1, $2) g`,
+      [o.tenantId, expired],
+    );
+    const live = async () => (await t.sql(`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at >= now()`))[0].n;
+    const liveBefore = await live();
+    expect(liveBefore).toBeGreaterThan(0);
+    const store = t.app.get(IdempotencyStore);
+
+    // another replica's purge holds the lock: this one deletes nothing
+    const other = new Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_advisory_xact_lock(hashtext('idempotency-purge'))`);
+      expect(await store.purgeExpired()).toBe(0);
+      await other.query('COMMIT');
+    } finally {
+      await other.end();
+    }
+    expect((await t.sql(`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at < now()`))[0].n).toBe(expired);
+
+    expect(await store.purgeExpired()).toBe(expired);
+    expect((await t.sql(`SELECT count(*)::int AS n FROM idempotency_keys WHERE expires_at < now()`))[0].n).toBe(0);
+    expect(await live()).toBe(liveBefore);
+    // a purged key is free again: the same key with another body is a new request, not a 422
+    const reused = await http(t.url, 'POST', keysUrl(), { publicKey: rsaPair().publicKey }, { 'Idempotency-Key': 'old-1' });
+    expect(reused.status).toBe(200);
+    expect(reused.headers.get('idempotent-replayed')).toBeNull();
   });
 });

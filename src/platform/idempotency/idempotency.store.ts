@@ -22,6 +22,9 @@ export abstract class IdempotencyStore {
 /** A crashed owner's claim is taken over after this long. */
 const LOCK_SECONDS = 60;
 const KEEP_HOURS = 24;
+const PURGE_BATCH = 5000;
+/** One run deletes at most 5 million records; the next hour goes on. */
+const PURGE_MAX_BATCHES = 1000;
 
 @Injectable()
 export class PgIdempotencyStore extends IdempotencyStore {
@@ -68,15 +71,27 @@ export class PgIdempotencyStore extends IdempotencyStore {
     await this.ds.query(`DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND status = 'IN_FLIGHT'`, [tenantId, key]);
   }
 
-  /** One replica at a time (advisory lock), bounded batch. */
+  /**
+   * Deletes every expired record, in short transactions of PURGE_BATCH rows (one replica at a
+   * time: an advisory lock per batch), until none is left or PURGE_MAX_BATCHES have run.
+   */
   async purgeExpired(): Promise<number> {
-    return this.ds.transaction(async (m) => {
-      const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext('idempotency-purge')) AS locked`);
-      if (!locked) return 0;
-      const [, count] = await m.query(
-        `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT 5000)`,
-      );
-      return Number(count ?? 0);
-    });
+    let total = 0;
+    for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
+      const n = await this.ds.transaction(async (m) => {
+        const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext('idempotency-purge')) AS locked`);
+        if (!locked) return null;
+        // TypeORM answers a DELETE with [rows, affected count].
+        const [, count] = await m.query(
+          `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`,
+          [PURGE_BATCH],
+        );
+        return Number(count ?? 0);
+      });
+      if (n === null) break;
+      total += n;
+      if (n < PURGE_BATCH) break;
+    }
+    return total;
   }
 }
