@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { defineConfig } from '../platform/config/config';
+import { deriveSecretsKey, SecretKeyRing } from './endpoints/secret-box';
 
 /** Outbound webhooks: registration rules, the outbox worker and the delivery transport. */
 export class WebhooksConfig {
@@ -33,14 +33,19 @@ export class WebhooksConfig {
   lagDegradedMs: number;
   /** Finished events (and their deliveries and attempts) older than this many days are deleted; 0 keeps them for ever. */
   retentionDays: number;
-  /** 32-byte key that encrypts the stored signing secrets and sealing keys (from WEBHOOK_SECRETS_KEY). */
-  secretsKey: Buffer;
+  /**
+   * The keys of the stored signing secrets and sealing keys: WEBHOOK_SECRETS_KEY makes new boxes,
+   * it and WEBHOOK_SECRETS_KEYS_PREVIOUS (comma-separated, during a rotation) open them.
+   */
+  secretKeys: SecretKeyRing;
 }
 
 export const webhooksConfig = defineConfig(WebhooksConfig, (env) => {
   const production = env.runtime === 'production';
   const concurrency = env.int('WEBHOOK_CONCURRENCY', 64, 1, 1000);
   const timeoutMs = env.int('WEBHOOK_TIMEOUT_MS', 10000, 100, 60000);
+  const previous = env.list('WEBHOOK_SECRETS_KEYS_PREVIOUS');
+  if (previous.some((k) => k.length < 32)) env.problems.push('WEBHOOK_SECRETS_KEYS_PREVIOUS: every key must be at least 32 characters (the old WEBHOOK_SECRETS_KEY values)');
   return {
     workerEnabled: env.bool('WEBHOOK_WORKER_ENABLED', true),
     batchSize: env.int('WEBHOOK_BATCH_SIZE', 200, 1, 1000),
@@ -57,6 +62,6 @@ export const webhooksConfig = defineConfig(WebhooksConfig, (env) => {
     breakerVolumeThreshold: env.int('WEBHOOK_BREAKER_VOLUME_THRESHOLD', 5, 1, 1000),
     lagDegradedMs: env.int('WEBHOOK_LAG_DEGRADED_MS', 5 * 60000, 1000, 24 * 3600000),
     retentionDays: env.int('WEBHOOK_RETENTION_DAYS', 30, 0, 3650),
-    secretsKey: createHash('sha256').update(`webhooks/secrets-at-rest/v1|${env.secret('WEBHOOK_SECRETS_KEY', { minLength: 32 })}`).digest(),
+    secretKeys: new SecretKeyRing([env.secret('WEBHOOK_SECRETS_KEY', { minLength: 32 }), ...previous].map(deriveSecretsKey)),
   };
 });

@@ -12,14 +12,16 @@ import { OutboxEventPublisher } from './outbox/outbox-event-publisher';
 import { OutboxDb } from './outbox/outbox-db';
 import { OutboxStore } from './outbox/outbox.store';
 import { WebhookRetention } from './retention/webhook-retention';
+import { AdminWebhookSecretsController } from './secrets/admin-webhook-secrets.controller';
+import { RewrapWebhookSecrets } from './secrets/rewrap-webhook-secrets';
 
 /**
  * Outbound webhooks: registrations, the transactional outbox (bound to the EventPublisher port
  * that feature modules import), the delivery worker, the delivery log and replays, and the
- * retention job.
+ * retention job, and the re-encryption of stored secrets after a WEBHOOK_SECRETS_KEY rotation.
  */
 @Module({
-  controllers: [WebhookEndpointsController, WebhookDeliveriesController],
+  controllers: [WebhookEndpointsController, WebhookDeliveriesController, AdminWebhookSecretsController],
   providers: [
     { provide: EventPublisher, useClass: OutboxEventPublisher },
     { provide: EndpointsRepository, useClass: PgEndpointsRepository },
@@ -31,6 +33,7 @@ import { WebhookRetention } from './retention/webhook-retention';
     WebhookTelemetry,
     DeliveryWorker,
     WebhookRetention,
+    RewrapWebhookSecrets,
   ],
   exports: [EventPublisher],
 })

@@ -26,6 +26,9 @@ describe('configuration validated at boot', () => {
         expect.stringMatching(/^TRUST_PROXY entry "not-an-ip"/),
       ]),
     );
+    const short = problems({ NODE_ENV: 'development', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')), WEBHOOK_SECRETS_KEYS_PREVIOUS: 'a-real-old-key-of-forty-characters-000000,short' });
+    expect(short).toEqual([expect.stringMatching(/^WEBHOOK_SECRETS_KEYS_PREVIOUS: every key must be at least 32 characters/)]);
+    expect(short.join(' ')).not.toContain('a-real-old-key');
   });
 
   it('in production refuses missing and placeholder secrets', () => {

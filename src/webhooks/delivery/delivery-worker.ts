@@ -60,7 +60,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly telemetry: WebhookTelemetry,
   ) {
     this.lanes = new HostLanes(breakers, config, this.logger);
-    this.payloads = new PayloadBuilder(config.secretsKey);
+    this.payloads = new PayloadBuilder(config.secretKeys);
     this.writer = new ResultWriter(store, clock, this.logger, config.batchSize);
     this.window = config.concurrency + config.batchSize;
     this.hostWindow = config.maxInFlightPerHost + config.batchSize;

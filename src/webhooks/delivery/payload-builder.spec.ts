@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { generateSealingKey, open, parseSealingKey } from '../domain/sealing';
 import { verifyV1, verifyV2 } from '../domain/signing';
-import { boxSecret } from '../endpoints/secret-box';
+import { SecretKeyRing } from '../endpoints/secret-box';
 import { ClaimedDelivery } from '../outbox/outbox.store';
 import { acquiringBody, PayloadBuilder } from './payload-builder';
 
-const KEY = randomBytes(32);
+const RING = new SecretKeyRing([randomBytes(32)]);
 const TENANT = '7d1c2a0e-5c1f-4f63-9c55-1f0b7f8a9e10';
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const TS = Math.floor(NOW.getTime() / 1000);
@@ -34,10 +34,10 @@ function delivery(over: Partial<ClaimedDelivery>): ClaimedDelivery {
 }
 
 describe('PayloadBuilder', () => {
-  const builder = new PayloadBuilder(KEY);
+  const builder = new PayloadBuilder(RING);
 
   it('acquiring: the spec body, signed with the current secret', () => {
-    const d = delivery({ secretBox: boxSecret(KEY, TENANT, 'acquiring', 'whsec_current') });
+    const d = delivery({ secretBox: RING.box(TENANT, 'acquiring', 'whsec_current') });
     const { body, headers } = builder.build(d, NOW, TS);
     expect(JSON.parse(body)).toEqual({ id: d.eventId, type: 'acquiring.payout', createdAt: '2026-03-10T11:59:00.000Z', data: { amount: 1500, payer: 'João' } });
     expect(body).toBe(acquiringBody(d));
@@ -50,9 +50,9 @@ describe('PayloadBuilder', () => {
 
   it('acquiring: during the grace period the previous secret signs too, and not after', () => {
     const d = delivery({
-      secretBox: boxSecret(KEY, TENANT, 'acquiring', 'whsec_new'),
+      secretBox: RING.box(TENANT, 'acquiring', 'whsec_new'),
       previousKeyId: 'key_old',
-      previousSecretBox: boxSecret(KEY, TENANT, 'acquiring', 'whsec_old'),
+      previousSecretBox: RING.box(TENANT, 'acquiring', 'whsec_old'),
       previousExpiresAt: new Date(NOW.getTime() + 1000),
     });
     const during = builder.build(d, NOW, TS);
@@ -66,7 +66,7 @@ describe('PayloadBuilder', () => {
   it('pix-automatic: sealed with the current key, or the previous one during the grace period', () => {
     const current = generateSealingKey();
     const previous = generateSealingKey();
-    const base = delivery({ domain: 'pix-automatic', eventType: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', idTx: 'RR1', secretBox: boxSecret(KEY, TENANT, 'pix-automatic', current) });
+    const base = delivery({ domain: 'pix-automatic', eventType: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', idTx: 'RR1', secretBox: RING.box(TENANT, 'pix-automatic', current) });
     const plain = { id: base.eventId, event_type: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', idTx: 'RR1', occurredAt: '2026-03-10T11:59:00.000Z', data: { amount: 1500, payer: 'João' } };
     const now = builder.build(base, NOW, TS);
     const sealed = JSON.parse(now.body);
@@ -75,7 +75,7 @@ describe('PayloadBuilder', () => {
     expect(open(parseSealingKey(current), sealed)).toEqual(plain);
     expect(now.headers).toEqual({ 'X-Service-Webhook-Id': base.eventId, 'X-Service-Timestamp': String(TS) });
 
-    const rotating = { ...base, previousKeyId: 'key_old', previousSecretBox: boxSecret(KEY, TENANT, 'pix-automatic', previous), previousExpiresAt: new Date(NOW.getTime() + 1000) };
+    const rotating = { ...base, previousKeyId: 'key_old', previousSecretBox: RING.box(TENANT, 'pix-automatic', previous), previousExpiresAt: new Date(NOW.getTime() + 1000) };
     const grace = JSON.parse(builder.build(rotating, NOW, TS).body);
     expect(grace.keyId).toBe('key_old');
     expect(open(parseSealingKey(previous), grace)).toEqual(plain);
@@ -86,7 +86,7 @@ describe('PayloadBuilder', () => {
   });
 
   it('refuses a secret stored under another WEBHOOK_SECRETS_KEY', () => {
-    const d = delivery({ secretBox: boxSecret(randomBytes(32), TENANT, 'acquiring', 'whsec_x') });
+    const d = delivery({ secretBox: new SecretKeyRing([randomBytes(32)]).box(TENANT, 'acquiring', 'whsec_x') });
     expect(() => builder.build(d, NOW, TS)).toThrow(expect.objectContaining({ code: 'webhook_secret_unreadable' }));
   });
 });

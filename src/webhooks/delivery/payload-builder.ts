@@ -11,7 +11,7 @@
  */
 import { parseSealingKey, seal } from '../domain/sealing';
 import { signatureHeaders, TIMESTAMP_HEADER, WEBHOOK_ID_HEADER } from '../domain/signing';
-import { openSecret } from '../endpoints/secret-box';
+import { SecretKeyRing } from '../endpoints/secret-box';
 import { ClaimedDelivery } from '../outbox/outbox.store';
 
 export interface BuiltPayload {
@@ -25,7 +25,7 @@ export class PayloadBuilder {
   /** Opened secrets by their stored box (a rotation makes a new box, so entries never go stale). */
   private readonly secrets = new Map<string, string>();
 
-  constructor(private readonly secretsKey: Buffer) {}
+  constructor(private readonly keys: SecretKeyRing) {}
 
   build(d: ClaimedDelivery, now: Date, wallClockSeconds: number): BuiltPayload {
     const inGrace = !!d.previousSecretBox && !!d.previousKeyId && !!d.previousExpiresAt && d.previousExpiresAt.getTime() > now.getTime();
@@ -46,7 +46,7 @@ export class PayloadBuilder {
   private open(d: ClaimedDelivery, box: string): string {
     let s = this.secrets.get(box);
     if (s === undefined) {
-      s = openSecret(this.secretsKey, d.tenantId, d.domain, box);
+      s = this.keys.open(d.tenantId, d.domain, box);
       if (this.secrets.size >= CACHE_LIMIT) this.secrets.clear();
       this.secrets.set(box, s);
     }

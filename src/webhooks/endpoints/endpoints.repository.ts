@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { EventDomain } from '../event-publisher';
 import { EndpointStatus } from '../event-types';
 
@@ -31,6 +31,15 @@ export interface EndpointRegistration {
   previousExpiresAt: Date;
 }
 
+/** The stored boxes of one live registration (for a key rotation). */
+export interface StoredBoxes {
+  id: string;
+  tenantId: string;
+  domain: EventDomain;
+  secretBox: string;
+  previousSecretBox: string | null;
+}
+
 /** Port: webhook registrations (one per tenant and domain). */
 export abstract class EndpointsRepository {
   /** Creates, or rotates in place (the current secret becomes the previous one until `previousExpiresAt`). */
@@ -38,6 +47,11 @@ export abstract class EndpointsRepository {
   abstract find(tenantId: string, domain: EventDomain): Promise<EndpointRecord | null>;
   /** Deletes the registration and forgets its secrets; its pending deliveries are cancelled. False when there was none. */
   abstract remove(tenantId: string, domain: EventDomain, now: Date): Promise<boolean>;
+  /** Live registrations after `afterId` (id order) with a box not under `activeKeyId`, locked FOR UPDATE SKIP LOCKED. */
+  abstract lockBoxesToRewrap(m: EntityManager, activeKeyId: string, afterId: string, limit: number): Promise<StoredBoxes[]>;
+  abstract updateBoxes(m: EntityManager, id: string, secretBox: string, previousSecretBox: string | null): Promise<void>;
+  /** Stored boxes (current and previous) per key id; `v1` for boxes written before key ids. */
+  abstract countBoxesByKey(): Promise<Record<string, number>>;
 }
 
 const COLUMNS = `id, tenant_id, domain, url, events, status, disabled_reason, key_id, previous_key_id, previous_expires_at, rotated_at, created_at, updated_at`;
@@ -98,6 +112,37 @@ export class PgEndpointsRepository extends EndpointsRepository {
       return true;
     });
   }
+
+  async lockBoxesToRewrap(m: EntityManager, activeKeyId: string, afterId: string, limit: number): Promise<StoredBoxes[]> {
+    const rows = await m.query(
+      `SELECT id, tenant_id, domain, secret_box, previous_secret_box FROM webhook_endpoints
+       WHERE id > $2 AND secret_box IS NOT NULL
+         AND (secret_box NOT LIKE $1 OR (previous_secret_box IS NOT NULL AND previous_secret_box NOT LIKE $1))
+       ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+      [`v2.${activeKeyId}.%`, afterId, limit],
+    );
+    return rows.map((r: any) => ({ id: r.id, tenantId: r.tenant_id, domain: r.domain, secretBox: r.secret_box, previousSecretBox: r.previous_secret_box }));
+  }
+
+  async updateBoxes(m: EntityManager, id: string, secretBox: string, previousSecretBox: string | null): Promise<void> {
+    // Only the boxes change: the key ids and secrets inside stay, so receivers notice nothing.
+    await m.query(`UPDATE webhook_endpoints SET secret_box = $2, previous_secret_box = $3 WHERE id = $1 AND secret_box IS NOT NULL`, [id, secretBox, previousSecretBox]);
+  }
+
+  async countBoxesByKey(): Promise<Record<string, number>> {
+    const rows = await this.ds.query(
+      `SELECT k, count(*)::int AS n FROM (
+         SELECT ${boxKeyId('secret_box')} AS k FROM webhook_endpoints WHERE secret_box IS NOT NULL
+         UNION ALL
+         SELECT ${boxKeyId('previous_secret_box')} FROM webhook_endpoints WHERE previous_secret_box IS NOT NULL) b
+       GROUP BY k ORDER BY k`,
+    );
+    return Object.fromEntries(rows.map((r: any) => [r.k, r.n]));
+  }
+}
+
+function boxKeyId(column: string): string {
+  return `CASE WHEN ${column} LIKE 'v2.%' THEN split_part(${column}, '.', 2) ELSE 'v1' END`;
 }
 
 function toRecord(r: any): EndpointRecord {

@@ -13,7 +13,7 @@ import {
   RegisterPixAutomaticWebhookDto,
 } from '../dto/endpoint.dto';
 import { EndpointRecord, EndpointsRepository } from './endpoints.repository';
-import { boxSecret, generateKeyId, generateSigningSecret } from './secret-box';
+import { generateKeyId, generateSigningSecret } from './secret-box';
 import { checkReceiverUrl } from './url-policy';
 
 /** Registration of the caller's receivers: one per tenant and domain; PUT creates or rotates. */
@@ -61,7 +61,7 @@ export class WebhookEndpointsService {
       url: verdict.url,
       events: events && events.length ? [...events].sort() : null,
       keyId: generateKeyId(),
-      secretBox: boxSecret(this.config.secretsKey, tenantId, domain, secret),
+      secretBox: this.config.secretKeys.box(tenantId, domain, secret),
       now,
       previousExpiresAt: new Date(now.getTime() + this.config.rotationGraceMs),
     });
