@@ -42,6 +42,7 @@ describe('platform kernel over HTTP', () => {
     const ready = await http(t.url, 'GET', '/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body.details.database).toEqual({ status: 'up', migrations: 'applied' });
+    expect(ready.body.details.backgroundJobs).toEqual({ status: 'up', failing: [] });
   });
 
   it('exports Prometheus metrics by route template and status', async () => {
@@ -51,6 +52,9 @@ describe('platform kernel over HTTP', () => {
     expect(m.text).toMatch(/http_requests_total\{method="GET",route="\/admin\/tenants\/:tenantId",status="404"\} 1/);
     expect(m.text).toContain('http_request_duration_seconds_bucket');
     expect(m.text).toContain('process_cpu_user_seconds_total');
+    // clock sync runs at start and every 2 s: its passes are counted by job
+    expect(m.text).toMatch(/jobs_runs_total\{job="clock-sync",outcome="ok"\} [1-9]/);
+    expect(m.text).toMatch(/jobs_last_success_seconds\{job="clock-sync"\} \d/);
   });
 
   describe('tenants admin API', () => {

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { DatabaseState } from '../database/database.state';
+import { HealthRegistry } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
-import { PeriodicJobs } from './periodic-jobs';
+import { FAILING_AFTER, PeriodicJobs } from './periodic-jobs';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits (up to 5 s, for a loaded CI machine) until `ok()` holds. */
@@ -40,12 +41,14 @@ describe('PeriodicJobs', () => {
   let db: DatabaseState;
   let metrics: MetricsService;
   let jobs: PeriodicJobs;
+  let health: HealthRegistry;
   let warn: jest.SpyInstance;
 
   beforeEach(() => {
     db = new DatabaseState();
     metrics = new MetricsService();
-    jobs = new PeriodicJobs(db, metrics);
+    health = new HealthRegistry();
+    jobs = new PeriodicJobs(db, metrics, health);
     warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
   afterEach(async () => {
@@ -118,6 +121,24 @@ describe('PeriodicJobs', () => {
     expect(runs.find((l) => l.startsWith('jobs_runs_total{job="flaky",outcome="ok"}'))).toBeDefined();
     const [last] = await metric('jobs_last_success_seconds');
     expect(Number(last.split(' ')[1])).toBeGreaterThan(Date.now() / 1000 - 5);
+  });
+
+  it('readiness: degraded (never down) while a job has failed its last three passes, up again after a success', async () => {
+    let fail = true;
+    const run = async () => {
+      if (fail) throw new Error('boom');
+    };
+    const job = jobs.schedule({ name: 'sweeper', everyMs: 0, run });
+    jobs.schedule({ name: 'healthy', everyMs: 0, run: async () => undefined });
+    const [check] = health.all();
+    expect(check.name).toBe('backgroundJobs');
+    for (let i = 1; i < FAILING_AFTER; i++) await job.runNow();
+    expect(await check.check()).toEqual({ status: 'up', failing: [] });
+    await job.runNow();
+    expect(await check.check()).toEqual({ status: 'degraded', failing: [{ job: 'sweeper', failuresInARow: FAILING_AFTER }] });
+    fail = false;
+    await job.runNow();
+    expect(await check.check()).toEqual({ status: 'up', failing: [] });
   });
 
   it('stops at shutdown after the pass in progress ends, and runs no more', async () => {

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { DatabaseState } from '../database/database.state';
+import { HealthRegistry } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
 
 export interface PeriodicJobSpec {
@@ -29,14 +30,19 @@ export interface PeriodicJob {
   stop(): Promise<void>;
 }
 
+/** Passes in a row that must fail before readiness reports the job (one failure is often a blip). */
+export const FAILING_AFTER = 3;
+
 class Job implements PeriodicJob {
+  /** Passes that failed since the last success. */
+  failuresInARow = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
 
   constructor(
-    private readonly spec: PeriodicJobSpec,
+    readonly spec: PeriodicJobSpec,
     private readonly observe: (name: string, ok: boolean, err?: unknown) => void,
   ) {}
 
@@ -62,8 +68,14 @@ class Job implements PeriodicJob {
     this.running ??= this.spec
       .run()
       .then(
-        () => this.observe(this.spec.name, true),
-        (e) => this.observe(this.spec.name, false, e),
+        () => {
+          this.failuresInARow = 0;
+          this.observe(this.spec.name, true);
+        },
+        (e) => {
+          this.failuresInARow++;
+          this.observe(this.spec.name, false, e);
+        },
       )
       .finally(() => {
         this.running = null;
@@ -86,8 +98,9 @@ class Job implements PeriodicJob {
 /**
  * Every background timer of the service, one way: it starts once the database is ready, never
  * overlaps itself in a process (a tick while a pass runs is skipped), logs and counts failures
- * (`jobs_runs_total{job,outcome}`, `jobs_last_success_seconds{job}`), and stops at shutdown
- * after the pass in progress ends. Replicas share work through the job's own locks (advisory
+ * (`jobs_runs_total{job,outcome}`, `jobs_last_success_seconds{job}`), reports a job whose last
+ * FAILING_AFTER passes all failed in readiness (`backgroundJobs`: degraded, never down: requests
+ * do not depend on it), and stops at shutdown after the pass in progress ends. Replicas share work through the job's own locks (advisory
  * locks, SKIP LOCKED claims); this class only keeps one process in order.
  */
 @Injectable()
@@ -100,7 +113,9 @@ export class PeriodicJobs implements OnModuleDestroy {
   constructor(
     private readonly db: DatabaseState,
     metrics: MetricsService,
+    health: HealthRegistry,
   ) {
+    health.add({ name: 'backgroundJobs', check: async () => this.health() });
     this.runs = new Counter({ name: 'jobs_runs_total', help: 'Passes of each background job, by outcome', labelNames: ['job', 'outcome'], registers: [metrics.registry] });
     this.lastSuccess = new Gauge({ name: 'jobs_last_success_seconds', help: 'Unix time of the last successful pass of each background job', labelNames: ['job'], registers: [metrics.registry] });
   }
@@ -115,6 +130,12 @@ export class PeriodicJobs implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await Promise.all(this.jobs.map((j) => j.stop()));
+  }
+
+  /** Degraded while any job has failed FAILING_AFTER passes in a row; names them. */
+  health(): { status: 'up' | 'degraded'; failing: { job: string; failuresInARow: number }[] } {
+    const failing = this.jobs.filter((j) => j.failuresInARow >= FAILING_AFTER).map((j) => ({ job: j.spec.name, failuresInARow: j.failuresInARow }));
+    return { status: failing.length ? 'degraded' : 'up', failing };
   }
 
   private observe(name: string, ok: boolean, err?: unknown): void {
