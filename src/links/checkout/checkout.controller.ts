@@ -9,6 +9,7 @@ import { LinksConfig } from '../links.config';
 import { CHECKOUT_JS } from './checkout.client';
 import { CHECKOUT_CSS } from './checkout.css';
 import { CheckoutService } from './checkout.service';
+import { LinkAttemptGuard } from './link-attempt.guard';
 import { boletoPage, checkoutPage, notFoundPage, receiptPage, unavailablePage } from './pages';
 
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
@@ -60,7 +61,7 @@ export class CheckoutController {
   }
 
   @Post('checkout/:slug/payments')
-  @UseGuards(CheckoutAttemptGuard)
+  @UseGuards(CheckoutAttemptGuard, LinkAttemptGuard)
   @ApiOperation({
     operationId: 'checkoutPay',
     summary: 'A payer’s attempt: card (authorized at once), Pix (QR to pay) or boleto (line to pay); each attempt becomes a payment item',
@@ -70,7 +71,7 @@ export class CheckoutController {
     [400, 'card_invalid', 'Card refused by the checks (Luhn, brand, expiry, CVV); also validation_error, invalid_amount, method_not_enabled, installments_invalid, payer_invalid, fee_invalid'],
     [404, 'link_not_found', 'No such link'],
     [409, 'link_unavailable', 'The link is INACTIVE, EXPIRED or EXHAUSTED (`linkStatus`); link_busy: another payer holds the last use'],
-    [429, 'rate_limited', 'Over CHECKOUT_RATE_LIMIT_PER_MINUTE attempts from this IP; see Retry-After and RateLimit-* headers'],
+    [429, 'rate_limited', 'Over CHECKOUT_RATE_LIMIT_PER_MINUTE attempts from this IP, or over the link’s checkoutAttemptsPerMinute from all payers; see Retry-After and RateLimit-* headers'],
     [503, 'provider_unavailable', 'The acquirer is unavailable (Pix)'],
   )
   pay(@Param('slug') slug: string, @Body() dto: CheckoutPaymentDto): Promise<CheckoutPaymentViewDto> {

@@ -115,6 +115,20 @@ export class CreateLinkDto {
   @Max(1_000_000)
   maxUses?: number | null;
 
+  @ApiPropertyOptional({
+    nullable: true,
+    minimum: 1,
+    maximum: 100_000,
+    example: 300,
+    description:
+      'Checkout payment attempts this link takes per minute, from all payers together (a brake on card testing spread over many IPs); beyond it 429 `rate_limited`. Null: no per-link brake (the per-IP CHECKOUT_RATE_LIMIT_PER_MINUTE still applies)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  checkoutAttemptsPerMinute?: number | null;
+
   @ApiPropertyOptional({ nullable: true, example: '2026-12-31T23:59:59Z', description: 'After it the link is EXPIRED' })
   @IsOptional()
   @IsISO8601({ strict: true })
@@ -199,6 +213,13 @@ export class UpdateLinkDto {
   @Max(1_000_000)
   maxUses?: number | null;
 
+  @ApiPropertyOptional({ nullable: true, minimum: 1, maximum: 100_000, example: 300 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  checkoutAttemptsPerMinute?: number | null;
+
   @ApiPropertyOptional({ nullable: true })
   @IsOptional()
   @IsISO8601({ strict: true })
@@ -269,6 +290,8 @@ export class LinkDto {
   ownerMerchantId: string;
   @ApiProperty({ nullable: true, type: Number, example: 100 })
   maxUses: number | null;
+  @ApiProperty({ nullable: true, type: Number, example: 300, description: 'Checkout attempts per minute this link takes from all payers together; null: no per-link brake' })
+  checkoutAttemptsPerMinute: number | null;
   @ApiProperty({ nullable: true, type: String, example: '2026-12-31T23:59:59.000Z' })
   expiresAt: string | null;
   @ApiProperty({ example: true })

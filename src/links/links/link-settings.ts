@@ -60,6 +60,7 @@ export function buildSettings(input: CreateLinkDto, ownerId: string, now: Date):
     passFee: input.passFee ?? false,
     splits,
     maxUses: input.maxUses ?? null,
+    checkoutAttemptsPerMinute: input.checkoutAttemptsPerMinute ?? null,
     expiresAt,
     notifyEmail,
     actorEmail,

@@ -28,6 +28,7 @@ export function linkToDto(l: Link, publicUrl: string): LinkDto {
     splits: l.splits.map((s) => ({ merchantId: s.merchantId, ...(s.percentage !== undefined ? { percentage: s.percentage } : {}), ...(s.amountCents !== undefined ? { amount: s.amountCents / 100 } : {}) })),
     ownerMerchantId: l.ownerMerchantId,
     maxUses: l.maxUses,
+    checkoutAttemptsPerMinute: l.checkoutAttemptsPerMinute,
     expiresAt: iso(l.expiresAt),
     notifyEmail: l.notifyEmail,
     actor: l.actorEmail ? { email: l.actorEmail } : null,

@@ -18,6 +18,8 @@ export interface Link {
   passFee: boolean;
   splits: SplitShare[];
   maxUses: number | null;
+  /** Checkout attempts per minute from all payers together; null: no per-link brake. */
+  checkoutAttemptsPerMinute: number | null;
   expiresAt: Date | null;
   notifyEmail: boolean;
   actorEmail: string | null;
@@ -43,13 +45,14 @@ export type LinkSettings = Pick<
   | 'passFee'
   | 'splits'
   | 'maxUses'
+  | 'checkoutAttemptsPerMinute'
   | 'expiresAt'
   | 'notifyEmail'
   | 'actorEmail'
 >;
 
 export const LINK_COLUMNS = `id, tenant_id, slug, owner_merchant_id, name, description, amount_cents, min_amount_cents, max_amount_cents,
-  payment_methods, max_installments, pass_fee, splits, max_uses, expires_at, notify_email, actor_email, status,
+  payment_methods, max_installments, pass_fee, splits, max_uses, checkout_attempts_per_minute, expires_at, notify_email, actor_email, status,
   view_count, attempt_count, paid_count, total_paid_cents, created_at, updated_at`;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -70,6 +73,7 @@ export function toLink(r: any): Link {
     passFee: r.pass_fee,
     splits: r.splits ?? [],
     maxUses: r.max_uses,
+    checkoutAttemptsPerMinute: r.checkout_attempts_per_minute,
     expiresAt: r.expires_at ? new Date(r.expires_at) : null,
     notifyEmail: r.notify_email,
     actorEmail: r.actor_email,

@@ -14,6 +14,8 @@ export abstract class LinksRepository {
   abstract insert(m: EntityManager, l: Omit<Link, 'viewCount' | 'attemptCount' | 'paidCount' | 'totalPaidCents'>): Promise<Link>;
   abstract find(tenantId: string, id: string): Promise<Link | null>;
   abstract findBySlug(slug: string): Promise<Link | null>;
+  /** The link's id and per-minute checkout brake (null: none), by slug; null for an unknown slug. */
+  abstract checkoutBrake(slug: string): Promise<{ linkId: string; perMinute: number | null } | null>;
   /** Locks the row for the rest of the transaction (serializes attempts and confirmations per link). */
   abstract lock(m: EntityManager, id: string): Promise<Link | null>;
   abstract list(tenantId: string, status: string | undefined, limit: number, offset: number): Promise<[Link[], number]>;
@@ -42,10 +44,11 @@ export class PgLinksRepository extends LinksRepository {
   async insert(m: EntityManager, l: Omit<Link, 'viewCount' | 'attemptCount' | 'paidCount' | 'totalPaidCents'>): Promise<Link> {
     const rows = await m.query(
       `INSERT INTO links (id, tenant_id, slug, owner_merchant_id, name, description, amount_cents, min_amount_cents, max_amount_cents,
-         payment_methods, max_installments, pass_fee, splits, max_uses, expires_at, notify_email, actor_email, status, created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20) RETURNING ${LINK_COLUMNS}`,
+         payment_methods, max_installments, pass_fee, splits, max_uses, expires_at, notify_email, actor_email, status, created_at, updated_at,
+         checkout_attempts_per_minute)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21) RETURNING ${LINK_COLUMNS}`,
       [l.id, l.tenantId, l.slug, l.ownerMerchantId, l.name, l.description, l.amountCents, l.minAmountCents, l.maxAmountCents, l.paymentMethods, l.maxInstallments,
-        l.passFee, JSON.stringify(l.splits), l.maxUses, l.expiresAt, l.notifyEmail, l.actorEmail, l.status, l.createdAt, l.updatedAt],
+        l.passFee, JSON.stringify(l.splits), l.maxUses, l.expiresAt, l.notifyEmail, l.actorEmail, l.status, l.createdAt, l.updatedAt, l.checkoutAttemptsPerMinute],
     );
     return toLink(rows[0]);
   }
@@ -59,6 +62,11 @@ export class PgLinksRepository extends LinksRepository {
   async findBySlug(slug: string): Promise<Link | null> {
     const rows = await this.ds.query(`SELECT ${LINK_COLUMNS} FROM links WHERE slug = $1`, [slug]);
     return rows[0] ? toLink(rows[0]) : null;
+  }
+
+  async checkoutBrake(slug: string): Promise<{ linkId: string; perMinute: number | null } | null> {
+    const rows = await this.ds.query(`SELECT id, checkout_attempts_per_minute FROM links WHERE slug = $1`, [slug]);
+    return rows[0] ? { linkId: rows[0].id, perMinute: rows[0].checkout_attempts_per_minute } : null;
   }
 
   async lock(m: EntityManager, id: string): Promise<Link | null> {
@@ -84,10 +92,11 @@ export class PgLinksRepository extends LinksRepository {
   async updateSettings(m: EntityManager, id: string, s: LinkSettings, now: Date): Promise<Link> {
     const res = await m.query(
       `UPDATE links SET name = $2, description = $3, amount_cents = $4, min_amount_cents = $5, max_amount_cents = $6, payment_methods = $7,
-         max_installments = $8, pass_fee = $9, splits = $10, max_uses = $11, expires_at = $12, notify_email = $13, actor_email = $14, updated_at = $15
+         max_installments = $8, pass_fee = $9, splits = $10, max_uses = $11, expires_at = $12, notify_email = $13, actor_email = $14, updated_at = $15,
+         checkout_attempts_per_minute = $16
        WHERE id = $1 RETURNING ${LINK_COLUMNS}`,
       [id, s.name, s.description, s.amountCents, s.minAmountCents, s.maxAmountCents, s.paymentMethods, s.maxInstallments, s.passFee,
-        JSON.stringify(s.splits), s.maxUses, s.expiresAt, s.notifyEmail, s.actorEmail, now],
+        JSON.stringify(s.splits), s.maxUses, s.expiresAt, s.notifyEmail, s.actorEmail, now, s.checkoutAttemptsPerMinute],
     );
     return toLink(res[0][0]);
   }

@@ -172,6 +172,7 @@ function settingsToInput(l: LinkSettings): CreateLinkDto {
     passFee: l.passFee,
     splits: l.splits.map((s) => ({ merchantId: s.merchantId, percentage: s.percentage, amount: s.amountCents === undefined ? undefined : s.amountCents / 100 })),
     maxUses: l.maxUses,
+    checkoutAttemptsPerMinute: l.checkoutAttemptsPerMinute,
     expiresAt: l.expiresAt ? l.expiresAt.toISOString() : null,
     notifyEmail: l.notifyEmail,
     actor: l.actorEmail ? { email: l.actorEmail } : null,

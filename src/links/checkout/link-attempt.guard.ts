@@ -1,0 +1,37 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayErrors } from '../../gateway/gateway.errors';
+import { RateDecision, rateLimitHeaders, RateLimiter } from '../../gateway/rate-limit/rate-limiter';
+import { LinksRepository } from '../links/links.repository';
+
+/**
+ * The per-link brake, after the per-IP one (CheckoutAttemptGuard): a link with
+ * `checkoutAttemptsPerMinute` takes at most that many payment attempts a minute from all payers
+ * together, so card testing spread over many IPs still stops at the link the tenant chose to
+ * protect. Counted on the gateway's counters (shared through Redis when configured) before the
+ * body is looked at; beyond it: 429 `rate_limited` with Retry-After, nothing written. The
+ * RateLimit-* headers describe whichever of the two windows has fewer attempts left.
+ */
+@Injectable()
+export class LinkAttemptGuard implements CanActivate {
+  constructor(
+    private readonly links: LinksRepository,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const http = ctx.switchToHttp();
+    const slug = (http.getRequest<FastifyRequest<{ Params: { slug?: string } }>>().params ?? {}).slug;
+    const brake = typeof slug === 'string' ? await this.links.checkoutBrake(slug) : null;
+    if (!brake?.perMinute) return true; // an unknown slug is answered 404 by the route itself
+    const hit = this.limiter.hit(`l:${brake.linkId}`, brake.perMinute);
+    const d: RateDecision = hit instanceof Promise ? await hit : hit;
+    if (!d.allowed) {
+      throw GatewayErrors.error('rate_limited', `This link takes at most ${d.limit} payment attempts per minute; retry in ${d.resetSeconds} s`, { headers: rateLimitHeaders(d) });
+    }
+    const reply = http.getResponse<FastifyReply>();
+    const ipLeft = Number(reply.getHeader('RateLimit-Remaining') ?? Number.POSITIVE_INFINITY);
+    if (d.remaining < ipLeft) reply.headers(rateLimitHeaders(d));
+    return true;
+  }
+}
