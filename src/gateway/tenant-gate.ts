@@ -33,12 +33,21 @@ export class TenantGate {
     if (!policy.active) throw GatewayErrors.error('tenant_suspended', 'This tenant is suspended');
   }
 
-  /** Counts the request; sets RateLimit-* on the reply; 429 `rate_limited` beyond the limit. */
-  async limit(key: string, limit: number, reply: FastifyReply): Promise<RateDecision> {
-    return this.count(key, limit, reply);
+  /**
+   * Counts the request; 429 `rate_limited` beyond the limit (`refusal` words the message). Sets
+   * RateLimit-* on the reply unless a limit counted earlier in this request left fewer requests:
+   * when several windows apply, the headers describe the tightest.
+   */
+  async limit(key: string, limit: number, reply: FastifyReply, refusal?: (d: RateDecision) => string): Promise<RateDecision> {
+    const hit = this.limiter.hit(key, limit);
+    const d = hit instanceof Promise ? await hit : hit;
+    if (!d.allowed) throw refused(d, refusal?.(d));
+    const earlier = reply.getHeader('RateLimit-Remaining');
+    if (earlier === undefined || Number(earlier) > d.remaining) reply.headers(rateLimitHeaders(d));
+    return d;
   }
 
-  /** As `limit`, synchronous when the counter is in-process. */
+  /** Counts and sets RateLimit-* (one limit per request: the token routes), synchronous when the counter is in-process. */
   count(key: string, limit: number, reply: FastifyReply): RateDecision | Promise<RateDecision> {
     const r = this.limiter.hit(key, limit);
     return r instanceof Promise ? r.then((d) => apply(d, reply)) : apply(r, reply);
@@ -46,10 +55,11 @@ export class TenantGate {
 }
 
 function apply(d: RateDecision, reply: FastifyReply): RateDecision {
-  const headers = rateLimitHeaders(d);
-  if (!d.allowed) {
-    throw GatewayErrors.error('rate_limited', `Rate limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`, { headers });
-  }
-  reply.headers(headers);
+  if (!d.allowed) throw refused(d);
+  reply.headers(rateLimitHeaders(d));
   return d;
+}
+
+function refused(d: RateDecision, message = `Rate limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`) {
+  return GatewayErrors.error('rate_limited', message, { headers: rateLimitHeaders(d) });
 }

@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayErrors } from '../../gateway/gateway.errors';
-import { RateDecision, rateLimitHeaders, RateLimiter } from '../../gateway/rate-limit/rate-limiter';
+import { TenantGate } from '../../gateway/tenant-gate';
 import { LinksRepository } from '../links/links.repository';
 
 /**
@@ -16,7 +15,7 @@ import { LinksRepository } from '../links/links.repository';
 export class LinkAttemptGuard implements CanActivate {
   constructor(
     private readonly links: LinksRepository,
-    private readonly limiter: RateLimiter,
+    private readonly gate: TenantGate,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -24,14 +23,7 @@ export class LinkAttemptGuard implements CanActivate {
     const slug = (http.getRequest<FastifyRequest<{ Params: { slug?: string } }>>().params ?? {}).slug;
     const brake = typeof slug === 'string' ? await this.links.checkoutBrake(slug) : null;
     if (!brake?.perMinute) return true; // an unknown slug is answered 404 by the route itself
-    const hit = this.limiter.hit(`l:${brake.linkId}`, brake.perMinute);
-    const d: RateDecision = hit instanceof Promise ? await hit : hit;
-    if (!d.allowed) {
-      throw GatewayErrors.error('rate_limited', `This link takes at most ${d.limit} payment attempts per minute; retry in ${d.resetSeconds} s`, { headers: rateLimitHeaders(d) });
-    }
-    const reply = http.getResponse<FastifyReply>();
-    const ipLeft = Number(reply.getHeader('RateLimit-Remaining') ?? Number.POSITIVE_INFINITY);
-    if (d.remaining < ipLeft) reply.headers(rateLimitHeaders(d));
+    await this.gate.limit(`l:${brake.linkId}`, brake.perMinute, http.getResponse<FastifyReply>(), (d) => `This link takes at most ${d.limit} payment attempts per minute; retry in ${d.resetSeconds} s`);
     return true;
   }
 }

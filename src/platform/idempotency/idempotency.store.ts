@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { deletedCount, purgeInBatches } from '../database/purge-in-batches';
 
 export interface StoredResponse {
   requestHash: string;
@@ -75,23 +76,9 @@ export class PgIdempotencyStore extends IdempotencyStore {
    * Deletes every expired record, in short transactions of PURGE_BATCH rows (one replica at a
    * time: an advisory lock per batch), until none is left or PURGE_MAX_BATCHES have run.
    */
-  async purgeExpired(): Promise<number> {
-    let total = 0;
-    for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
-      const n = await this.ds.transaction(async (m) => {
-        const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext('idempotency-purge')) AS locked`);
-        if (!locked) return null;
-        // TypeORM answers a DELETE with [rows, affected count].
-        const [, count] = await m.query(
-          `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`,
-          [PURGE_BATCH],
-        );
-        return Number(count ?? 0);
-      });
-      if (n === null) break;
-      total += n;
-      if (n < PURGE_BATCH) break;
-    }
-    return total;
+  purgeExpired(): Promise<number> {
+    return purgeInBatches(this.ds, { lock: 'idempotency-purge', batch: PURGE_BATCH, maxBatches: PURGE_MAX_BATCHES }, async (m, limit) =>
+      deletedCount(await m.query(`DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`, [limit])),
+    );
   }
 }

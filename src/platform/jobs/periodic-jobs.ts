@@ -48,12 +48,10 @@ class Job implements PeriodicJob {
 
   start(): void {
     if (this.stopped || this.timer) return;
-    if (this.spec.everyMs <= 0) {
-      if (this.spec.immediately) void this.runNow();
-      return;
+    if (this.spec.everyMs > 0) {
+      this.timer = setInterval(() => void this.runNow(), this.spec.everyMs);
+      this.timer.unref();
     }
-    this.timer = setInterval(() => void this.runNow(), this.spec.everyMs);
-    this.timer.unref();
     if (this.spec.immediately) void this.runNow();
   }
 

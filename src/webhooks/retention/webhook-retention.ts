@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { deletedCount, purgeInBatches } from '../../platform/database/purge-in-batches';
 import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { WebhooksConfig } from '../webhooks.config';
 
@@ -44,34 +45,20 @@ export class WebhookRetention implements OnModuleInit {
   async purge(now: Date): Promise<number> {
     if (!this.config.retentionDays) return 0;
     const cutoff = new Date(now.getTime() - this.config.retentionDays * DAY_MS);
-    let total = 0;
-    for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
-      const n = await this.purgeBatch(cutoff);
-      if (n === null) break;
-      total += n;
-      if (n < BATCH) break;
-    }
-    return total;
-  }
-
-  /** null: another replica is purging. */
-  private purgeBatch(cutoff: Date): Promise<number | null> {
-    return this.ds.transaction(async (m) => {
-      const [{ locked }] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [RETENTION_LOCK]);
-      if (!locked) return null;
-      // TypeORM answers a DELETE with [rows, affected count].
-      const [, count] = await m.query(
-        `WITH doomed AS (
-           SELECT e.id FROM webhook_events e
-           WHERE e.created_at < $1
-             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
-           ORDER BY e.created_at
-           LIMIT $2
-           FOR UPDATE OF e SKIP LOCKED)
-         DELETE FROM webhook_events WHERE id IN (SELECT id FROM doomed)`,
-        [cutoff, BATCH],
-      );
-      return Number(count ?? 0);
-    });
+    return purgeInBatches(this.ds, { lock: RETENTION_LOCK, batch: BATCH, maxBatches: MAX_BATCHES_PER_RUN }, async (m, limit) =>
+      deletedCount(
+        await m.query(
+          `WITH doomed AS (
+             SELECT e.id FROM webhook_events e
+             WHERE e.created_at < $1
+               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
+             ORDER BY e.created_at
+             LIMIT $2
+             FOR UPDATE OF e SKIP LOCKED)
+           DELETE FROM webhook_events WHERE id IN (SELECT id FROM doomed)`,
+          [cutoff, limit],
+        ),
+      ),
+    );
   }
 }

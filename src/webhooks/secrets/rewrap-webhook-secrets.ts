@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EndpointsRepository } from '../endpoints/endpoints.repository';
+import { EventDomain } from '../event-publisher';
 import { SecretBoxError, SecretKeyRing } from '../endpoints/secret-box';
 import { WebhooksConfig } from '../webhooks.config';
 
@@ -64,7 +65,7 @@ export class RewrapWebhookSecrets {
     return { activeKeyId: this.keys.activeKeyId, rewrapped, unreadable, byKey: await this.endpoints.countBoxesByKey() };
   }
 
-  private rebox(tenantId: string, domain: 'acquiring' | 'pix-automatic', box: string): string {
+  private rebox(tenantId: string, domain: EventDomain, box: string): string {
     return SecretKeyRing.keyIdOf(box) === this.keys.activeKeyId ? box : this.keys.box(tenantId, domain, this.keys.open(tenantId, domain, box));
   }
 }
