@@ -6,19 +6,47 @@
 // statement; the clock starts when that commits (the engine's timer picks them up within
 // BILLING_ENGINE_INTERVAL_MS). The end is polled with two index-only probes, not by counting rows,
 // which would take PostgreSQL time from the engine itself; the counts are checked once at the end.
-const { randomUUID } = require('node:crypto');
+//
+// Then the SQL floor (bench/bare/engine-sql.js), twice, each over N recurrences of its own: the
+// rows the spec requires of each billing, and the rows the service writes, in set-based SQL on as
+// many connections as the engine's concurrency. `sqlFloor.*Ratio` are against the same raw insert;
+// `ofFloor` is the engine's time over the floor of its own rows (what the application adds).
 const { Client } = require('pg');
 const { ADMIN_KEY, freshDatabase, startService } = require('./lib');
+const { saoPauloDay: saoPauloToday, seedDueRecurrences, sqlFloor } = require('./bare/engine-sql');
 
 const N = Number(process.env.BENCH_ENGINE_RECURRENCES || 100000);
-const CHUNK = 5000;
+const CONCURRENCY = process.env.BENCH_ENGINE_CONCURRENCY || '2';
 
-function saoPauloToday(offsetDays = 0) {
-  const d = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${d}T00:00:00Z`) + offsetDays * 86400000).toISOString().slice(0, 10);
+async function createTenant(url) {
+  const res = await fetch(`${url}/admin/tenants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-key': ADMIN_KEY },
+    body: JSON.stringify({ name: 'Bench Engine', allowedCidrs: ['127.0.0.1/32'] }),
+  });
+  return res.json();
 }
 
-async function main() {
+/**
+ * The SQL floor (bench/bare/engine-sql.js) over the same N recurrences in a database of its own,
+ * migrated by a service instance that is stopped before the clock starts.
+ */
+async function floor(rows) {
+  const db = await freshDatabase('bench_engine_floor');
+  try {
+    const svc = await startService({ DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', WEBHOOK_WORKER_ENABLED: 'false' });
+    const tenant = await createTenant(svc.url);
+    await svc.stop();
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    await seedDueRecurrences(pg, tenant.tenantId, N, saoPauloToday(3)).finally(() => pg.end());
+    return await sqlFloor(db.url, { rows, workers: Number(CONCURRENCY), n: N });
+  } finally {
+    await db.drop();
+  }
+}
+
+async function engineRun() {
   const db = await freshDatabase('bench_engine');
   const svc = await startService({
     DATABASE_URL: db.url,
@@ -27,39 +55,18 @@ async function main() {
     SANDBOX_BANK_TICK_MS: '0',
     PROVIDER_TIMEOUT_MS: '30000',
     DB_POOL_SIZE: '20',
-    BILLING_ENGINE_CONCURRENCY: process.env.BENCH_ENGINE_CONCURRENCY || '2',
+    BILLING_ENGINE_CONCURRENCY: CONCURRENCY,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
     WEBHOOK_WORKER_ENABLED: process.env.BENCH_WEBHOOK_WORKER || 'true',
   });
   const pg = new Client({ connectionString: db.url });
   await pg.connect();
   try {
-    const tenant = await (await fetch(`${svc.url}/admin/tenants`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-key': ADMIN_KEY },
-      body: JSON.stringify({ name: 'Bench Engine', allowedCidrs: ['127.0.0.1/32'] }),
-    })).json();
+    const tenant = await createTenant(svc.url);
     const today = saoPauloToday();
     const due = saoPauloToday(3); // send date (due − 3 days) is today
     process.stderr.write(`inserting ${N} recurrences (service and bank) due ${due}…\n`);
-    for (let i = 0; i < N; i += CHUNK) {
-      const n = Math.min(CHUNK, N - i);
-      const ids = Array.from({ length: n }, () => randomUUID());
-      const tx = ids.map((_, k) => `RRBENCH${String(i + k).padStart(25, '0')}`);
-      await pg.query(
-        `INSERT INTO pix_recurrences (id, tenant_id, id_tx, status, amount_cents, periodicity, first_due_date, day_adjustment, payer_name, payer_tax_id, authorization_url, next_send_date)
-         SELECT id, $2, x, 'ACCEPTED', 4990, 'MONTHLY', $3, 'KEEP_DUE_DATE', 'Bench Payer', '52998224725', 'http://bench/authorize', $4
-         FROM unnest($1::uuid[], $5::text[]) AS v(id, x)`,
-        [ids, tenant.tenantId, due, '2999-01-01', tx],
-      );
-      await pg.query(
-        `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date, day_adjustment, payer_name, payer_tax_id, authorization_deadline)
-         SELECT id::text, x, $2, 'Bench Engine', 'ACCEPTED', 4990, 'MONTHLY', $3, 'KEEP_DUE_DATE', 'Bench Payer', '52998224725', $3
-         FROM unnest($1::uuid[], $4::text[]) AS v(id, x)`,
-        [ids, tenant.tenantId, due, tx],
-      );
-    }
-    await pg.query('ANALYZE');
+    await seedDueRecurrences(pg, tenant.tenantId, N, due);
 
     // Baseline: a raw batched insert of N rows shaped like pix_billings (same indexes), 1000 per statement.
     await pg.query(`CREATE TABLE bench_raw_billings (LIKE pix_billings INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING CONSTRAINTS)`);
@@ -94,24 +101,49 @@ async function main() {
     if (created !== N || sent !== N) throw new Error(`after the run: ${created} created, ${sent} sent, ${N} expected`);
     const bank = (await pg.query(`SELECT count(*)::int AS n FROM sandbox_bank_billings`)).rows[0].n;
     const dup = (await pg.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM pix_billings GROUP BY recurrence_id, cycle HAVING count(*) > 1) d`)).rows[0].n;
-    const line = {
-      name: 'pix.engine.100k',
-      recurrences: N,
-      billingsSent: sent,
-      bankBillings: bank,
-      duplicates: dup,
-      engineMs: Math.round(engineMs),
-      rawInsertMs: Math.round(rawMs),
-      ratio: +(engineMs / rawMs).toFixed(2),
-      goal: 'ratio <= 4',
-      billingsPerSecond: Math.round(N / (engineMs / 1000)),
-    };
-    process.stdout.write(`${JSON.stringify(line)}\n`);
+    return { engineMs, rawMs, sent, bank, dup };
   } finally {
     await pg.end();
     await svc.stop();
     await db.drop();
   }
+}
+
+async function main() {
+  const run = await engineRun();
+  const floors = {};
+  if (process.env.BENCH_ENGINE_FLOOR !== 'false') {
+    for (const rows of ['spec', 'service']) {
+      process.stderr.write(`SQL floor (${rows} rows)…\n`);
+      floors[rows] = await floor(rows);
+    }
+  }
+  const ratio = (ms) => +(ms / run.rawMs).toFixed(2);
+  const line = {
+    name: 'pix.engine.100k',
+    recurrences: N,
+    billingsSent: run.sent,
+    bankBillings: run.bank,
+    duplicates: run.dup,
+    engineMs: Math.round(run.engineMs),
+    rawInsertMs: Math.round(run.rawMs),
+    ratio: ratio(run.engineMs),
+    goal: 'ratio <= 4',
+    billingsPerSecond: Math.round(N / (run.engineMs / 1000)),
+    ...(floors.spec === undefined
+      ? {}
+      : {
+          sqlFloor: {
+            specRowsMs: Math.round(floors.spec),
+            specRowsRatio: ratio(floors.spec),
+            serviceRowsMs: Math.round(floors.service),
+            serviceRowsRatio: ratio(floors.service),
+            workers: Number(CONCURRENCY),
+          },
+          ofFloor: +(run.engineMs / floors.service).toFixed(2),
+        }),
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 main().catch((e) => {

@@ -2,9 +2,14 @@
 // JWT, rate limit, validation, the provider call to the sandbox bank over HTTP, the insert)
 // against a bare node:http + pg server doing the same insert, in alternating rounds. Goal: ≥ 50 %
 // of bare req/s and p99 ≤ 3× bare.
+//
+// The rounds also run the required-work floor (bare/recurrences-provider.js): node:http + pg doing
+// what the spec asks of a create and nothing else — the provider call over HTTP to an in-process
+// bank that inserts its recurrence, then our insert — in turn with the other two, so one run
+// tells how much of the gap the work itself sets and how much is the service's (`ofFloor`).
 const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:crypto');
 const { join } = require('node:path');
-const { ADMIN_KEY, freshDatabase, startService, startBare, compare, pair } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, pair } = require('./lib');
 
 async function json(url, method, body, headers = {}) {
   const r = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -50,13 +55,18 @@ async function main() {
     const { tenantId, token } = await onboard(svc.url);
     // The bare server writes into the same, migrated database.
     const bare = await startBare(join(__dirname, 'bare/recurrences.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
+    const floor = await startBare(join(__dirname, 'bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
     try {
-      const r = await compare(
-        { url: `${bare.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json' }, body },
-        { url: `${svc.url}${path}`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body },
-      );
-      pair('pix.recurrences.create', r.bare, r.service, { goal: 'ratio >= 0.5 and p99Ratio <= 3' });
+      const json = { 'content-type': 'application/json' };
+      const [b, f, s] = await alternate([
+        { url: `${bare.url}${path}`, method: 'POST', headers: json, body },
+        { url: `${floor.url}${path}`, method: 'POST', headers: json, body },
+        { url: `${svc.url}${path}`, method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body },
+      ]);
+      pair('pix.recurrences.create (required-work floor)', b, f, { goal: 'reference: node:http + pg doing the provider call over HTTP and both inserts' });
+      pair('pix.recurrences.create', b, s, { goal: 'ratio >= 0.5 and p99Ratio <= 3', ofFloor: +(s.rps / f.rps).toFixed(3) });
     } finally {
+      await floor.stop();
       await bare.stop();
     }
   } finally {

@@ -1,0 +1,88 @@
+// The required-work floor for POST /v1/banking/pix/automatic/recurrences: node:http + pg doing
+// what the spec asks of a create and nothing else. The answer carries the bank's authorization
+// URL, so the bank is called first, over HTTP (keep-alive), as the service calls its sandbox: a
+// second node:http server in the same process that inserts the bank's recurrence and answers
+// the URL; then our insert. No gateway, no validation, no retries, no circuit breaker, no logs.
+const { randomUUID, randomBytes } = require('node:crypto');
+const http = require('node:http');
+const { Pool } = require('pg');
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const tenantId = process.env.TENANT_ID;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+
+function readJson(stream) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    stream.on('data', (c) => chunks.push(c));
+    stream.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (e) {
+        reject(e);
+      }
+    });
+    stream.on('error', reject);
+  });
+}
+
+function answer(res, status, value) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+const bank = http.createServer(async (req, res) => {
+  try {
+    const r = await readJson(req);
+    await pool.query(
+      `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
+         expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline)
+       VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [r.recurrenceId, r.idTx, r.receiverId, r.receiverName, r.amountCents, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.firstDueDate],
+    );
+    answer(res, 201, { recurrenceId: r.recurrenceId, status: 'PENDING', authorizationUrl: `http://127.0.0.1/sandbox/authorize/${r.recurrenceId}` });
+  } catch (e) {
+    answer(res, 500, { error: String(e.message) });
+  }
+});
+
+function callBank(port, payload) {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify(payload);
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/recurrences', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => readJson(res).then((j) => (res.statusCode === 201 ? resolve(j) : reject(new Error(j.error))), reject),
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+bank.listen(0, '127.0.0.1', () => {
+  const bankPort = bank.address().port;
+  http
+    .createServer(async (req, res) => {
+      if (req.url === '/__ready') return void res.end('ok');
+      if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
+      try {
+        const b = await readJson(req);
+        const id = randomUUID();
+        const idTx = `RR${randomBytes(15).toString('hex').toUpperCase()}`;
+        const amountCents = Math.round(b.amount * 100);
+        const created = await callBank(bankPort, {
+          recurrenceId: id, idTx, receiverId: tenantId, receiverName: 'Bench Pix', amountCents, periodicity: b.periodicity, firstDueDate: b.firstDueDate,
+          expirationDate: b.expirationDate ?? null, dayAdjustment: b.dayAdjustment, payerName: b.payerName, payerTaxId: b.payerTaxId, description: b.description ?? null,
+        });
+        await pool.query(
+          `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+             payer_name, payer_tax_id, description, authorization_url, next_send_date)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+          [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, created.authorizationUrl, b.firstDueDate],
+        );
+        answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: created.authorizationUrl });
+      } catch (e) {
+        answer(res, 500, { error: String(e.message) });
+      }
+    })
+    .listen(Number(process.env.PORT), '127.0.0.1');
+});
