@@ -11,6 +11,7 @@
 // rows the spec requires of each billing, and the rows the service writes, in set-based SQL on as
 // many connections as the engine's concurrency. `sqlFloor.*Ratio` are against the same raw insert;
 // `ofFloor` is the engine's time over the floor of its own rows (what the application adds).
+// BENCH_ENGINE_FLOOR=false skips the floor.
 const { Client } = require('pg');
 const { ADMIN_KEY, freshDatabase, startService } = require('./lib');
 const { saoPauloDay: saoPauloToday, seedDueRecurrences, sqlFloor } = require('./bare/engine-sql');

@@ -7,7 +7,7 @@ const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(
 const TENANT = process.env.TENANT_ID;
 const PUBLIC_URL = process.env.PUBLIC_URL;
 const COLS = ['id', 'tenant_id', 'slug', 'owner_merchant_id', 'name', 'description', 'amount_cents', 'min_amount_cents', 'max_amount_cents', 'payment_methods',
-  'max_installments', 'pass_fee', 'splits', 'max_uses', 'expires_at', 'notify_email', 'actor_email', 'status', 'view_count', 'attempt_count', 'paid_count',
+  'max_installments', 'pass_fee', 'splits', 'max_uses', 'checkout_attempts_per_minute', 'expires_at', 'notify_email', 'actor_email', 'status', 'view_count', 'attempt_count', 'paid_count',
   'total_paid_cents', 'created_at', 'updated_at'];
 const SQL = `SELECT ${COLS.map((c) => `l.${c}`).join(', ')},
   (SELECT json_agg(json_build_object('id', p.id, 'method', p.method, 'status', p.status, 'amount_cents', p.amount_cents, 'fee_cents', p.fee_cents,
@@ -27,7 +27,7 @@ function toJson(r) {
     amount: n(r.amount_cents), minAmount: n(r.min_amount_cents), maxAmount: n(r.max_amount_cents), paymentMethods: r.payment_methods,
     maxInstallments: r.max_installments, passFee: r.pass_fee,
     splits: r.splits.map((s) => ({ merchantId: s.merchantId, ...(s.percentage !== undefined ? { percentage: s.percentage } : {}), ...(s.amountCents !== undefined ? { amount: s.amountCents / 100 } : {}) })),
-    ownerMerchantId: r.owner_merchant_id, maxUses: r.max_uses, expiresAt: iso(r.expires_at), notifyEmail: r.notify_email,
+    ownerMerchantId: r.owner_merchant_id, maxUses: r.max_uses, checkoutAttemptsPerMinute: r.checkout_attempts_per_minute, expiresAt: iso(r.expires_at), notifyEmail: r.notify_email,
     actor: r.actor_email ? { email: r.actor_email } : null, viewCount: Number(r.view_count), attemptCount: r.attempt_count, paidCount: r.paid_count,
     totalPaid: Number(r.total_paid_cents) / 100, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
     payments: r.payments === null ? null : r.payments.map((p) => {
