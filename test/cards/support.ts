@@ -1,6 +1,5 @@
 import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { FAST_ENV } from '../webhooks/support';
-import { freePort } from '../support/service-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
@@ -20,13 +19,18 @@ export interface CardsApp {
 
 /** The real app on a fresh database, an onboarded tenant, and a public origin for browser URLs. */
 export async function startCardsApp(env: Record<string, string> = {}): Promise<CardsApp> {
-  const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
+  // The proxy takes its port first and keeps it: a port merely found free and released could be
+  // taken by another worker before the proxy listened on it.
+  const proxy = new TcpProxy('127.0.0.1', 0);
+  await proxy.up(0);
+  const publicUrl = `http://127.0.0.1:${proxy.port}`;
   const t = await startTestApp({
     env: { ...FAST_ENV, PUBLIC_URL: publicUrl, ACQUIRER_RETRY_DELAYS_MS: '20,20', THREE_DS_RETRY_DELAYS_MS: '20,20', LOG_LEVEL: 'info', TENANT_CACHE_TTL_MS: '0', ...env },
+  }).catch(async (e) => {
+    await proxy.down();
+    throw e;
   });
-  const proxy = new TcpProxy('127.0.0.1', Number(new URL(t.url).port));
-  await proxy.up(port);
+  proxy.retarget(Number(new URL(t.url).port));
   const tenant = await onboardTenant(t, { rateLimitPerMinute: 100000 });
   return {
     t,

@@ -2,7 +2,8 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can take down and bring back, to show what
- * the service does when its database goes away and returns (a real outage, not a mock).
+ * the service does when its database goes away and returns (a real outage, not a mock); also
+ * a fixed public port in front of an app that is not started yet (`retarget`).
  */
 export class TcpProxy {
   private server: Server | null = null;
@@ -11,8 +12,13 @@ export class TcpProxy {
 
   constructor(
     private readonly targetHost: string,
-    private readonly targetPort: number,
+    private targetPort: number,
   ) {}
+
+  /** New connections go to this port from now on. */
+  retarget(port: number): void {
+    this.targetPort = port;
+  }
 
   async up(port = this.port): Promise<void> {
     this.server = createServer((client) => {
@@ -28,7 +34,14 @@ export class TcpProxy {
       upstream.on('error', drop).on('close', drop);
       client.pipe(upstream).pipe(client);
     });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const server = this.server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     this.port = (this.server.address() as { port: number }).port;
   }
 
