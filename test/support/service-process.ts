@@ -1,19 +1,44 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 export const BUILT_MAIN = join(ROOT, 'dist', 'src', 'main.js');
 
-export function freePort(): Promise<number> {
+/** The kernel's range for ephemeral ports (outgoing connections and `listen(0)`). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (lo > 0 && hi >= lo) return [lo, hi];
+  } catch {
+    /* not Linux */
+  }
+  return [32768, 60999];
+}
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port for a process that must be told its port before it starts (the service, an embedded
+ * PostgreSQL). It is free now and released, so something else could take it before that process
+ * listens; it is drawn at random from below the ephemeral range, which outgoing connections
+ * and `listen(0)` of every other test never use, so only another such draw could.
+ */
+export async function freePort(): Promise<number> {
+  const [lo] = ephemeralRange();
+  const from = Math.min(10000, lo - 1000);
+  for (let i = 0; i < 50; i++) {
+    const port = from + Math.floor(Math.random() * (lo - from));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found below the ephemeral range (${from}–${lo - 1})`);
 }
 
 export interface ServiceProcess {
