@@ -13,8 +13,8 @@
 // `ofFloor` is the engine's time over the floor of its own rows (what the application adds).
 // BENCH_ENGINE_FLOOR=false skips the floor.
 const { Client } = require('pg');
-const { ADMIN_KEY, freshDatabase, startService } = require('./lib');
-const { saoPauloDay: saoPauloToday, seedDueRecurrences, sqlFloor } = require('./bare/engine-sql');
+const { ADMIN_KEY, freshDatabase, startService, saoPauloDay } = require('./lib');
+const { seedDueRecurrences, sqlFloor } = require('./bare/engine-sql');
 
 const N = Number(process.env.BENCH_ENGINE_RECURRENCES || 100000);
 const CONCURRENCY = process.env.BENCH_ENGINE_CONCURRENCY || '2';
@@ -40,7 +40,7 @@ async function floor(rows) {
     await svc.stop();
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
-    await seedDueRecurrences(pg, tenant.tenantId, N, saoPauloToday(3)).finally(() => pg.end());
+    await seedDueRecurrences(pg, tenant.tenantId, N, saoPauloDay(3)).finally(() => pg.end());
     return await sqlFloor(db.url, { rows, workers: Number(CONCURRENCY), n: N });
   } finally {
     await db.drop();
@@ -64,8 +64,8 @@ async function engineRun() {
   await pg.connect();
   try {
     const tenant = await createTenant(svc.url);
-    const today = saoPauloToday();
-    const due = saoPauloToday(3); // send date (due − 3 days) is today
+    const today = saoPauloDay();
+    const due = saoPauloDay(3); // send date (due − 3 days) is today
     process.stderr.write(`inserting ${N} recurrences (service and bank) due ${due}…\n`);
     await seedDueRecurrences(pg, tenant.tenantId, N, due);
 

@@ -21,6 +21,12 @@ function freePort() {
   });
 }
 
+/** The date in São Paulo (the service's business day), `offsetDays` from today, as YYYY-MM-DD. */
+function saoPauloDay(offsetDays = 0) {
+  const d = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(Date.parse(`${d}T00:00:00Z`) + offsetDays * 86400000).toISOString().slice(0, 10);
+}
+
 function dbUrl(name) {
   const u = new URL(process.env.DATABASE_URL);
   u.pathname = `/${name}`;
@@ -134,4 +140,4 @@ function pair(name, bare, service, extra = {}) {
   return line;
 }
 
-module.exports = { ROOT, ADMIN_KEY, freePort, freshDatabase, startService, startBare, load, compare, alternate, pair, waitReady, DURATION, WARMUP, ROUNDS };
+module.exports = { ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, pair, waitReady, DURATION, WARMUP, ROUNDS };

@@ -9,7 +9,7 @@
 // tells how much of the gap the work itself sets and how much is the service's (`ofFloor`).
 const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:crypto');
 const { join } = require('node:path');
-const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, pair } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, pair, saoPauloDay } = require('./lib');
 
 async function json(url, method, body, headers = {}) {
   const r = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -31,11 +31,6 @@ async function onboard(base) {
   return { tenantId: tenant.tenantId, token: tok.access_token };
 }
 
-function inDays(n) {
-  const d = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${d}T00:00:00Z`) + n * 86400000).toISOString().slice(0, 10);
-}
-
 async function main() {
   const db = await freshDatabase('bench_pix');
   const svc = await startService({ DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0' });
@@ -44,8 +39,8 @@ async function main() {
     amount: 49.9,
     currency: 'BRL',
     periodicity: 'MONTHLY',
-    firstDueDate: inDays(10),
-    expirationDate: inDays(400),
+    firstDueDate: saoPauloDay(10),
+    expirationDate: saoPauloDay(400),
     dayAdjustment: 'MOVE_FORWARD_NEXT_BUSINESS_DAY',
     payerName: 'Maria Souza',
     payerTaxId: '52998224725',
@@ -82,4 +77,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { onboard, inDays };
+module.exports = { onboard };

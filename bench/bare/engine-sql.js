@@ -17,14 +17,10 @@
 // figure is the floor under the engine's ratio.
 const { randomUUID } = require('node:crypto');
 const { Client } = require('pg');
+const { saoPauloDay } = require('../lib');
 
 const CHUNK = 5000;
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
-
-function saoPauloDay(offsetDays = 0) {
-  const d = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${d}T00:00:00Z`) + offsetDays * 86400000).toISOString().slice(0, 10);
-}
 
 async function seedDueRecurrences(pg, tenantId, n, due) {
   for (let i = 0; i < n; i += CHUNK) {
@@ -133,4 +129,4 @@ async function sqlFloor(url, { rows, workers, n }) {
   }
 }
 
-module.exports = { saoPauloDay, seedDueRecurrences, sqlFloor };
+module.exports = { seedDueRecurrences, sqlFloor };
