@@ -9,6 +9,7 @@ import { DatabaseState } from './platform/database/database.state';
 import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { ErrorDetail, PlatformErrors } from './platform/errors/app-error';
 import { genReqId, installHttpHooks } from './platform/http/http-hooks';
+import { installJsonBodyParser } from './platform/http/json-body';
 import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { buildOpenApiDocument } from './platform/openapi/openapi';
@@ -51,5 +52,8 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
   installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService), log: app.get(AppLogger).pino });
   const document = buildOpenApiDocument(app, platform.publicUrl);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API' });
+  // Nest registers its body parsers during init; ours replaces its JSON one afterwards.
+  await app.init();
+  installJsonBodyParser(app.getHttpAdapter().getInstance());
   return app;
 }
