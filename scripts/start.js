@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: compiles when the sources are newer than the build, then runs the service
-// in this process (so SIGTERM reaches it directly).
+// in this process. package.json runs it as `exec node scripts/start.js`: npm passes SIGTERM and
+// SIGINT to its child, and without `exec` that child is a shell that dies and leaves the
+// service (and its embedded PostgreSQL) running on their ports.
 const { execFileSync } = require('node:child_process');
 const { existsSync, statSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');

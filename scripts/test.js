@@ -15,6 +15,11 @@ function run(cmd, argv, env = process.env) {
   return r.status ?? 1;
 }
 
+/** The embedded PostgreSQL's port for a run without DATABASE_URL: the documented EMBEDDED_PG_PORT. */
+function embeddedPort(env) {
+  return Number(env.EMBEDDED_PG_PORT || env.TEST_EMBEDDED_PG_PORT || 54339);
+}
+
 async function main() {
   process.stderr.write('building (nest build)…\n');
   execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
@@ -26,7 +31,7 @@ async function main() {
     const { EmbeddedPostgres } = require(join(root, 'dist/src/platform/database/embedded-postgres.js'));
     dir = mkdtempSync(join(tmpdir(), 'pp-test-pg-'));
     require('node:fs').chmodSync(dir, 0o755);
-    const port = Number(env.TEST_EMBEDDED_PG_PORT || 54339);
+    const port = embeddedPort(env);
     embedded = new EmbeddedPostgres(dir, port, 'test', (m) => process.stderr.write(`${m}\n`), 'postgres');
     env.DATABASE_URL = await embedded.start();
     process.stderr.write(`no DATABASE_URL: tests use an embedded PostgreSQL on port ${port}\n`);

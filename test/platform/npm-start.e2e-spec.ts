@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TEST_ADMIN_KEY } from '../support/test-app';
+import { freePort } from '../support/service-process';
+
+const ROOT = join(__dirname, '..', '..');
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = createConnection({ port, host: '127.0.0.1' });
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * `npm start` as an operator or a process manager runs it: SIGTERM goes to the npm process, and
+ * the service behind it (and its embedded PostgreSQL) must stop with it, freeing both ports.
+ */
+describe('npm start and signals', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} to the npm process stops the service and the embedded PostgreSQL`, async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-start-'));
+      chmodSync(dataDir, 0o755);
+      const port = await freePort();
+      const pgPort = await freePort();
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), ADMIN_API_KEY: TEST_ADMIN_KEY };
+      delete env.DATABASE_URL;
+      delete env.REDIS_URL;
+      const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      npm.stdout!.on('data', (d) => (out += d));
+      npm.stderr!.on('data', (d) => (out += d));
+      const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+      try {
+        const until = Date.now() + 60000;
+        for (;;) {
+          const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
+          if (r?.status === 200) break;
+          if (Date.now() > until) throw new Error(`not ready:\n${out}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(await listening(pgPort)).toBe(true);
+        npm.kill(signal);
+        expect(await exited).toBe(0);
+        // npm has exited: nothing of the service may still hold either port.
+        expect(await listening(port)).toBe(false);
+        expect(await listening(pgPort)).toBe(false);
+        expect(out).toContain('stopped');
+      } finally {
+        npm.kill('SIGKILL');
+        npm.stdout!.destroy();
+        npm.stderr!.destroy();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
+});
