@@ -1,5 +1,5 @@
 /** Styles of the checkout, boleto and receipt pages (served from our origin: the CSP allows no inline style). */
-export const CHECKOUT_CSS = `*{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f5f8;color:#1d2433}
+export const CHECKOUT_CSS = `*{box-sizing:border-box}[hidden]{display:none!important}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f5f8;color:#1d2433}
 .checkout{max-width:480px;margin:24px auto;background:#fff;border-radius:14px;box-shadow:0 4px 18px #0001;padding:24px;position:relative}
 @media (max-width:520px){.checkout{margin:0;border-radius:0;padding:16px}}
 body.embed{background:transparent}body.embed .checkout{margin:0 auto}
