@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, chromium, Frame, Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENS = join(__dirname, '../../test-artifacts/screens');
@@ -76,13 +76,17 @@ function watch(page: Page, audit: Audit): void {
   });
 }
 
-/** Writes `{name}.png`, runs axe (WCAG 2.1 A/AA) in the page, and weighs the page. */
-export async function check(page: Page, audit: Audit, name: string): Promise<void> {
+/**
+ * Writes `{name}.png`, runs axe (WCAG 2.1 A/AA) in the page, or in `frame` (our page framed by
+ * a merchant's), and weighs the page.
+ */
+export async function check(page: Page, audit: Audit, name: string, frame?: Frame): Promise<void> {
   await page.waitForLoadState('load');
   await page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true });
+  const target: Page | Frame = frame ?? page;
   // evaluate() runs through the DevTools protocol: the page's CSP still forbids inline code.
-  await page.evaluate(AXE);
-  const result: any = await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })`);
+  await target.evaluate(AXE);
+  const result: any = await target.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })`);
   for (const v of result.violations) audit.violations.push(`${name}: ${v.id} (${v.nodes.length}) ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   const weight = [...(loaded.get(page)?.values() ?? [])].reduce((a, b) => a + b, 0);
   audit.weights[name] = weight;

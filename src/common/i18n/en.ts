@@ -26,7 +26,7 @@ export const EN: Catalogue = {
   cardNumber: 'Card number',
   cardExpiry: 'Expiry (MM/YY)',
   cardExpiryPlaceholder: 'MM/YY',
-  cardCvv: 'Security code (CVV)',
+  cardCvv: 'CVV',
   cardName: 'Name on card',
   installments: 'Installments',
   pay: 'Pay',

@@ -29,7 +29,7 @@ export const PT_BR = {
   cardNumber: 'Número do cartão',
   cardExpiry: 'Validade (MM/AA)',
   cardExpiryPlaceholder: 'MM/AA',
-  cardCvv: 'Código de segurança (CVV)',
+  cardCvv: 'CVV',
   cardName: 'Nome impresso no cartão',
   installments: 'Parcelas',
   pay: 'Pagar',
