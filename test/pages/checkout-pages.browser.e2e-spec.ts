@@ -3,7 +3,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { createLink, detail } from '../links/support';
-import { Audit, check, CHROMIUM, context, Lang, LANGS, launch, newAudit, tabTo, typeInto, WIDTHS, writeReport } from './audit';
+import { Audit, check, CHROMIUM, context, LANGS, launch, newAudit, tabTo, typeInto, WIDTHS, writeReport } from './audit';
 
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
 
@@ -227,10 +227,14 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
 
   it('?lang=en on the link wins over the browser; the receipt follows it', async () => {
     const ctx = await context(browser, audit, 'pt-BR', 375, [t.url]);
-    const l = await createLink(t, a.auth, { name: 'Livro', amount: 20 });
+    const l = await createLink(t, a.auth, { name: 'Livro', amount: 20, paymentMethods: ['CARD', 'PIX'] });
     const page = await open(ctx, `/checkout/${l.slug}?lang=en`);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     expect(await page.textContent('#pay-card')).toBe('Pay');
+    // the method tabs answer the arrow keys
+    await chooseTab(page, 'PIX');
+    expect(await page.isVisible('#pay-pix')).toBe(true);
+    expect(await page.isVisible('#card-form')).toBe(false);
     await ctx.close();
   });
 
