@@ -115,7 +115,7 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     const shown = await page.inputValue('#pix-code');
     const lib = parsePix(shown) as any;
     expect(hasError(lib)).toBe(false);
-    expect(lib).toMatchObject({ type: 'STATIC', transactionAmount: 50.5, merchantName: 'Service Sandbox', merchantCity: 'Sao Paulo' });
+    expect(lib).toMatchObject({ type: 'STATIC', transactionAmount: 50.5, merchantName: 'Loja Principal (sandbox)', merchantCity: 'Sao Paulo' }); // the seller, not the platform
     const ours = parseBrCode(shown);
     expect(ours).toMatchObject({ amountCents: 5050, singleUse: true, txid: lib.txid });
     expect(await page.$eval('#pix-qr', (img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);

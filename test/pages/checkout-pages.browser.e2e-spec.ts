@@ -3,6 +3,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { createLink, detail } from '../links/support';
+import { parseBrCode } from '../../src/common/formats/brcode';
 import { Audit, check, CHROMIUM, context, LANGS, launch, newAudit, tabTo, typeInto, WIDTHS, writeReport } from './audit';
 
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
@@ -122,6 +123,7 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
         await page.keyboard.press('Enter');
         await page.waitForSelector('#pix-result:not([hidden])');
         expect(Number(await page.getAttribute('#pix-countdown', 'data-seconds'))).toBeGreaterThan(60);
+        expect(parseBrCode(await page.inputValue('#pix-code')).merchantName).toBe('Loja Principal (sandbox)'); // the seller's name
         await tabTo(page, '#pix-copy');
         await page.keyboard.press('Enter');
         await page.waitForFunction((w) => document.getElementById('pix-copied')!.textContent === w, W[lang].copied);
@@ -235,6 +237,37 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
     await chooseTab(page, 'PIX');
     expect(await page.isVisible('#pay-pix')).toBe(true);
     expect(await page.isVisible('#card-form')).toBe(false);
+    await ctx.close();
+  });
+
+  it('Pix status polling stops while the page is hidden and resumes when it shows again', async () => {
+    const ctx = await context(browser, audit, 'pt-BR', 375, [t.url]);
+    const l = await createLink(t, a.auth, { name: 'Rifa', amount: 5, paymentMethods: ['PIX'] });
+    const page = await open(ctx, `/checkout/${l.slug}`);
+    const polls: number[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'GET' && /\/payments\/[^/]+$/.test(new URL(r.url()).pathname)) polls.push(Date.now());
+    });
+    await page.fill('#payer-name', 'Ana Souza');
+    await page.fill('#payer-email', 'ana@example.com');
+    await page.click('#pay-pix');
+    await page.waitForSelector('#pix-result:not([hidden])');
+    await page.waitForFunction(() => true, null, { timeout: 100 });
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(polls.length).toBeGreaterThanOrEqual(1); // polls every 1.5 s while shown
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, hidden);
+    await setHidden(true);
+    await new Promise((r) => setTimeout(r, 1600)); // a request already in flight may land
+    const before = polls.length;
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(polls.length).toBe(before);
+    await setHidden(false);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(polls.length).toBeGreaterThan(before);
     await ctx.close();
   });
 

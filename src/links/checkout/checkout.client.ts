@@ -286,13 +286,17 @@ export function checkoutMain(): void {
   };
   let polling: (() => void) | null = null;
   const poll = (paymentId: string, statusId: string, every: number, onEnd: (v: any) => void) => {
+    let inFlight = false;
     const tick = () => {
+      clearTimeout(pollTimer);
       pollTimer = null;
-      if (done) return;
+      if (done || inFlight) return;
       if (document.hidden) return; // resumed by visibilitychange
+      inFlight = true;
       fetch(base + '/payments/' + paymentId)
         .then((r) => (r.ok ? r.json() : null))
         .then((v) => {
+          inFlight = false;
           if (!v) return schedule();
           if (v.paid) return succeed(v);
           if (!v.pending) {
@@ -301,21 +305,21 @@ export function checkoutMain(): void {
           }
           schedule();
         })
-        .catch(() => schedule());
+        .catch(() => {
+          inFlight = false;
+          schedule();
+        });
     };
     const schedule = () => {
       clearTimeout(pollTimer);
       pollTimer = setTimeout(tick, every);
     };
-    polling = schedule;
+    polling = tick;
     $(statusId).textContent = t('waiting');
     schedule();
   };
   document.addEventListener('visibilitychange', () => {
-    if (!document.hidden && polling && !done) {
-      clearTimeout(pollTimer);
-      pollTimer = setTimeout(() => polling && polling(), 0);
-    }
+    if (!document.hidden && polling && !done) polling(); // at once: the payer may have paid in the bank app meanwhile
   });
 
   const copyButton = (btnId: string, noteId: string, text: () => string) => {
