@@ -11,7 +11,7 @@ import { ErrorDetail, PlatformErrors } from './platform/errors/app-error';
 import { genReqId, installHttpHooks } from './platform/http/http-hooks';
 import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
-import { buildOpenApiDocument } from './platform/openapi/openapi';
+import { buildOpenApiDocument, SWAGGER_UI_CSS } from './platform/openapi/openapi';
 import { PlatformOptions } from './platform/platform.module';
 
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): ErrorDetail[] {
@@ -50,6 +50,6 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
   app.useGlobalPipes(validationPipe);
   installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService), log: app.get(AppLogger).pino });
   const document = buildOpenApiDocument(app, platform.publicUrl);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API' });
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API', customCss: SWAGGER_UI_CSS });
   return app;
 }
