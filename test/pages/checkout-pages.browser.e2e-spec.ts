@@ -4,6 +4,7 @@ import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { createLink, detail } from '../links/support';
 import { parseBrCode } from '../../src/common/formats/brcode';
+import { createRecurrence, newTenant } from '../pix-automatic/support';
 import { Audit, check, CHROMIUM, context, LANGS, launch, newAudit, tabTo, typeInto, WIDTHS, writeReport } from './audit';
 
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
@@ -200,6 +201,28 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
         await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
         expect(await page.textContent('#done-text')).toContain(W[lang].paidBoleto);
         await check(page, audit, `checkout-boleto-paid-${tag}`);
+        await ctx.close();
+      });
+
+      it(`automatic Pix at the sandbox bank, ${tag}: authorized with the keyboard, then cancelled by the payer`, async () => {
+        const ctx = await context(browser, audit, lang, width, [t.url]);
+        const r: any = await createRecurrence(t, await newTenant(t, 'ACME Academia'));
+        const page = await open(ctx, new URL(r.authorizationUrl).pathname);
+        expect(await page.getAttribute('html', 'lang')).toBe(lang);
+        expect(await page.textContent('#periodicity')).toBe(lang === 'en' ? 'Monthly' : 'Mensal');
+        expect(await page.textContent('#term')).toMatch(/^(a partir de|from) \d{2}\/\d{2}\/\d{4}/);
+        await check(page, audit, `bank-pix-automatic-authorize-${tag}`);
+        await tabTo(page, '#authorize');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('#status');
+        expect(await page.textContent('#result')).toBe(lang === 'en' ? 'Automatic Pix authorized' : 'Pix Automático autorizado');
+        await check(page, audit, `bank-pix-automatic-authorized-${tag}`);
+        const payer = await open(ctx, `/sandbox/bank/payer/recurrences/${r.recurrenceId}`);
+        await tabTo(payer, '#cancel');
+        await payer.keyboard.press('Enter');
+        await payer.waitForSelector('#status[data-status="CANCELLED_PAYER"]');
+        expect(await payer.textContent('#status')).toBe(lang === 'en' ? 'Cancelled by you' : 'Cancelado por você');
+        await check(payer, audit, `bank-pix-automatic-cancelled-${tag}`);
         await ctx.close();
       });
 
