@@ -93,10 +93,11 @@ export async function check(page: Page, audit: Audit, name: string, frame?: Fram
   audit.log.push(`${name}.png · axe ${result.violations.length} violations · ${weight} B`);
 }
 
-/** Presses Tab until the element matching `selector` has the focus (keyboard only). */
-export async function tabTo(page: Page, selector: string, max = 40): Promise<void> {
+/** Presses Tab until the element matching `selector` (in `frame` when given) has the focus (keyboard only). */
+export async function tabTo(page: Page, selector: string, max = 40, frame?: Frame): Promise<void> {
+  const where: Page | Frame = frame ?? page;
   for (let i = 0; i < max; i++) {
-    if (await page.evaluate((s) => !!document.activeElement && document.activeElement.matches(s), selector)) return;
+    if (await where.evaluate((s) => document.hasFocus() && !!document.activeElement && document.activeElement.matches(s), selector)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${selector}`);

@@ -94,15 +94,18 @@ suite('hosted card page and 3DS pages: languages, widths, keyboard, axe', () => 
         expect(await acs.textContent('h1')).toBe(W[lang].tds);
         expect(await acs.textContent('#amount')).toBe(W[lang].amount);
         await check(page, audit, `three-ds-challenge-${tag}`, acs);
-        await acs.fill('#otp', '9999');
-        await acs.press('#otp', 'Enter');
+        // keyboard only, from the merchant's page into the bank's frame
+        await tabTo(page, '#otp', 40, acs);
+        await page.keyboard.type('9999');
+        await page.keyboard.press('Enter');
         await acs.waitForSelector('#otp-error');
         acs = await frame();
         expect(await acs.textContent('#otp-error')).toBe(W[lang].wrong);
         expect(await acs.getAttribute('#otp', 'aria-invalid')).toBe('true');
         await check(page, audit, `three-ds-challenge-wrong-${tag}`, acs);
-        await acs.fill('#otp', '1234');
-        await acs.press('#otp', 'Enter');
+        await tabTo(page, '#otp', 40, acs);
+        await page.keyboard.type('1234');
+        await page.keyboard.press('Enter');
         await page.waitForFunction(() => (window as any).messages.some((m: any) => m.data && m.data.type === '3DS_CHALLENGE_COMPLETE'), null, { timeout: 10000 });
         const done = await frame();
         await done.waitForSelector('main p[role=status]');

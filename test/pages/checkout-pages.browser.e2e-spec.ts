@@ -231,12 +231,14 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
         const l = await createLink(t, a.auth, { name: 'Contribuição', minAmount: 10, maxAmount: 500 });
         const page = await open(ctx, `/checkout/${l.slug}`);
         await check(page, audit, `checkout-open-initial-${tag}`);
-        await typeInto(page, '#amount', '5');
+        await typeInto(page, '#amount', lang === 'en' ? '5.00' : '5,00');
         await page.waitForFunction(() => document.getElementById('amount')!.getAttribute('aria-invalid') === 'true');
         expect(await page.textContent('#amount-error')).toBe(W[lang].min);
         await check(page, audit, `checkout-open-below-min-${tag}`);
-        await page.keyboard.type('0');
+        await page.keyboard.press('Home');
+        await page.keyboard.type('1'); // 15,00 / 15.00: within the range, the error goes
         await page.waitForFunction(() => !document.getElementById('amount')!.getAttribute('aria-invalid'));
+        expect(await page.textContent('#amount-error')).toBe('');
         // the server refuses it too
         expect((await http(t.url, 'POST', `/checkout/${l.slug}/quote`, { amount: 5 })).status).toBe(400);
 

@@ -111,7 +111,9 @@ export function checkoutMain(): void {
   // ---- amount (open links)
   const amountInput = $('amount');
   const parseAmount = (): number | null => {
-    const raw = (amountInput.value || '').trim().replace(/\./g, (m: string, i: number, s: string) => (s.indexOf(',') >= 0 ? '' : m)).replace(',', '.');
+    const typed = (amountInput.value || '').trim();
+    // English pages write 1,234.56; Portuguese ones 1.234,56 (a lone "." is taken as the decimal point)
+    const raw = I.locale === 'en' ? typed.replace(/,/g, '') : typed.replace(/\./g, (m: string, i: number, s: string) => (s.indexOf(',') >= 0 ? '' : m)).replace(',', '.');
     return /^\d+(\.\d{1,2})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
   };
   validators['amount'] = () => {

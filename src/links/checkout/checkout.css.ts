@@ -34,5 +34,6 @@ header h1{font-size:22px;margin:4px 0;padding-right:28px}.merchant{color:#556;ma
 .cut{border-top:1px dashed #000;margin:16px 0 8px;padding-top:2px;font-size:11px;text-align:right;color:#333}
 .bk-foot{display:flex;justify-content:space-between;align-items:flex-start;gap:8px;margin-top:8px;flex-wrap:wrap}.bk-foot .barcode{max-width:100%;height:auto}.mech{font-size:11px;color:#333}
 .pixbox{display:flex;align-items:center;gap:12px;flex-wrap:wrap}
+p.no-print .pay{width:auto;padding:10px 24px}
 @media print{.no-print{display:none}body{background:#fff}.boleto,.receipt{box-shadow:none;margin:0}}
 `;

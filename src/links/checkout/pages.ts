@@ -69,7 +69,7 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
   const amountBlock =
     l.amountCents !== null
       ? `<p class="price"><span id="price">${esc(t.brl(l.amountCents))}</span>${l.passFee ? ` <small>${esc(t.m.feesByMethod)}</small>` : ''}</p>`
-      : `${field('amount', t.m.amountLabel, '<input name="amount" inputmode="decimal" autocomplete="transaction-amount" placeholder="0,00" required>')}${hint ? `<p class="hint" id="amount-hint">${esc(hint)}</p>` : ''}`;
+      : `${field('amount', t.m.amountLabel, `<input name="amount" inputmode="decimal" autocomplete="transaction-amount" placeholder="${t.locale === 'en' ? '0.00' : '0,00'}" required>`)}${hint ? `<p class="hint" id="amount-hint">${esc(hint)}</p>` : ''}`;
   const tabs = methods
     .map((x, i) => `<button type="button" role="tab" class="tab${i === 0 ? ' active' : ''}" id="tab-${x}" data-tab="${x}" aria-controls="panel-${x}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${esc(t.m[`method${x}`])}</button>`)
     .join('');
