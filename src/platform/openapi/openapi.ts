@@ -41,8 +41,19 @@ export function orderedTags(doc: OpenAPIObject): { name: string }[] {
   return [...used].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((name) => ({ name }));
 }
 
-/** Swagger UI on a phone: the page never scrolls sideways; long paths and tables wrap or scroll inside. */
-export const SWAGGER_UI_CSS = `@media (max-width: 600px) {
+/**
+ * Swagger UI on a phone: the page never scrolls sideways; long paths and tables wrap or scroll
+ * inside. Its light method badges, links and version stamps are darkened to reach 4.5:1.
+ */
+export const SWAGGER_UI_CSS = `.swagger-ui .info a,.swagger-ui a.nostyle,.swagger-ui .info .link{color:#1d4ed8}
+.swagger-ui .info .title small,.swagger-ui .info .title small.version-stamp{background:#374151}.swagger-ui .info .title small pre{color:#fff}
+.swagger-ui .btn.authorize{color:#166534;border-color:#166534}.swagger-ui .btn.authorize svg{fill:#166534}
+.swagger-ui .opblock.opblock-get .opblock-summary-method{background:#1d4ed8}.swagger-ui .opblock.opblock-post .opblock-summary-method{background:#166534}
+.swagger-ui .opblock.opblock-put .opblock-summary-method{background:#9a3412}.swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#0f766e}
+.swagger-ui .opblock.opblock-delete .opblock-summary-method{background:#b91c1c}
+.swagger-ui .highlight-code .microlight span{color:#f3f4f6!important}
+.swagger-ui .opblock-tag small,.swagger-ui .opblock .opblock-summary-description,.swagger-ui .parameter__in,.swagger-ui .parameter__type,.swagger-ui .prop-format,.swagger-ui .renderedMarkdown p{color:#374151}
+@media (max-width: 600px) {
 .swagger-ui .wrapper{padding:0 8px}.swagger-ui .info{margin:16px 0}.swagger-ui .info .title{font-size:24px}
 .swagger-ui .opblock-tag{font-size:18px;padding:8px 4px}.swagger-ui .opblock-tag small{display:none}
 .swagger-ui .opblock .opblock-summary{flex-wrap:wrap}.swagger-ui .opblock .opblock-summary-path{max-width:100%;word-break:break-all;flex-shrink:1}
