@@ -241,6 +241,8 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
         expect(await page.textContent('#amount-error')).toBe('');
         // the server refuses it too
         expect((await http(t.url, 'POST', `/checkout/${l.slug}/quote`, { amount: 5 })).status).toBe(400);
+        const below = await http(t.url, 'POST', `/checkout/${l.slug}/payments`, { method: 'PIX', amount: 5, payer: { name: 'Ana Souza', email: 'ana@example.com' } });
+        expect([below.status, below.body.error]).toEqual([400, 'invalid_amount']);
 
         expect((await http(t.url, 'PATCH', `/v1/acquiring/links/${l.linkId}/status`, { status: 'INACTIVE' }, a.auth)).status).toBe(200);
         const paused = await open(ctx, `/checkout/${l.slug}`);
