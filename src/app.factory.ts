@@ -12,7 +12,7 @@ import { genReqId, installHttpHooks } from './platform/http/http-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
 import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
-import { buildOpenApiDocument } from './platform/openapi/openapi';
+import { buildOpenApiDocument, SWAGGER_UI_CSS } from './platform/openapi/openapi';
 import { PlatformOptions } from './platform/platform.module';
 
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): ErrorDetail[] {
@@ -51,7 +51,7 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
   app.useGlobalPipes(validationPipe);
   installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService), log: app.get(AppLogger).pino });
   const document = buildOpenApiDocument(app, platform.publicUrl);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API' });
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API', customCss: SWAGGER_UI_CSS });
   // Nest registers its body parsers during init; ours replaces its JSON one afterwards.
   await app.init();
   installJsonBodyParser(app.getHttpAdapter().getInstance());

@@ -28,6 +28,8 @@ export interface CardAuthorizationResult {
 export interface PixChargeRequest {
   transactionId: string;
   merchantId: string;
+  /** The seller's name, for the BR Code's merchant name field (59), which the payer's bank shows. */
+  merchantName?: string;
   amountCents: number;
   payerName?: string;
   expiresInSeconds: number;

@@ -1,7 +1,15 @@
+import { I18n } from '../common/i18n';
 import { ThreeDsRecord } from './three-ds.repository';
 import { browserUrl } from './three-ds.view';
 
 export const CHALLENGE_RESULT_SCRIPT_PATH = '/three-ds/assets/challenge-result.js';
+export const CHALLENGE_RESULT_STYLE_PATH = '/three-ds/assets/challenge-result.css';
+
+/** The framed completion: a short centred status a payer reads while the store takes over. */
+export const CHALLENGE_RESULT_STYLE = `body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2433;background:#fff}
+main{max-width:380px;margin:0 auto;padding:32px 16px;text-align:center}h1{font-size:1.1rem;margin:0 0 8px}
+.ok{color:#15803d;font-weight:600}.ko{color:#b91c1c;font-weight:600}
+`;
 
 /**
  * The page the ACS posts the challenge response to. It tells its parent (the merchant page that
@@ -30,7 +38,7 @@ export interface ChallengeResultPage {
   html: string;
 }
 
-export function renderChallengeResult(auth: ThreeDsRecord | null): ChallengeResultPage {
+export function renderChallengeResult(auth: ThreeDsRecord | null, t: I18n): ChallengeResultPage {
   const complete = auth?.status === 'AUTHENTICATED';
   const ret = auth?.returnUrl ? browserUrl(auth.returnUrl) : null;
   const data = {
@@ -41,17 +49,18 @@ export function renderChallengeResult(auth: ThreeDsRecord | null): ChallengeResu
     returnUrl: ret?.toString() ?? null,
   };
   const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-  const text = complete ? 'Authentication complete.' : 'Authentication was not completed.';
+  const text = complete ? t.m.tdsComplete : t.m.tdsIncomplete;
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>3DS</title>
+<html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${t.m.tdsResultTitle}</title>
+<link rel="stylesheet" href="${CHALLENGE_RESULT_STYLE_PATH}">
 <script type="application/json" id="challenge-result">${json}</script>
 <script src="${CHALLENGE_RESULT_SCRIPT_PATH}" defer></script>
-</head><body><p>${text}</p></body></html>
+</head><body><main><h1>${t.m.tdsResultTitle}</h1><p class="${complete ? 'ok' : 'ko'}" role="status">${text}</p></main></body></html>
 `;
   const headers = {
     'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': `default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${ret ? ret.origin : "'none'"}`,
+    'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors ${ret ? ret.origin : "'none'"}`,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',

@@ -13,7 +13,8 @@ import {
   ThreeDsSetupDto,
   ThreeDsSetupResultDto,
 } from './dto/three-ds.dto';
-import { CHALLENGE_RESULT_SCRIPT, renderChallengeResult } from './challenge-result.page';
+import { i18nFor } from '../common/i18n';
+import { CHALLENGE_RESULT_SCRIPT, CHALLENGE_RESULT_STYLE, renderChallengeResult } from './challenge-result.page';
 import { ChallengeResultGuard, isAcsFormPost } from './challenge-result.guard';
 import { ThreeDsAuthenticateService } from './three-ds-authenticate.service';
 import { ThreeDsService } from './three-ds.service';
@@ -85,7 +86,7 @@ export class ThreeDsController {
   @ApiErrors(400, TOKEN_401, [409, 'challenge_pending', 'The cardholder has not finished the challenge (`challenge_pending`), or there was none (`not_challenged`)'], ACQUIRER_500)
   async challengeResult(@Req() req: FastifyRequest, @Body() dto: ChallengeResultDto, @Res() reply: FastifyReply): Promise<void> {
     if (isAcsFormPost(req)) {
-      const page = renderChallengeResult(await this.auth.challengeResultFromBrowser(dto.cres));
+      const page = renderChallengeResult(await this.auth.challengeResultFromBrowser(dto.cres), i18nFor(req.headers['accept-language']));
       reply.status(page.status).headers(page.headers).send(page.html);
       return;
     }
@@ -97,5 +98,11 @@ export class ThreeDsController {
   @ApiExcludeEndpoint()
   script(@Res() reply: FastifyReply): void {
     reply.headers({ 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(CHALLENGE_RESULT_SCRIPT);
+  }
+
+  @Get('three-ds/assets/challenge-result.css')
+  @ApiExcludeEndpoint()
+  style(@Res() reply: FastifyReply): void {
+    reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(CHALLENGE_RESULT_STYLE);
   }
 }

@@ -95,8 +95,8 @@ suite('hosted card page in a browser', () => {
     expect(bad.data).toEqual({ v: 1, type: 'error', error: { code: 'validation_error', message: expect.stringContaining('number'), requestId: expect.any(String), retryable: true } });
     expect(bad.data.error.message).toMatch(/number, expiry, cvv/);
     const f = page.frameLocator('#frame');
-    expect(await f.locator('#card-number-error').textContent()).toBe('This card number is not valid.');
-    expect(await f.locator('#card-expiry-error').textContent()).toBe('This card is expired.');
+    expect(await f.locator('#card-number-error').textContent()).toBe('O número do cartão não é válido.');
+    expect(await f.locator('#card-expiry-error').textContent()).toBe('O cartão está vencido.');
     await typeCard(page, VISA);
     const ok = await waitForMessage(page, "data.type === 'success'");
     expect(ok.data.result).toMatchObject({ brand: 'VISA', last4: '4242' });

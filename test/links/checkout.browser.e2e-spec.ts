@@ -32,6 +32,7 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     ctx = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
+      locale: 'pt-BR',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     ctx.on('console', (m) => {
@@ -63,7 +64,7 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     const l = await createLink(t, a.auth, { name: 'Camiseta', amount: 89.9, maxInstallments: 3 });
     const page = await open(l.slug);
     await expect(page.textContent('h1')).resolves.toBe('Camiseta');
-    expect(await page.$$eval('#installments option', (o) => o.map((x) => x.textContent))).toEqual(['1x R$ 89,90', '2x R$ 44,95 (total R$ 89,90)', '3x R$ 29,96 (total R$ 89,90)']);
+    expect(await page.$$eval('#installments option', (o) => o.map((x) => x.textContent))).toEqual(['1x de R$ 89,90', '2x de R$ 44,95 (total R$ 89,90)', '1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)']);
     await fillPayer(page);
     // Luhn, expiry and CVV are checked in the page, before any request
     await page.fill('#card-number', '4111 1111 1111 1112');
@@ -71,28 +72,32 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     await page.fill('#card-cvv', '123');
     await page.fill('#card-name', 'ANA SOUZA');
     await page.click('#pay-card');
-    await expect(page.textContent('#card-error')).resolves.toBe('The card number is not valid');
+    await expect(page.textContent('#card-number-error')).resolves.toBe('O número do cartão não é válido.');
+    expect(await page.getAttribute('#card-number', 'aria-invalid')).toBe('true');
     await page.fill('#card-number', '4111 1111 1111 1111');
     expect(await page.textContent('#card-brand')).toBe('visa');
+    // corrected: the error and the mark go at once
+    expect(await page.textContent('#card-number-error')).toBe('');
+    expect(await page.getAttribute('#card-number', 'aria-invalid')).toBeNull();
     await page.fill('#card-expiry', '01/20');
     await page.click('#pay-card');
-    await expect(page.textContent('#card-error')).resolves.toBe('The card is expired');
+    await expect(page.textContent('#card-expiry-error')).resolves.toBe('O cartão está vencido.');
     await page.fill('#card-expiry', '12/35');
     await page.fill('#card-cvv', '12');
     await page.click('#pay-card');
-    await expect(page.textContent('#card-error')).resolves.toBe('The security code has 3 digits');
+    await expect(page.textContent('#card-cvv-error')).resolves.toBe('O código de segurança tem 3 dígitos.');
     expect((await detail(t, a.auth, l.linkId)).payments).toBeNull();
 
     // refused by the issuer: recorded, the payer may try another card
     await page.fill('#card-cvv', '123');
     await page.fill('#card-number', '4000 0000 0000 0002');
     await page.click('#pay-card');
-    await page.waitForFunction(() => (document.getElementById('card-error')!.textContent || '').startsWith('Payment refused'));
+    await page.waitForFunction(() => (document.getElementById('card-error')!.textContent || '').startsWith('Pagamento recusado'));
     await page.fill('#card-number', '5555 5555 5555 4444');
     await page.selectOption('#installments', '3');
     await page.click('#pay-card');
     await page.waitForSelector('#done:not([hidden])');
-    expect(await page.textContent('#done-text')).toBe('R$ 89,90 paid by card (ACCEPTED).');
+    expect(await page.textContent('#done-text')).toBe('R$ 89,90 · Pago com cartão');
     const d = await detail(t, a.auth, l.linkId);
     expect(d.payments.map((p: any) => [p.status, p.installments, p.method.brand])).toEqual([['AUTH_REJECTED', 1, 'visa'], ['ACCEPTED', 3, 'mastercard']]);
     expect(d).toMatchObject({ viewCount: 1, attemptCount: 2, paidCount: 1 });
@@ -110,7 +115,7 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     const shown = await page.inputValue('#pix-code');
     const lib = parsePix(shown) as any;
     expect(hasError(lib)).toBe(false);
-    expect(lib).toMatchObject({ type: 'STATIC', transactionAmount: 50.5, merchantName: 'Service Sandbox', merchantCity: 'Sao Paulo' });
+    expect(lib).toMatchObject({ type: 'STATIC', transactionAmount: 50.5, merchantName: 'Loja Principal (sandbox)', merchantCity: 'Sao Paulo' }); // the seller, not the platform
     const ours = parseBrCode(shown);
     expect(ours).toMatchObject({ amountCents: 5050, singleUse: true, txid: lib.txid });
     expect(await page.$eval('#pix-qr', (img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
@@ -119,9 +124,9 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     await bank.goto(t.url + (await page.getAttribute('#pix-bank', 'href')));
     expect(await bank.textContent('#amount')).toBe('R$ 50,50');
     await bank.click('#pay');
-    await bank.waitForSelector('#status:text("AUTHORIZED")');
+    await bank.waitForSelector('#status[data-status="AUTHORIZED"]');
     await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
-    expect(await page.textContent('#done-text')).toBe('R$ 50,50 paid by Pix (AUTHORIZED).');
+    expect(await page.textContent('#done-text')).toBe('R$ 50,50 · Pago com Pix');
     expect((await detail(t, a.auth, l.linkId)).payments.map((p: any) => p.status)).toEqual(['AUTHORIZED']);
     await bank.close();
     await page.close();
@@ -132,13 +137,14 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     const page = await open(l.slug);
     await fillPayer(page);
     await page.click('#pay-boleto');
-    await expect(page.textContent('#boleto-error')).resolves.toBe('A boleto needs your CPF or CNPJ');
+    await expect(page.textContent('#payer-taxid-error')).resolves.toBe('O boleto precisa do seu CPF ou CNPJ.');
     await page.fill('#payer-taxid', '529.982.247-25');
     await page.click('#pay-boleto');
     await page.waitForSelector('#boleto-result:not([hidden])');
     const line = (await page.textContent('#boleto-line'))!;
     expect(line).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
-    const due = (await page.textContent('#boleto-due'))!;
+    const due = (await page.getAttribute('#boleto-due', 'data-date'))!;
+    expect(await page.textContent('#boleto-due')).toBe(`Vencimento: ${due.slice(8, 10)}/${due.slice(5, 7)}/${due.slice(0, 4)}`);
     const lib = boletoUtils.validarBoleto(line.replace(/\D/g, ''));
     expect(lib.sucesso).toBe(true);
     expect(lib.valor).toBe(250);
@@ -148,13 +154,13 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     const print = await ctx.newPage();
     await print.goto(t.url + (await page.getAttribute('#boleto-print', 'href')));
     expect((await print.textContent('#line'))!.trim()).toBe(line);
-    expect(await print.$eval('img.barcode', (img: HTMLImageElement) => img.naturalWidth > 100)).toBe(true);
+    expect(await print.$$eval('svg.barcode rect', (r) => r.length)).toBeGreaterThan(100);
     await print.close();
 
     const item = (await detail(t, a.auth, l.linkId)).payments[0];
     await http(t.url, 'POST', `/sandbox/boletos/${item.method.boletoId}/pay`, { via: 'BANK' });
     await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
-    expect(await page.textContent('#done-text')).toBe('R$ 250,00 paid by boleto (PAID).');
+    expect(await page.textContent('#done-text')).toBe('R$ 250,00 · Pago com boleto');
     await page.close();
   });
 
@@ -165,7 +171,7 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
 <script>
 window.results = []; window.closes = 0;
 document.getElementById('buy').onclick = function () {
-  ServiceCheckout.open({ slug: '${l.slug}', onSuccess: function (r) { window.results.push(r); }, onClose: function () { window.closes++; } });
+  ServiceCheckout.open({ slug: '${l.slug}', closeOnSuccess: false, onSuccess: function (r) { window.results.push(r); }, onClose: function () { window.closes++; } });
 };
 </script></body></html>`);
     try {
@@ -198,8 +204,8 @@ document.getElementById('buy').onclick = function () {
     const l = await createLink(t, a.auth, { name: 'Última vaga', amount: 10, maxUses: 1 });
     expect((await pay(t, l.slug, { method: 'CARD', payer: PAYER(), card: CARD() })).body.status).toBe('ACCEPTED');
     const page = await open(l.slug);
-    await expect(page.textContent('#unavailable-title')).resolves.toBe('This payment link is no longer available');
-    expect(await page.textContent('body')).toContain('maximum number of payments');
+    await expect(page.textContent('#unavailable-title')).resolves.toBe('Este link de pagamento não está mais disponível');
+    expect(await page.textContent('body')).toContain('número máximo de pagamentos');
     expect(await page.$('#card-form')).toBeNull();
     expect(await page.$('#pay-pix')).toBeNull();
     await page.close();

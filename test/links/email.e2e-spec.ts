@@ -76,7 +76,7 @@ describe('payment notices by e-mail', () => {
     // the invoice link opens the receipt
     const receipt = await http(t.url, 'GET', `/checkout/${l.slug}/payments/${ok.paymentId}/receipt`);
     expect(receipt.status).toBe(200);
-    expect(receipt.text).toContain('Payment receipt');
+    expect(receipt.text).toContain('Comprovante de pagamento');
     expect(receipt.text).toContain('Ana Souza');
 
     // Pix: AUTHORIZED then SETTLED is one payment, one notice

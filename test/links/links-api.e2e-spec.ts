@@ -169,7 +169,7 @@ describe('payment links API', () => {
       expect([refused.status, refused.body.error, refused.body.linkStatus]).toEqual([409, 'link_unavailable', 'INACTIVE']);
       const page = await http(t.url, 'GET', `/checkout/${l.slug}`);
       expect(page.status).toBe(409);
-      expect(page.text).toContain('This payment link is paused');
+      expect(page.text).toContain('Este link de pagamento está pausado');
       expect((await http(t.url, 'PATCH', `/v1/acquiring/links/${l.linkId}/status`, { status: 'INACTIVE' }, a.auth)).body.status).toBe('INACTIVE');
       expect((await http(t.url, 'PATCH', `/v1/acquiring/links/${l.linkId}/status`, { status: 'ACTIVE' }, a.auth)).body.status).toBe('ACTIVE');
       for (const s of ['EXPIRED', 'EXHAUSTED', 'DELETED']) {
@@ -190,7 +190,7 @@ describe('payment links API', () => {
       expect(d.events.map((e: any) => e.type)).toContain('LINK_EXPIRED');
       const page = await http(t.url, 'GET', `/checkout/${l.slug}`);
       expect(page.status).toBe(410);
-      expect(page.text).toContain('This payment link has expired');
+      expect(page.text).toContain('Este link de pagamento expirou');
       const refused = await pay(t, l.slug, { method: 'PIX', payer: PAYER() });
       expect([refused.status, refused.body.error]).toEqual([409, 'link_unavailable']);
       expect((await http(t.url, 'PATCH', `/v1/acquiring/links/${l.linkId}/status`, { status: 'ACTIVE' }, a.auth)).body.error).toBe('invalid_transition');

@@ -16,6 +16,7 @@ export async function openBrowser(): Promise<{ ctx: BrowserContext; close: () =>
   const ctx = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
+    locale: 'pt-BR',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   return {

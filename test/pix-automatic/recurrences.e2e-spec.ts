@@ -79,11 +79,12 @@ describe('recurring Pix debit over HTTP', () => {
         await page.goto(c.body.authorizationUrl);
         expect(await page.textContent('#receiver')).toBe('ACME Academia');
         expect(await page.textContent('#amount')).toBe('R$ 49,90');
-        expect(await page.textContent('#periodicity')).toBe('Monthly');
-        expect(await page.textContent('#term')).toBe(`${day(t, 10)} to ${day(t, 120)}`);
+        expect(await page.textContent('#periodicity')).toBe('Mensal');
+        const br = (iso: string) => iso.split('-').reverse().join('/');
+        expect(await page.textContent('#term')).toBe(`${br(day(t, 10))} a ${br(day(t, 120))}`);
         await page.click('#authorize');
         await page.waitForSelector('#result');
-        expect(await page.textContent('#result')).toBe('Automatic Pix authorized');
+        expect(await page.textContent('#result')).toBe('Pix Automático autorizado');
       } finally {
         await b.close();
       }
@@ -218,7 +219,7 @@ describe('recurring Pix debit over HTTP', () => {
     const c = await api(acme, 'POST', '/recurrences', body({ firstDueDate: day(t, 30) }));
     await advance(t, 4);
     const page = await fetch(c.body.authorizationUrl);
-    expect(await page.text()).toContain('This authorization request has expired');
+    expect(await page.text()).toContain('Este pedido de autorização expirou');
     expect((await api(acme, 'GET', `/recurrences?status=EXPIRED`)).body.items.map((x: any) => x.recurrenceId)).toContain(c.body.recurrenceId);
     const approve = await http(t.url, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`);
     expect(approve.status).toBe(409);
@@ -233,7 +234,7 @@ describe('recurring Pix debit over HTTP', () => {
     expect(cancel.status).toBe(200);
     expect(cancel.body.status).toBe('CANCELLED_RECEIVER');
     const page = await (await fetch(c.body.authorizationUrl)).text();
-    expect(page).toContain('Automatic Pix cancelled');
+    expect(page).toContain('Pix Automático cancelado');
     expect(page).not.toContain('id="authorize"');
     expect((await http(t.url, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`)).status).toBe(409);
     expect((await t.sql('SELECT status FROM pix_recurrences WHERE id = $1', [c.body.recurrenceId]))[0].status).toBe('CANCELLED_RECEIVER');
@@ -252,7 +253,8 @@ describe('recurring Pix debit over HTTP', () => {
         await page.goto(`${t.url}/sandbox/bank/payer/recurrences/${kept.body.recurrenceId}`);
         await page.click('#cancel');
         await page.waitForSelector('#status');
-        expect(await page.textContent('#status')).toBe('CANCELLED_PAYER');
+        expect(await page.getAttribute('#status', 'data-status')).toBe('CANCELLED_PAYER');
+        expect(await page.textContent('#status')).toBe('Cancelado por você');
       } finally {
         await b.close();
       }

@@ -78,7 +78,7 @@ describe('3DS API', () => {
     // the cardholder's answer on the ACS page is a form post (scriptable)
     const acs = auth.body.challengeUrl.replace(c.publicUrl, c.t.url);
     const wrong = await fetch(acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=0000&action=submit' });
-    expect(await wrong.text()).toContain('Wrong code. 2 attempt(s) left.');
+    expect(await wrong.text()).toContain('Código errado. 2 tentativa(s) restante(s).');
     await fetch(acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=1234&action=submit' });
     const done = await api(c, 'POST', '/v1/acquiring/payments/3ds/challenge-result', { token, referenceId });
     expect(done.body).toMatchObject({ status: 'AUTHENTICATED', transStatus: 'Y', eci: '05', cavv: expect.any(String), liabilityShift: true });

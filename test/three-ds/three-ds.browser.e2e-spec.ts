@@ -87,7 +87,7 @@ suite('3DS in a browser', () => {
     const { auth, token, referenceId } = await authenticateInBrowser(page, slugStoredCard, 250);
     expect(auth).toMatchObject({ status: 'CHALLENGE', transStatus: 'C', challengeUrl: expect.any(String) });
     await answerChallenge(page, auth.challengeUrl, '9999');
-    await page.frameLocator('#frame').getByText('Wrong code. 2 attempt(s) left.').waitFor({ timeout: 5000 });
+    await page.frameLocator('#frame').getByText('Código errado. 2 tentativa(s) restante(s).').waitFor({ timeout: 5000 });
     await page.frameLocator('#frame').locator('#otp').fill('1234');
     await page.frameLocator('#frame').locator('button[value=submit]').click();
     const done = await waitForMessage(page, "data && data.type && data.type.indexOf('3DS_CHALLENGE') === 0");

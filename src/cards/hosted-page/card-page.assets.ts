@@ -8,7 +8,9 @@
  * else to `window.parent.postMessage(msg, parentOrigin)` when the page is framed and the
  * session has a parent origin (never `"*"`).
  */
-export const CARD_PAGE_SCRIPT = String.raw`(function () {
+import { PAYER_INPUT_JS } from '../../common/payer-input.client';
+
+export const CARD_PAGE_SCRIPT = PAYER_INPUT_JS + String.raw`(function () {
   'use strict';
   var cfgNode = document.getElementById('card-page-config');
   var cfg = JSON.parse(cfgNode.textContent);
@@ -43,6 +45,9 @@ export const CARD_PAGE_SCRIPT = String.raw`(function () {
   var submit = $('card-submit');
   var status = $('card-status');
   var sent = false;
+  var M = (cfg.i18n && cfg.i18n.m) || {};
+  function t(k, vars) { return String(M[k] || k).replace(/\{(\w+)\}/g, function (m, v) { return vars && v in vars ? String(vars[v]) : m; }); }
+  var PI = window.PayerInput;
 
   function digits(s) { return String(s || '').replace(/[^0-9]/g, ''); }
   function luhn(d) {
@@ -68,12 +73,6 @@ export const CARD_PAGE_SCRIPT = String.raw`(function () {
     return n >= 12 && n <= 19;
   }
   function cvvLengths(brand) { return brand === 'AMEX' ? [4] : brand === 'UNKNOWN' ? [3, 4] : [3]; }
-  function group(d, brand) {
-    var parts = brand === 'AMEX' ? [4, 6, 5] : [4, 4, 4, 4, 3];
-    var out = [], i = 0;
-    for (var p = 0; p < parts.length && i < d.length; p++) { out.push(d.slice(i, i + parts[p])); i += parts[p]; }
-    return out.join(' ');
-  }
   function parseExpiry(v) {
     var m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(v);
     if (!m) return null;
@@ -82,18 +81,22 @@ export const CARD_PAGE_SCRIPT = String.raw`(function () {
     return month >= 1 && month <= 12 ? { month: month, year: year } : null;
   }
 
+  PI.bind(number, PI.cardNumber);
+  PI.bind(expiry, PI.expiry);
+  PI.bind(cvv, function (v) { return digits(v).slice(0, 4); });
   number.addEventListener('input', function () {
     var d = digits(number.value).slice(0, 19);
     var b = brandOf(d);
-    number.value = group(d, b);
     brandLabel.textContent = d.length >= 1 && b !== 'UNKNOWN' ? b : '';
     cvv.maxLength = b === 'AMEX' ? 4 : b === 'UNKNOWN' ? 4 : 3;
   });
-  expiry.addEventListener('input', function () {
-    var d = digits(expiry.value).slice(0, 4);
-    expiry.value = d.length > 2 ? d.slice(0, 2) + '/' + d.slice(2) : d;
+  // an error clears as soon as its field is corrected
+  ['card-number', 'card-expiry', 'card-cvv', 'card-nickname'].forEach(function (f) {
+    $(f).addEventListener('input', function () {
+      if ($(f).getAttribute('aria-invalid') !== 'true') return;
+      setError(f, check().errors[f] || '');
+    });
   });
-  cvv.addEventListener('input', function () { cvv.value = digits(cvv.value).slice(0, 4); });
 
   function setError(field, message) {
     var node = $(field + '-error');
@@ -108,19 +111,19 @@ export const CARD_PAGE_SCRIPT = String.raw`(function () {
     var errors = {};
     var d = digits(number.value);
     var b = brandOf(d);
-    if (d.length < 12 || d.length > 19) errors['card-number'] = 'Enter the 12 to 19 digits of the card number.';
-    else if (!luhn(d)) errors['card-number'] = 'This card number is not valid.';
-    else if (!lengthOk(b, d.length)) errors['card-number'] = 'This card number has the wrong length.';
+    if (d.length < 12 || d.length > 19) errors['card-number'] = t('errCardLength');
+    else if (!luhn(d)) errors['card-number'] = t('errCardNumber');
+    else if (!lengthOk(b, d.length)) errors['card-number'] = t('errCardNumber');
     var exp = parseExpiry(expiry.value);
     var today = cfg.today.split('-').map(Number);
-    if (!exp) errors['card-expiry'] = 'Enter the expiry as MM/YY.';
-    else if (exp.year < today[0] || (exp.year === today[0] && exp.month < today[1])) errors['card-expiry'] = 'This card is expired.';
-    else if (exp.year > today[0] + 20) errors['card-expiry'] = 'Check the expiry year.';
+    if (!exp) errors['card-expiry'] = t('errExpiry');
+    else if (exp.year < today[0] || (exp.year === today[0] && exp.month < today[1])) errors['card-expiry'] = t('errExpired');
+    else if (exp.year > today[0] + 20) errors['card-expiry'] = t('errExpiryYear');
     var c = digits(cvv.value);
-    if (cvvLengths(b).indexOf(c.length) < 0 || c.length !== cvv.value.length) errors['card-cvv'] = 'Enter the ' + cvvLengths(b).join(' or ') + '-digit security code.';
+    if (cvvLengths(b).indexOf(c.length) < 0 || c.length !== cvv.value.length) errors['card-cvv'] = t('cpCvvDigits', { n: cvvLengths(b).join(t('cpOr')) });
     var nick = nickname.value.trim();
-    if (nick.length > 40) errors['card-nickname'] = 'Use at most 40 characters.';
-    else if (/\d[\d\s-]{10,}\d/.test(nick)) errors['card-nickname'] = 'Do not put numbers like a card number in the nickname.';
+    if (nick.length > 40) errors['card-nickname'] = t('cpNickLong');
+    else if (/\d[\d\s-]{10,}\d/.test(nick)) errors['card-nickname'] = t('cpNickDigits');
     return { errors: errors, card: { cardNumber: d, expirationMonth: exp ? String(exp.month) : '', expirationYear: exp ? String(exp.year) : '', securityCode: c, nickname: nick || undefined } };
   }
 
@@ -141,7 +144,7 @@ export const CARD_PAGE_SCRIPT = String.raw`(function () {
     }
     sent = true;
     submit.disabled = true;
-    status.textContent = 'Saving card…';
+    status.textContent = t('cpSaving');
     fetch(cfg.sessionId + '/tokenize', {
       method: 'POST',
       credentials: 'omit',
@@ -203,12 +206,13 @@ html,body{margin:0;padding:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Ro
 main{max-width:420px;margin:0 auto;padding:16px}
 h1{font-size:1.1rem;margin:0 0 12px}
 label{display:block;font-size:.85rem;margin:12px 0 4px;color:#4a5468}
-input{width:100%;padding:10px 12px;font-size:1rem;border:1px solid #c5ccd8;border-radius:6px;background:#fff;color:inherit}
-input[aria-invalid=true]{border-color:#c62828}
+input{width:100%;padding:10px 12px;font-size:1rem;border:1px solid #8a94a6;border-radius:6px;background:#fff;color:inherit}
+input[aria-invalid=true]{border-color:#c62828;border-width:2px}
+:focus-visible{outline:3px solid #1f5eff;outline-offset:2px}
 .row{display:flex;gap:12px}.row>div{flex:1}
 .brand{float:right;font-size:.75rem;font-weight:600;color:#4a5468}
-.error{min-height:1em;margin:4px 0 0;font-size:.8rem;color:#c62828}
-button{margin-top:16px;width:100%;padding:12px;font-size:1rem;border:0;border-radius:6px;background:#1f5eff;color:#fff;cursor:pointer}
+.error{min-height:1em;margin:4px 0 0;font-size:.85rem;color:#b91c1c}
+button{margin-top:16px;width:100%;padding:12px;font-size:1rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer}
 button:disabled{opacity:.6;cursor:default}
 .status{margin-top:8px;font-size:.85rem;color:#4a5468;min-height:1.2em}
 .notice{padding:16px;border-radius:6px;background:#f3f5f9}

@@ -1,3 +1,4 @@
+import { i18n } from '../../common/i18n';
 import { cardPageHeaders, jsonForScript, renderCardPage } from './card-page.view';
 
 describe('hosted card page view', () => {
@@ -20,7 +21,9 @@ describe('hosted card page view', () => {
   });
 
   it('renders no inline script other than the JSON configuration', () => {
-    const html = renderCardPage({ state: 'ready', status: 200, sessionId: 'hcs_x', pageKey: 'k', requestId: 'r', parentOrigin: null, frameAncestors: [], today: '2026-11-20' });
+    const html = renderCardPage({ state: 'ready', status: 200, sessionId: 'hcs_x', pageKey: 'k', requestId: 'r', parentOrigin: null, frameAncestors: [], today: '2026-11-20' }, i18n('pt-BR'));
+    expect(html).toContain('<html lang="pt-BR">');
+    expect(html).toContain('Dados do cartão');
     const scripts = html.match(/<script[^>]*>/g) ?? [];
     expect(scripts).toEqual(['<script type="application/json" id="card-page-config">', '<script src="assets/card-page.js" defer>']);
     expect(html).not.toMatch(/\son[a-z]+=/i);

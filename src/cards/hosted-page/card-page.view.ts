@@ -1,3 +1,4 @@
+import { I18n, MessageKey } from '../../common/i18n';
 import { frameAncestorsDirective } from '../domain/origins';
 
 export interface CardPageModel {
@@ -50,9 +51,14 @@ export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** The server-rendered page. Assets are relative so a path prefix in CARD_PAGE_URL keeps working. */
-export function renderCardPage(model: CardPageModel): string {
+/** The keys the page's script reads. */
+const CLIENT_KEYS: MessageKey[] = ['errCardLength', 'errCardNumber', 'errExpiry', 'errExpired', 'errExpiryYear', 'cpCvvDigits', 'cpOr', 'cpNickLong', 'cpNickDigits', 'cpSaving'];
+
+/** The server-rendered page, in the payer's language. Assets are relative so a path prefix in CARD_PAGE_URL keeps working. */
+export function renderCardPage(model: CardPageModel, t: I18n): string {
+  const e = (k: MessageKey) => escapeHtml(t.m[k]);
   const config = {
+    i18n: t.clientBundle(CLIENT_KEYS),
     state: model.state,
     sessionId: model.sessionId ?? null,
     pageKey: model.pageKey ?? null,
@@ -61,12 +67,12 @@ export function renderCardPage(model: CardPageModel): string {
     today: model.today,
   };
   return `<!doctype html>
-<html lang="en">
+<html lang="${t.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>Card details</title>
+<title>${e('cpTitle')}</title>
 <link rel="stylesheet" href="assets/card-page.css">
 <script type="application/json" id="card-page-config">${jsonForScript(config)}</script>
 <script src="assets/card-page.js" defer></script>
@@ -74,32 +80,32 @@ export function renderCardPage(model: CardPageModel): string {
 <body>
 <main>
 <form id="card-form" method="post" autocomplete="on" novalidate hidden>
-  <h1>Card details</h1>
-  <label for="card-number">Card number <span class="brand" id="card-brand" aria-live="polite"></span></label>
+  <h1>${e('cpTitle')}</h1>
+  <label for="card-number">${e('cardNumber')} <span class="brand" id="card-brand" aria-live="polite"></span></label>
   <input id="card-number" name="cc-number" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="card-number-error">
-  <p class="error" id="card-number-error" role="alert"></p>
+  <p class="error" id="card-number-error" ></p>
   <div class="row">
     <div>
-      <label for="card-expiry">Expiry (MM/YY)</label>
-      <input id="card-expiry" name="cc-exp" inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="MM/YY" required aria-describedby="card-expiry-error">
-      <p class="error" id="card-expiry-error" role="alert"></p>
+      <label for="card-expiry">${e('cardExpiry')}</label>
+      <input id="card-expiry" name="cc-exp" inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="${e('cardExpiryPlaceholder')}" required aria-describedby="card-expiry-error">
+      <p class="error" id="card-expiry-error" ></p>
     </div>
     <div>
-      <label for="card-cvv">Security code</label>
+      <label for="card-cvv">${e('cardCvv')}</label>
       <input id="card-cvv" name="cc-csc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required aria-describedby="card-cvv-error">
-      <p class="error" id="card-cvv-error" role="alert"></p>
+      <p class="error" id="card-cvv-error" ></p>
     </div>
   </div>
-  <label for="card-nickname">Nickname (optional)</label>
+  <label for="card-nickname">${e('cpNickname')}</label>
   <input id="card-nickname" name="nickname" autocomplete="off" maxlength="40" aria-describedby="card-nickname-error">
-  <p class="error" id="card-nickname-error" role="alert"></p>
-  <button id="card-submit" type="submit">Save card</button>
+  <p class="error" id="card-nickname-error" ></p>
+  <button id="card-submit" type="submit">${e('cpSave')}</button>
   <p class="status" id="card-status" aria-live="polite"></p>
 </form>
-<div id="done" class="notice" hidden><strong>Card saved.</strong> <span id="done-text"></span></div>
-<div id="expired" class="notice" hidden><strong>This card form has expired or was already used.</strong> Please start again.</div>
-<div id="failed" class="notice" hidden><strong>The card could not be saved.</strong> Please start again.</div>
-<noscript><div class="notice">This card form needs JavaScript.</div></noscript>
+<div id="done" class="notice" hidden><strong>${e('cpSaved')}</strong> <span id="done-text"></span></div>
+<div id="expired" class="notice" hidden><strong>${e('cpExpired')}</strong> ${e('cpStartAgain')}</div>
+<div id="failed" class="notice" hidden><strong>${e('cpFailed')}</strong> ${e('cpStartAgain')}</div>
+<noscript><div class="notice">${e('cpNeedsJs')}</div></noscript>
 </main>
 </body>
 </html>

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { i18nFor } from '../../common/i18n';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { CardBody, TokenizationResultDto, TokenizeCardDto } from '../dto/tokenize.dto';
 import { RequestId } from '../request-id';
@@ -39,9 +40,17 @@ export class HostedCardPageController {
   @ApiResponse({ status: 200, description: 'The card form (HTML); posts `ready` to its host' })
   @ApiResponse({ status: 404, description: 'Unknown session or key: the "expired" page (HTML); posts `token_expired` when framed' })
   @ApiResponse({ status: 410, description: 'Session expired or already opened: the "expired" page (HTML); posts `token_expired` when framed' })
-  async show(@Param('sessionId') sessionId: string, @Query('key') key: string | undefined, @RequestId() requestId: string, @Res() reply: FastifyReply): Promise<void> {
+  @ApiQuery({ name: 'lang', required: false, type: String, description: 'pt-BR (default) or en; without it, Accept-Language decides' })
+  async show(
+    @Param('sessionId') sessionId: string,
+    @Query('key') key: string | undefined,
+    @Query('lang') lang: string | undefined,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @RequestId() requestId: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const model = await this.page.open(sessionId, key, requestId);
-    reply.status(model.status).headers(cardPageHeaders(model)).send(renderCardPage(model));
+    reply.status(model.status).headers({ ...cardPageHeaders(model), vary: 'accept-language' }).send(renderCardPage(model, i18nFor(acceptLanguage, lang)));
   }
 
   @Post(':sessionId/tokenize')

@@ -1,7 +1,10 @@
+import { PAYER_INPUT_JS } from '../../common/payer-input.client';
+
 /**
  * The checkout page's script, written in TypeScript for type checks and served as plain
  * JavaScript (`checkoutMain.toString()`), from our origin: the page's CSP allows no inline code.
- * It must be self-contained: no imports, no outer variables.
+ * It must be self-contained: no imports, no outer variables. Its words come from the page's
+ * JSON block (the message catalogue of the page's language); it formats money with `Intl`.
  */
 export function checkoutMain(): void {
   const $ = (id: string) => document.getElementById(id) as any;
@@ -20,8 +23,19 @@ export function checkoutMain(): void {
   };
   const close = $('close');
   if (close) close.addEventListener('click', () => notifyParent({ type: 'service-checkout:close' }));
+  document.addEventListener('keydown', (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && close) notifyParent({ type: 'service-checkout:close' });
+  });
   if (!data.slug) return;
 
+  const PI = (window as any).PayerInput;
+  const I = data.i18n || { intl: 'pt-BR', m: {} };
+  const t = (k: string, vars?: Record<string, unknown>) => String(I.m[k] || k).replace(/\{(\w+)\}/g, (m: string, v: string) => (vars && v in vars ? String(vars[v]) : m));
+  const money = new Intl.NumberFormat(I.intl, { style: 'currency', currency: 'BRL' });
+  const brl = (n: number) => money.format(n).replace(/\u00a0/g, ' ');
+  const fmtDay = (iso: string) => new Intl.DateTimeFormat(I.intl, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso + 'T12:00:00Z'));
+  const withLang = (url: string) => url + (url.indexOf('?') < 0 ? '?' : '&') + 'lang=' + encodeURIComponent(I.locale || 'pt-BR');
+  const clockSkew = typeof data.serverNow === 'number' ? data.serverNow - Date.now() : 0;
   const base = '/checkout/' + data.slug;
   let done = false;
   const uuid = (): string => {
@@ -34,7 +48,6 @@ export function checkoutMain(): void {
     const h = Array.from(b, (x) => ('0' + x.toString(16)).slice(-2)).join('');
     return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
   };
-  const brl = (n: number) => 'R$ ' + n.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   const digits = (s: string) => (s || '').replace(/\D/g, '');
   const show = (el: any, on: boolean) => {
     if (el) el.hidden = !on;
@@ -44,43 +57,92 @@ export function checkoutMain(): void {
     if (el) el.textContent = msg;
   };
 
-  // ---- tabs
-  document.querySelectorAll('[data-tab]').forEach((t: any) =>
-    t.addEventListener('click', () => {
-      document.querySelectorAll('[data-tab]').forEach((o: any) => {
-        const on = o === t;
-        o.classList.toggle('active', on);
-        o.setAttribute('aria-selected', String(on));
-        show($('panel-' + o.getAttribute('data-tab')), on);
-      });
-    }),
-  );
+  // ---- errors next to their field: aria-invalid + the error slot it is described by; cleared when corrected
+  const validators: Record<string, () => string> = {};
+  const fieldError = (id: string, msg: string) => {
+    const input = $(id);
+    setError(id + '-error', msg);
+    if (!input) return;
+    if (msg) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  };
+  const recheck = (id: string) => {
+    const input = $(id);
+    if (input && input.getAttribute('aria-invalid') === 'true' && validators[id]) fieldError(id, validators[id]());
+  };
+  ['amount', 'payer-name', 'payer-email', 'payer-taxid', 'card-number', 'card-expiry', 'card-cvv', 'card-name'].forEach((id) => {
+    const input = $(id);
+    if (input) input.addEventListener('input', () => recheck(id));
+  });
+  /** Checks fields in order; marks each failing one; focuses the first. Returns true when all pass. */
+  const checkFields = (ids: string[]): boolean => {
+    let first: any = null;
+    ids.forEach((id) => {
+      const msg = validators[id] ? validators[id]() : '';
+      fieldError(id, msg);
+      if (msg && !first) first = $(id);
+    });
+    if (first) first.focus();
+    return !first;
+  };
+
+  // ---- tabs (arrow keys move between them)
+  const tabs = Array.from(document.querySelectorAll('[data-tab]')) as any[];
+  const select = (tab: any) => {
+    tabs.forEach((o) => {
+      const on = o === tab;
+      o.classList.toggle('active', on);
+      o.setAttribute('aria-selected', String(on));
+      o.tabIndex = on ? 0 : -1;
+      show($('panel-' + o.getAttribute('data-tab')), on);
+    });
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => select(tab));
+    tab.addEventListener('keydown', (e: KeyboardEvent) => {
+      const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+      if (!d) return;
+      const next = tabs[(i + d + tabs.length) % tabs.length];
+      select(next);
+      next.focus();
+    });
+  });
 
   // ---- amount (open links)
   const amountInput = $('amount');
-  const amountValue = (): number | null => {
-    if (data.fixedAmount !== null) return null;
-    const raw = (amountInput.value || '').trim().replace(/\./g, (m: string, i: number, s: string) => (s.indexOf(',') >= 0 ? '' : m)).replace(',', '.');
-    if (!/^\d+(\.\d{1,2})?$/.test(raw)) throw new Error('Type a valid amount, like 50,00');
-    const n = Number(raw);
-    if (n <= 0) throw new Error('Type a valid amount');
-    if (data.minAmount !== null && n < data.minAmount) throw new Error('The least amount is ' + brl(data.minAmount));
-    if (data.maxAmount !== null && n > data.maxAmount) throw new Error('The most amount is ' + brl(data.maxAmount));
-    return n;
+  const parseAmount = (): number | null => {
+    const typed = (amountInput.value || '').trim();
+    // English pages write 1,234.56; Portuguese ones 1.234,56 (a lone "." is taken as the decimal point)
+    const raw = I.locale === 'en' ? typed.replace(/,/g, '') : typed.replace(/\./g, (m: string, i: number, s: string) => (s.indexOf(',') >= 0 ? '' : m)).replace(',', '.');
+    return /^\d+(\.\d{1,2})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+  };
+  validators['amount'] = () => {
+    const n = parseAmount();
+    if (n === null) return t('errAmount');
+    if (data.minAmount !== null && n < data.minAmount) return t('errAmountMin', { min: brl(data.minAmount) });
+    if (data.maxAmount !== null && n > data.maxAmount) return t('errAmountMax', { max: brl(data.maxAmount) });
+    return '';
   };
   let quoteTimer: any = null;
+  const installmentLabel = (amounts: number[], total: number) => {
+    const n = amounts.length;
+    const last = amounts[n - 1];
+    if (n <= 1) return t('inst1', { amount: brl(total) });
+    if (amounts.every((a) => a === last)) return t('instEqual', { n, each: brl(last), total: brl(total) });
+    return t('instUneven', { first: brl(amounts[0]), rest: n - 1, each: brl(last), total: brl(total) });
+  };
   const applyQuote = (options: any[]) => {
     const sel = $('installments');
     if (sel) {
-      const card = options.filter((o) => o.paymentMethod === 'CARD');
       sel.innerHTML = '';
-      card.forEach((o) => {
-        const opt = document.createElement('option');
-        opt.value = String(o.installments);
-        const each = o.installmentAmounts[o.installmentAmounts.length - 1];
-        opt.textContent = o.installments === 1 ? '1x ' + brl(o.grossAmount) : o.installments + 'x ' + brl(each) + ' (total ' + brl(o.grossAmount) + ')';
-        sel.appendChild(opt);
-      });
+      options
+        .filter((o) => o.paymentMethod === 'CARD')
+        .forEach((o) => {
+          const opt = document.createElement('option');
+          opt.value = String(o.installments);
+          opt.textContent = installmentLabel(o.installmentAmounts, o.grossAmount);
+          sel.appendChild(opt);
+        });
     }
     ['PIX', 'BOLETO'].forEach((m) => {
       const f = $('figure-' + m);
@@ -92,31 +154,34 @@ export function checkoutMain(): void {
     amountInput.addEventListener('input', () => {
       clearTimeout(quoteTimer);
       quoteTimer = setTimeout(() => {
-        let n: number | null;
-        try {
-          n = amountValue();
-        } catch {
-          return;
-        }
-        fetch(base + '/quote', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: n }) })
+        const msg = amountInput.value.trim() ? validators['amount']() : '';
+        fieldError('amount', msg);
+        if (msg || !amountInput.value.trim()) return;
+        fetch(base + '/quote', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: parseAmount() }) })
           .then((r) => (r.ok ? r.json() : null))
           .then((q) => q && applyQuote(q.options))
           .catch(() => undefined);
-      }, 250);
+      }, 300);
     });
   }
 
   // ---- payer
-  const payer = (needTaxId: boolean) => {
+  PI.bind($('payer-taxid'), PI.taxId);
+  let needTaxId = false;
+  validators['payer-name'] = () => (($('payer-name').value || '').trim().length < 2 ? t('errName') : '');
+  validators['payer-email'] = () => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(($('payer-email').value || '').trim()) ? '' : t('errEmail'));
+  validators['payer-taxid'] = () => {
+    const d = digits($('payer-taxid').value);
+    if (d && d.length !== 11 && d.length !== 14) return t('errTaxId');
+    return needTaxId && !d ? t('errTaxIdRequired') : '';
+  };
+  const payer = () => {
     const name = ($('payer-name').value || '').trim();
     const email = ($('payer-email').value || '').trim();
     const taxId = digits($('payer-taxid').value);
-    if (name.length < 2) throw new Error('Type your full name');
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error('Type a valid e-mail');
-    if (taxId && taxId.length !== 11 && taxId.length !== 14) throw new Error('CPF has 11 digits and CNPJ 14');
-    if (needTaxId && !taxId) throw new Error('A boleto needs your CPF or CNPJ');
     return taxId ? { name, email, taxId } : { name, email };
   };
+  const payerFields = () => (amountInput ? ['amount'] : []).concat(['payer-name', 'payer-email', 'payer-taxid']);
 
   // ---- card checks (the server checks again)
   const luhn = (n: string) => {
@@ -149,165 +214,247 @@ export function checkoutMain(): void {
     return null;
   };
   const numberInput = $('card-number');
+  PI.bind(numberInput, PI.cardNumber);
+  PI.bind($('card-expiry'), PI.expiry);
+  PI.bind($('card-cvv'), (v: string) => digits(v).slice(0, 4));
   if (numberInput) {
     numberInput.addEventListener('input', () => {
       const n = digits(numberInput.value);
       $('card-brand').textContent = n.length >= 4 ? brand(n) || '' : '';
     });
   }
-  const cardData = () => {
-    const n = digits(numberInput.value);
-    if (!luhn(n)) throw new Error('The card number is not valid');
-    const b = brand(n);
-    if (!b) throw new Error('This card brand is not accepted');
+  const expiry = () => {
     const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec($('card-expiry').value || '');
-    if (!m) throw new Error('Type the expiry as MM/YY');
-    const month = Number(m[1]);
-    let year = Number(m[2]);
-    if (year < 100) year += 2000;
+    if (!m) return null;
+    const year = Number(m[2]) < 100 ? Number(m[2]) + 2000 : Number(m[2]);
+    return { month: Number(m[1]), year };
+  };
+  validators['card-number'] = () => {
+    const n = digits(numberInput.value);
+    if (!luhn(n)) return t('errCardNumber');
+    return brand(n) ? '' : t('errBrand');
+  };
+  validators['card-expiry'] = () => {
+    const e = expiry();
+    if (!e || e.month < 1 || e.month > 12) return t('errExpiry');
     const now = new Date();
-    if (month < 1 || month > 12 || year * 12 + month - 1 < now.getFullYear() * 12 + now.getMonth()) throw new Error('The card is expired');
-    const cvv = digits($('card-cvv').value);
-    if (cvv.length !== (b === 'amex' ? 4 : 3)) throw new Error('The security code has ' + (b === 'amex' ? 4 : 3) + ' digits');
-    const holderName = ($('card-name').value || '').trim();
-    if (holderName.length < 2) throw new Error('Type the name on the card');
-    return { number: n, expMonth: month, expYear: year, cvv, holderName };
+    return e.year * 12 + e.month - 1 < now.getFullYear() * 12 + now.getMonth() ? t('errExpired') : '';
+  };
+  validators['card-cvv'] = () => {
+    const len = brand(digits(numberInput.value)) === 'amex' ? 4 : 3;
+    return digits($('card-cvv').value).length === len ? '' : t('errCvv', { n: len });
+  };
+  validators['card-name'] = () => (($('card-name').value || '').trim().length < 2 ? t('errCardName') : '');
+  const cardData = () => {
+    const e = expiry()!;
+    return { number: digits(numberInput.value), expMonth: e.month, expYear: e.year, cvv: digits($('card-cvv').value), holderName: ($('card-name').value || '').trim() };
   };
 
   // ---- attempts
   const attempt = (body: Record<string, unknown>) => {
-    const amount = amountValue();
     const payload: Record<string, unknown> = { attemptId: uuid(), ...body };
-    if (amount !== null) payload.amount = amount;
-    return fetch(base + '/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }).then((r) =>
-      r.json().then((j: any) => {
-        if (!r.ok) throw new Error(j.message || 'The payment could not be started');
-        return j;
-      }),
+    if (amountInput) payload.amount = parseAmount();
+    return fetch(base + '/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }).then(
+      (r) =>
+        r.json().then((j: any) => {
+          if (!r.ok) throw new Error(j.message || t('errStart'));
+          return j;
+        }),
+      () => {
+        throw new Error(t('errNetwork'));
+      },
     );
   };
+  const statusWord = (method: string, status: string) => (I.m['st_' + method + '_' + status] ? t('st_' + method + '_' + status) : t('st_unknown'));
   const succeed = (v: any) => {
     if (done) return;
     done = true;
+    stopTimers();
     document.querySelectorAll('.panel, .tabs, .payer, .amount').forEach((el: any) => show(el, false));
-    $('done-text').textContent = brl(v.amount) + ' paid by ' + ({ CARD: 'card', PIX: 'Pix', BOLETO: 'boleto' } as any)[v.method] + ' (' + v.status + ').';
-    $('done-receipt').href = v.receiptUrl;
+    $('done-text').textContent = t('doneText', { amount: brl(v.amount), status: statusWord(v.method, v.status) });
+    $('done').setAttribute('data-status', v.status);
+    $('done-receipt').href = withLang(v.receiptUrl);
     show($('done'), true);
+    $('done').focus();
     notifyParent({ type: 'service-checkout:success', status: v.status, amount: v.amount, method: v.method });
   };
-  const poll = (paymentId: string, statusId: string, every: number) => {
-    const started = Date.now();
+
+  // ---- polling (paused while the page is hidden) and the Pix countdown
+  let pollTimer: any = null;
+  let countdownTimer: any = null;
+  const stopTimers = () => {
+    clearTimeout(pollTimer);
+    clearInterval(countdownTimer);
+  };
+  let polling: (() => void) | null = null;
+  const poll = (paymentId: string, statusId: string, every: number, onEnd: (v: any) => void) => {
+    let inFlight = false;
     const tick = () => {
-      if (done || Date.now() - started > 2 * 3600 * 1000) return;
+      clearTimeout(pollTimer);
+      pollTimer = null;
+      if (done || inFlight) return;
+      if (document.hidden) return; // resumed by visibilitychange
+      inFlight = true;
       fetch(base + '/payments/' + paymentId)
         .then((r) => (r.ok ? r.json() : null))
         .then((v) => {
-          if (!v) return setTimeout(tick, every);
+          inFlight = false;
+          if (!v) return schedule();
           if (v.paid) return succeed(v);
           if (!v.pending) {
-            $(statusId).textContent = v.status === 'EXPIRED' ? 'This code expired. Generate a new one.' : 'Status: ' + v.status;
-            return;
+            polling = null;
+            return onEnd(v);
           }
-          setTimeout(tick, every);
+          schedule();
         })
-        .catch(() => setTimeout(tick, every));
+        .catch(() => {
+          inFlight = false;
+          schedule();
+        });
     };
-    setTimeout(tick, every);
+    const schedule = () => {
+      clearTimeout(pollTimer);
+      pollTimer = setTimeout(tick, every);
+    };
+    polling = tick;
+    $(statusId).textContent = t('waiting');
+    schedule();
   };
-  const REASONS: Record<string, string> = {
-    generic_decline: 'The card issuer declined the payment.',
-    insufficient_funds: 'Insufficient funds.',
-    invalid_card: 'The card was not accepted.',
-    expired_card: 'The card is expired.',
-    processing_error: 'A processing error happened; try again.',
-    acquirer_unavailable: 'The payment service is unavailable; try again.',
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden && polling && !done) polling(); // at once: the payer may have paid in the bank app meanwhile
+  });
+
+  const copyButton = (btnId: string, noteId: string, text: () => string) => {
+    const btn = $(btnId);
+    if (!btn) return;
+    btn.addEventListener('click', () => {
+      const note = $(noteId);
+      const ok = () => {
+        note.textContent = t('copied');
+        setTimeout(() => (note.textContent = ''), 4000);
+      };
+      const clip: any = navigator.clipboard;
+      if (clip && clip.writeText) clip.writeText(text()).then(ok, () => (note.textContent = t('copyFailed')));
+      else note.textContent = t('copyFailed');
+    });
   };
 
   const cardForm = $('card-form');
   if (cardForm) {
     cardForm.addEventListener('submit', (ev: Event) => {
       ev.preventDefault();
+      needTaxId = false;
       setError('card-error', '');
-      let body;
-      try {
-        body = { method: 'CARD', payer: payer(false), card: cardData(), installments: Number($('installments').value || 1) };
-      } catch (e: any) {
-        return setError('card-error', e.message);
-      }
+      if (!checkFields(payerFields().concat(['card-number', 'card-expiry', 'card-cvv', 'card-name']))) return;
+      const body = { method: 'CARD', payer: payer(), card: cardData(), installments: Number($('installments').value || 1) };
       const btn = $('pay-card');
       btn.disabled = true;
+      btn.textContent = t('processing');
       attempt(body)
         .then((v) => {
           if (v.paid) return succeed(v);
-          setError('card-error', 'Payment refused: ' + (REASONS[v.reason] || v.status) + ' You can try another card.');
+          setError('card-error', t('errRefused', { reason: t('reason_' + (I.m['reason_' + v.reason] ? v.reason : 'other')) }));
         })
         .catch((e) => setError('card-error', e.message))
         .then(() => {
           btn.disabled = false;
+          btn.textContent = t('pay');
         });
     });
   }
 
   const pixBtn = $('pay-pix');
+  const pixExpired = () => {
+    stopTimers();
+    polling = null;
+    show($('pix-result'), false);
+    show($('pix-expired'), true);
+  };
+  const startCountdown = (expiresAt: string) => {
+    const end = Date.parse(expiresAt);
+    const el = $('pix-countdown');
+    const render = () => {
+      const left = Math.max(0, Math.round((end - (Date.now() + clockSkew)) / 1000));
+      const mm = Math.floor(left / 60);
+      const ss = ('0' + (left % 60)).slice(-2);
+      el.textContent = t('pixExpiresIn', { time: mm + ':' + ss });
+      el.setAttribute('data-seconds', String(left));
+      if (left <= 0) pixExpired();
+    };
+    clearInterval(countdownTimer);
+    countdownTimer = setInterval(render, 1000);
+    render();
+  };
+  const generatePix = () => {
+    setError('pix-error', '');
+    needTaxId = false;
+    if (!checkFields(payerFields())) return;
+    pixBtn.disabled = true;
+    attempt({ method: 'PIX', payer: payer() })
+      .then((v) => {
+        $('pix-qr').src = v.pix.qrCode;
+        $('pix-qr').alt = t('pixQrAlt', { amount: brl(v.amount) });
+        $('pix-code').value = v.pix.brCode;
+        if (v.pix.bankAppUrl) {
+          $('pix-bank').href = v.pix.bankAppUrl;
+          show($('pix-bank'), true);
+        }
+        show($('pix-expired'), false);
+        show($('pix-result'), true);
+        show(pixBtn, false);
+        startCountdown(v.pix.expiresAt);
+        poll(v.paymentId, 'pix-status', 1500, (end) => (end.status === 'EXPIRED' ? pixExpired() : ($('pix-status').textContent = statusWord('PIX', end.status))));
+        $('pix-copy').focus();
+      })
+      .catch((e) => {
+        setError('pix-error', e.message);
+      })
+      .then(() => {
+        pixBtn.disabled = false;
+      });
+  };
   if (pixBtn) {
-    pixBtn.addEventListener('click', () => {
-      setError('pix-error', '');
-      let body;
-      try {
-        body = { method: 'PIX', payer: payer(false) };
-      } catch (e: any) {
-        return setError('pix-error', e.message);
-      }
-      pixBtn.disabled = true;
-      attempt(body)
-        .then((v) => {
-          $('pix-qr').src = v.pix.qrCode;
-          $('pix-code').value = v.pix.brCode;
-          if (v.pix.bankAppUrl) {
-            $('pix-bank').href = v.pix.bankAppUrl;
-            show($('pix-bank'), true);
-          }
-          show($('pix-result'), true);
-          show(pixBtn, false);
-          poll(v.paymentId, 'pix-status', 1500);
-        })
-        .catch((e) => {
-          setError('pix-error', e.message);
-          pixBtn.disabled = false;
-        });
-    });
-    $('pix-copy').addEventListener('click', () => {
-      const t = $('pix-code');
-      t.select();
-      if (navigator.clipboard) navigator.clipboard.writeText(t.value).catch(() => undefined);
-    });
+    pixBtn.addEventListener('click', generatePix);
+    $('pix-new').addEventListener('click', generatePix);
+    copyButton('pix-copy', 'pix-copied', () => $('pix-code').value);
   }
 
   const boletoBtn = $('pay-boleto');
   if (boletoBtn) {
+    let line = '';
+    copyButton('boleto-copy', 'boleto-copied', () => line);
     boletoBtn.addEventListener('click', () => {
       setError('boleto-error', '');
-      let body;
-      try {
-        body = { method: 'BOLETO', payer: payer(true) };
-      } catch (e: any) {
-        return setError('boleto-error', e.message);
-      }
+      needTaxId = true;
+      if (!checkFields(payerFields())) return;
       boletoBtn.disabled = true;
-      attempt(body)
+      attempt({ method: 'BOLETO', payer: payer() })
         .then((v) => {
-          if (!v.boleto) throw new Error('The boleto could not be issued; try again or pay another way');
-          $('boleto-line').textContent = v.boleto.formattedLine;
+          if (!v.boleto) throw new Error(t('errBoleto'));
+          line = v.boleto.digitableLine;
+          const el = $('boleto-line');
+          el.textContent = '';
+          String(v.boleto.formattedLine)
+            .split(' ')
+            .forEach((g: string, i: number) => {
+              if (i) el.appendChild(document.createTextNode(' '));
+              const s = document.createElement('span');
+              s.className = 'grp';
+              s.textContent = g;
+              el.appendChild(s);
+            });
           $('boleto-barcode').src = v.boleto.barcodeUrl;
-          $('boleto-due').textContent = v.boleto.dueDate;
-          $('boleto-print').href = v.boleto.printUrl;
+          $('boleto-due').textContent = t('boletoDue', { date: fmtDay(v.boleto.dueDate) });
+          $('boleto-due').setAttribute('data-date', v.boleto.dueDate);
+          $('boleto-print').href = withLang(v.boleto.printUrl);
           if (v.boleto.bankAppUrl) {
             $('boleto-bank').href = v.boleto.bankAppUrl;
             show($('boleto-bank'), true);
           }
           show($('boleto-result'), true);
           show(boletoBtn, false);
-          poll(v.paymentId, 'boleto-status', 3000);
+          poll(v.paymentId, 'boleto-status', 3000, (end) => ($('boleto-status').textContent = statusWord('BOLETO', end.status)));
+          $('boleto-copy').focus();
         })
         .catch((e) => {
           setError('boleto-error', e.message);
@@ -317,4 +464,4 @@ export function checkoutMain(): void {
   }
 }
 
-export const CHECKOUT_JS = `(${checkoutMain.toString()})();\n`;
+export const CHECKOUT_JS = `${PAYER_INPUT_JS}(${checkoutMain.toString()})();\n`;

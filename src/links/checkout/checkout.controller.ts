@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
@@ -6,11 +6,13 @@ import { CheckoutAttemptGuard } from '../../gateway/checkout-attempt.guard';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { CheckoutPaymentDto, CheckoutPaymentViewDto, QuoteDto, QuoteResultDto } from '../dto/checkout.dto';
 import { LinksConfig } from '../links.config';
+import { i18nFor } from '../../common/i18n';
 import { CHECKOUT_JS } from './checkout.client';
 import { CHECKOUT_CSS } from './checkout.css';
 import { CheckoutService } from './checkout.service';
 import { LinkAttemptGuard } from './link-attempt.guard';
-import { boletoPage, checkoutPage, notFoundPage, receiptPage, unavailablePage } from './pages';
+import { checkoutPage, notFoundPage, unavailablePage } from './pages';
+import { boletoPage, receiptPage } from './slip-pages';
 
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
@@ -41,14 +43,22 @@ export class CheckoutController {
 
   @Get('checkout/:slug')
   @ApiExcludeEndpoint()
-  async page(@Param('slug') slug: string, @Query('embed') embed: string | undefined, @Query('parentOrigin') parentOrigin: string | undefined, @Res() reply: FastifyReply) {
+  async page(
+    @Param('slug') slug: string,
+    @Query('embed') embed: string | undefined,
+    @Query('parentOrigin') parentOrigin: string | undefined,
+    @Query('lang') lang: string | undefined,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
+    const t = i18nFor(acceptLanguage, lang);
     const model = await this.checkout.open(slug);
     const isEmbed = embed === '1';
     const parent = parentOrigin && ORIGIN.test(parentOrigin) ? parentOrigin : null;
-    if (!model) return this.html(reply, 404, notFoundPage());
+    if (!model) return this.html(reply, 404, notFoundPage(t));
     const l = model.link;
-    if (l.status !== 'ACTIVE') return this.html(reply, l.status === 'INACTIVE' ? 409 : 410, unavailablePage(l, isEmbed));
-    return this.html(reply, 200, checkoutPage(model, isEmbed, parent));
+    if (l.status !== 'ACTIVE') return this.html(reply, l.status === 'INACTIVE' ? 409 : 410, unavailablePage(t, l, isEmbed));
+    return this.html(reply, 200, checkoutPage(t, model, isEmbed, parent));
   }
 
   @Post('checkout/:slug/quote')
@@ -88,11 +98,18 @@ export class CheckoutController {
 
   @Get('checkout/:slug/payments/:paymentId/boleto')
   @ApiExcludeEndpoint()
-  async boleto(@Param('slug') slug: string, @Param('paymentId') paymentId: string, @Res() reply: FastifyReply) {
+  async boleto(
+    @Param('slug') slug: string,
+    @Param('paymentId') paymentId: string,
+    @Query('lang') lang: string | undefined,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
+    const t = i18nFor(acceptLanguage, lang);
     const { link, item } = await this.checkout.payment(slug, paymentId);
-    if (item.method !== 'BOLETO' || !item.instrument.digitableLine) return this.html(reply, 404, notFoundPage());
+    if (item.method !== 'BOLETO' || !item.instrument.digitableLine || !item.instrument.barcode) return this.html(reply, 404, notFoundPage(t));
     const qr = item.instrument.pixBrCode ? await brCodeQrPngDataUrl(item.instrument.pixBrCode, 180) : null;
-    return this.html(reply, 200, boletoPage(link, item, await this.checkout.merchantName(link), qr));
+    return this.html(reply, 200, boletoPage(t, link, item, await this.checkout.beneficiary(link), qr));
   }
 
   @Get('checkout/:slug/payments/:paymentId/barcode.svg')
@@ -104,9 +121,16 @@ export class CheckoutController {
 
   @Get('checkout/:slug/payments/:paymentId/receipt')
   @ApiExcludeEndpoint()
-  async receipt(@Param('slug') slug: string, @Param('paymentId') paymentId: string, @Res() reply: FastifyReply) {
+  async receipt(
+    @Param('slug') slug: string,
+    @Param('paymentId') paymentId: string,
+    @Query('lang') lang: string | undefined,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
+    const t = i18nFor(acceptLanguage, lang);
     const { link, item } = await this.checkout.payment(slug, paymentId);
-    return this.html(reply, 200, receiptPage(link, item, await this.checkout.merchantName(link)));
+    return this.html(reply, 200, receiptPage(t, link, item, await this.checkout.merchantName(link)));
   }
 
   @Get('assets/checkout/checkout.js')
@@ -135,6 +159,7 @@ export class CheckoutController {
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
       .header('cache-control', 'no-store')
+      .header('vary', 'accept-language')
       .send(body);
   }
 }

@@ -125,6 +125,12 @@ export class CheckoutService {
     return (await this.merchants.get(link.tenantId, link.ownerMerchantId)).name;
   }
 
+  /** The seller as a boleto prints it: name and CNPJ/CPF. */
+  async beneficiary(link: Link): Promise<{ name: string; taxId: string | null }> {
+    const m = await this.merchants.get(link.tenantId, link.ownerMerchantId);
+    return { name: m.name, taxId: m.taxId };
+  }
+
   private options(link: Link, priceCents: number, owner: Parameters<MerchantsService['feeTable']>[0]): FeeSimulation[] {
     return quoteAll(this.merchants.feeTable(owner), priceCents, link.paymentMethods, link.maxInstallments, link.passFee);
   }

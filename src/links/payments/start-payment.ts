@@ -96,7 +96,7 @@ export class StartPayment {
       const expiresIn = Math.max(60, Math.min(this.config.pixExpiresSeconds, cap));
       const holdUntil = new Date(now.getTime() + (expiresIn + 300) * 1000);
       await this.ledger.reserve(link.id, id, holdUntil);
-      return { link, item: await this.withHold(id, () => this.pix(base, owner.id, expiresIn, holdUntil)) };
+      return { link, item: await this.withHold(id, () => this.pix(base, owner.id, expiresIn, holdUntil, owner.name)) };
     }
     let due = saoPauloDate(new Date(now.getTime() + this.config.boletoDueDays * DAY));
     if (link.expiresAt && saoPauloDate(link.expiresAt) < due) due = saoPauloDate(link.expiresAt);
@@ -171,10 +171,10 @@ export class StartPayment {
     return this.ledger.record({ ...base, status, reason, acquirerId, instrument }, null);
   }
 
-  private async pix(base: NewPaymentItem, merchantId: string, expiresInSeconds: number, holdUntil: Date): Promise<PaymentItem> {
+  private async pix(base: NewPaymentItem, merchantId: string, expiresInSeconds: number, holdUntil: Date, merchantName: string): Promise<PaymentItem> {
     let charge;
     try {
-      charge = await this.acquirer.createPixCharge({ transactionId: base.id, merchantId, amountCents: base.amountCents, payerName: base.payer.name, expiresInSeconds });
+      charge = await this.acquirer.createPixCharge({ transactionId: base.id, merchantId, merchantName, amountCents: base.amountCents, payerName: base.payer.name, expiresInSeconds });
     } catch (e) {
       if (e instanceof ProviderCallError) throw LinkErrors.error('provider_unavailable', 'Pix is unavailable right now; try again shortly or pay another way', { headers: { 'Retry-After': '5' } });
       throw e;

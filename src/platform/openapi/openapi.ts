@@ -24,8 +24,44 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
   const doc = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto], operationIdFactory: (c, m) => `${c.replace(/Controller$/, '')}_${m}` });
   addCommonErrors(doc);
   uniqueOperationIds(doc);
-  return sortDocument(doc);
+  const sorted = sortDocument(doc);
+  sorted.tags = orderedTags(sorted);
+  return sorted;
 }
+
+/** What a tenant integrates first leads; the sandbox follows; the operator's (`admin`) tag comes last. */
+const TAG_ORDER = ['credentials', 'payment links', 'checkout (public)', 'card tokenization', 'hosted card page', 'card payments', '3DS', 'pix-automatic', 'webhooks', 'accounts'];
+const TAG_LAST = ['health', 'provider', 'sandbox', 'admin'];
+
+/** The document's tag list, which Swagger UI follows: TAG_ORDER, any other tag by name, then TAG_LAST. */
+export function orderedTags(doc: OpenAPIObject): { name: string }[] {
+  const used = new Set<string>();
+  for (const item of Object.values(doc.paths)) for (const op of Object.values(item) as any[]) for (const t of op?.tags ?? []) used.add(t);
+  const rank = (t: string) => (TAG_ORDER.includes(t) ? TAG_ORDER.indexOf(t) : TAG_LAST.includes(t) ? 1000 + TAG_LAST.indexOf(t) : 500);
+  return [...used].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((name) => ({ name }));
+}
+
+/**
+ * Swagger UI on a phone: the page never scrolls sideways; long paths and tables wrap or scroll
+ * inside. Its light method badges, links and version stamps are darkened to reach 4.5:1.
+ */
+export const SWAGGER_UI_CSS = `.swagger-ui .info a,.swagger-ui a.nostyle,.swagger-ui .info .link{color:#1d4ed8}
+.swagger-ui .info .title small,.swagger-ui .info .title small.version-stamp{background:#374151}.swagger-ui .info .title small pre{color:#fff}
+.swagger-ui .btn.authorize{color:#166534;border-color:#166534}.swagger-ui .btn.authorize svg{fill:#166534}
+.swagger-ui .opblock.opblock-get .opblock-summary-method{background:#1d4ed8}.swagger-ui .opblock.opblock-post .opblock-summary-method{background:#166534}
+.swagger-ui .opblock.opblock-put .opblock-summary-method{background:#9a3412}.swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#0f766e}
+.swagger-ui .opblock.opblock-delete .opblock-summary-method{background:#b91c1c}
+.swagger-ui .highlight-code .microlight span{color:#f3f4f6!important}
+.swagger-ui .opblock-tag small,.swagger-ui .opblock .opblock-summary-description,.swagger-ui .parameter__in,.swagger-ui .parameter__type,.swagger-ui .prop-format,.swagger-ui .renderedMarkdown p{color:#374151}
+@media (max-width: 600px) {
+.swagger-ui .wrapper{padding:0 8px}.swagger-ui .info{margin:16px 0}.swagger-ui .info .title{font-size:24px}
+.swagger-ui .opblock-tag{font-size:18px;padding:8px 4px}.swagger-ui .opblock-tag small{display:none}
+.swagger-ui .opblock .opblock-summary{flex-wrap:wrap}.swagger-ui .opblock .opblock-summary-path{max-width:100%;word-break:break-all;flex-shrink:1}
+.swagger-ui .opblock .opblock-summary-description{flex-basis:100%;padding:4px 0 0}
+.swagger-ui table{display:block;overflow-x:auto}.swagger-ui .scheme-container{padding:12px 0}.swagger-ui .scheme-container .schemes{flex-wrap:wrap;gap:8px}
+.swagger-ui .model-box,.swagger-ui .highlight-code,.swagger-ui .microlight{max-width:100%;overflow-x:auto}
+.swagger-ui .btn.authorize{margin-top:8px}
+}`;
 
 /** Every operation documents the failures that any route can give. */
 function addCommonErrors(doc: OpenAPIObject): void {

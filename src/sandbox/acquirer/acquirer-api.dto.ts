@@ -52,6 +52,7 @@ export class CaptureDto {
 export class PixChargeDto {
   @IsString() @Length(1, 100) transactionId: string;
   @IsString() @Length(1, 100) merchantId: string;
+  @IsOptional() @IsString() @MaxLength(100) merchantName?: string;
   @IsInt() @Min(1) @Max(99_999_999_999) amountCents: number;
   @IsOptional() @IsString() @MaxLength(100) payerName?: string;
   @IsInt() @Min(30) @Max(30 * 86400) expiresInSeconds: number;

@@ -1,9 +1,11 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
-import { BANK_APP_CSS, BANK_APP_JS, brl, esc, page, SANDBOX_PAGE_CSP } from './html';
+import { I18n, i18nFor } from '../../common/i18n';
+import { formatLine } from '../../common/formats/boleto';
+import { BANK_APP_CSS, BANK_APP_JS, esc, page, SANDBOX_PAGE_CSP } from './html';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxEnabledGuard } from './sandbox-acquirer.guard';
 import { SandboxBoletoService } from './sandbox-boleto.service';
@@ -70,47 +72,50 @@ export class BankAppController {
 
   @Get('bank-app')
   @ApiExcludeEndpoint()
-  async bankApp(@Query('code') code: string | undefined, @Res() reply: FastifyReply) {
+  async bankApp(@Query('code') code: string | undefined, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+    const t = i18nFor(lang);
     let error = '';
     const c = (code ?? '').trim();
     if (c) {
       const target = await this.resolve(c);
       if (target) return reply.redirect(target, 303);
-      error = 'No Pix charge or boleto found for this code.';
+      error = t.m.bankNoCode;
     }
-    return this.html(reply, page('Sandbox bank app', `<h1>Pay a Pix or a boleto</h1>
-<form method="get" action="/sandbox/bank-app"><p>Paste a Pix "copia e cola" code or a boleto's digitable line:</p>
-<textarea name="code" rows="4">${esc(c)}</textarea><button type="submit">Continue</button></form>
-${error ? `<p class="error">${esc(error)}</p>` : ''}`));
+    return this.html(reply, page(t, t.m.bankApp, `<h1>${esc(t.m.bankPayTitle)}</h1>
+<form method="get" action="/sandbox/bank-app"><p>${esc(t.m.bankPaste)}</p>
+<label for="code">${esc(t.m.bankCode)}</label><textarea id="code" name="code" rows="4"${error ? ' aria-invalid="true" aria-describedby="code-error"' : ''}>${esc(c)}</textarea><button type="submit">${esc(t.m.bankContinue)}</button></form>
+${error ? `<p class="error" id="code-error" role="alert">${esc(error)}</p>` : ''}`));
   }
 
   @Get('pix/:txid')
   @ApiExcludeEndpoint()
-  async pixPage(@Param('txid') txid: string, @Res() reply: FastifyReply) {
+  async pixPage(@Param('txid') txid: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+    const t = i18nFor(lang);
     const charge = await this.pix.find(txid);
     const boleto = charge ? null : await this.boletos.findBy('pix_txid', txid);
-    if (!charge && !boleto) return this.html(reply, page('Not found', '<h1>No such Pix QR code</h1>'), 404);
+    if (!charge && !boleto) return this.html(reply, page(t, t.m.bankNotFound, `<h1>${esc(t.m.bankNoPix)}</h1>`), 404);
     const amount = charge?.amountCents ?? boleto!.amountCents;
     const status = charge ? charge.status : boleto!.status;
     const payable = status === 'PENDING';
-    return this.html(reply, page('Pay with Pix', `<h1>Pix payment</h1><dl>
-<dt>Amount</dt><dd id="amount">${esc(brl(amount))}</dd><dt>txid</dt><dd>${esc(txid)}</dd>
-<dt>${boleto ? 'Boleto' : 'Expires'}</dt><dd>${esc(boleto ? boleto.digitableLine : charge!.expiresAt)}</dd>
-<dt>Status</dt><dd class="status" id="status">${esc(status)}</dd></dl>
-${payable ? `<button id="pay" data-pay="/sandbox/pix/${esc(encodeURIComponent(txid))}/pay">Pay ${esc(brl(amount))}</button>` : ''}<p id="result"></p>`));
+    return this.html(reply, page(t, t.m.bankPixTitle, `<h1>${esc(t.m.bankPixTitle)}</h1><dl>
+<dt>${esc(t.m.amount)}</dt><dd id="amount">${esc(t.brl(amount))}</dd><dt>${esc(t.m.bankTxid)}</dt><dd>${esc(txid)}</dd>
+<dt>${esc(boleto ? t.m.methodBOLETO : t.m.bankExpires)}</dt><dd>${boleto ? groups(boleto.digitableLine) : esc(t.dateTime(charge!.expiresAt))}</dd>
+<dt>${esc(t.m.status)}</dt><dd class="status" id="status" data-status="${esc(status)}">${esc(t.status(boleto ? 'BOLETO' : 'PIX', status))}</dd></dl>
+${payable ? `<button id="pay" data-pay="/sandbox/pix/${esc(encodeURIComponent(txid))}/pay"${done(t, boleto ? 'BOLETO' : 'PIX', boleto ? 'PAID_PIX' : 'AUTHORIZED')}>${esc(t.t('bankPayAmount', { amount: t.brl(amount) }))}</button>` : ''}<p id="result" role="status"></p>`));
   }
 
   @Get('boletos/:id')
   @ApiExcludeEndpoint()
-  async boletoPage(@Param('id') id: string, @Res() reply: FastifyReply) {
+  async boletoPage(@Param('id') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+    const t = i18nFor(lang);
     const b = await this.boletos.find(id);
-    if (!b) return this.html(reply, page('Not found', '<h1>No such boleto</h1>'), 404);
+    if (!b) return this.html(reply, page(t, t.m.bankNotFound, `<h1>${esc(t.m.bankNoBoleto)}</h1>`), 404);
     const action = `/sandbox/boletos/${esc(encodeURIComponent(id))}/pay`;
-    return this.html(reply, page('Pay a boleto', `<h1>Boleto</h1><dl>
-<dt>Amount</dt><dd>${esc(brl(b.amountCents))}</dd><dt>Due date</dt><dd>${esc(b.dueDate)}</dd>
-<dt>Line</dt><dd>${esc(b.digitableLine)}</dd><dt>Status</dt><dd class="status" id="status">${esc(b.status)}</dd></dl>
-${b.status === 'PENDING' ? `<button id="pay-bank" data-pay="${action}" data-body='{"via":"BANK"}'>Pay by bank</button><button id="pay-pix" data-pay="${action}" data-body='{"via":"PIX"}'>Pay with the Pix QR</button>` : ''}
-<p id="result"></p>`));
+    return this.html(reply, page(t, t.m.methodBOLETO, `<h1>${esc(t.m.methodBOLETO)}</h1><dl>
+<dt>${esc(t.m.amount)}</dt><dd id="amount">${esc(t.brl(b.amountCents))}</dd><dt>${esc(t.m.boletoDueDate)}</dt><dd>${esc(t.date(b.dueDate))}</dd>
+<dt>${esc(t.m.boletoLine)}</dt><dd>${groups(b.digitableLine)}</dd><dt>${esc(t.m.status)}</dt><dd class="status" id="status" data-status="${esc(b.status)}">${esc(t.status('BOLETO', b.status))}</dd></dl>
+${b.status === 'PENDING' ? `<button id="pay-bank" data-pay="${action}" data-body='{"via":"BANK"}'${done(t, 'BOLETO', 'PAID')}>${esc(t.m.bankPayBank)}</button><button id="pay-pix" data-pay="${action}" data-body='{"via":"PIX"}'${done(t, 'BOLETO', 'PAID_PIX')}>${esc(t.m.bankPayPix)}</button>` : ''}
+<p id="result" role="status"></p>`));
   }
 
   @Get('assets/bank-app.js')
@@ -147,6 +152,25 @@ ${b.status === 'PENDING' ? `<button id="pay-bank" data-pay="${action}" data-body
   }
 
   private html(reply: FastifyReply, html: string, status = 200) {
-    return reply.status(status).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', SANDBOX_PAGE_CSP).header('cache-control', 'no-store').send(html);
+    return reply.status(status).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', SANDBOX_PAGE_CSP).header('cache-control', 'no-store').header('vary', 'accept-language').send(html);
   }
+}
+
+/** The words the page's script shows once the payment goes through, or when refused. */
+function done(t: I18n, method: string, status: string): string {
+  return ` data-done="${esc(t.t('bankPaid', { status: t.status(method, status) }))}" data-refused="${esc(t.m.bankRefused)}"`;
+}
+
+/** A digitable line in its printed groups, each kept whole when the line wraps. */
+function groups(line: string): string {
+  let f = line;
+  try {
+    f = formatLine(line);
+  } catch {
+    /* shown as stored */
+  }
+  return f
+    .split(' ')
+    .map((g) => `<span class="grp">${esc(g)}</span>`)
+    .join(' ');
 }

@@ -46,7 +46,7 @@ export class SandboxPixService {
     const hash = createHash('sha256').update([req.merchantId, req.amountCents, req.expiresInSeconds].join('|')).digest('hex');
     const txid = newTxid();
     const now = this.clock.now();
-    const brCode = this.brCode(txid, req.amountCents);
+    const brCode = this.brCode(txid, req.amountCents, req.merchantName);
     await this.ds.query(
       `INSERT INTO sandbox_acquirer_pix_charges (txid, transaction_id, request_hash, merchant_id, amount_cents, payer_name, br_code, status, expires_at, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,'PENDING',$8,$9,$9) ON CONFLICT (transaction_id) DO NOTHING`,
@@ -57,8 +57,9 @@ export class SandboxPixService {
     return { txid: row.txid, brCode: row.br_code, expiresAt: new Date(row.expires_at).toISOString(), status: 'PENDING' };
   }
 
-  brCode(txid: string, amountCents: number): string {
-    return buildBrCode({ key: this.config.pixKey, amountCents, merchantName: this.config.merchantName, merchantCity: this.config.merchantCity, txid, singleUse: true });
+  /** The seller's name when the charge names one (folded to ASCII, 25 characters), else the acquirer's. */
+  brCode(txid: string, amountCents: number, merchantName?: string): string {
+    return buildBrCode({ key: this.config.pixKey, amountCents, merchantName: merchantName?.trim() || this.config.merchantName, merchantCity: this.config.merchantCity, txid, singleUse: true });
   }
 
   async find(txid: string): Promise<SandboxPixCharge | null> {

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { i18nFor } from '../../common/i18n';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { SandboxConfig } from '../sandbox.config';
@@ -65,7 +66,7 @@ const DISABLED: [number, string, string] = [404, 'sandbox_disabled', 'The sandbo
 const view = (r: { recurrenceId: string; status: string }) => ({ recurrenceId: r.recurrenceId, status: r.status });
 
 function send(reply: FastifyReply, page: Html): void {
-  void reply.status(page.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(page.html);
+  void reply.status(page.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language').send(page.html);
 }
 
 /** The bank's API, as the provider client calls it (`PROVIDER_URL`, key in X-Provider-Key). */
@@ -150,28 +151,28 @@ export class SandboxBankPagesController {
   @ApiOperation({ operationId: 'sandboxAuthorizationPage', summary: 'The authorizationUrl page: receiver, amount, periodicity, term; Authorize or Refuse' })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The HTML page (also for an expired request)' })
-  async authorization(@Param('recurrenceId') id: string, @Res() reply: FastifyReply) {
-    send(reply, await this.pages.authorization(id));
+  async authorization(@Param('recurrenceId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+    send(reply, await this.pages.authorization(i18nFor(lang), id));
   }
 
   @Post('authorize/:recurrenceId')
   @ApiExcludeEndpoint()
-  async decide(@Param('recurrenceId') id: string, @Body() body: { decision?: string } | undefined, @Res() reply: FastifyReply) {
-    send(reply, await this.pages.decide(id, body?.decision));
+  async decide(@Param('recurrenceId') id: string, @Body() body: { decision?: string } | undefined, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+    send(reply, await this.pages.decide(i18nFor(lang), id, body?.decision));
   }
 
   @Get('payer/recurrences/:recurrenceId')
   @ApiOperation({ operationId: 'sandboxPayerRecurrencePage', summary: "The payer's view of an automatic Pix in their bank, with Cancel" })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The HTML page' })
-  async payer(@Param('recurrenceId') id: string, @Res() reply: FastifyReply) {
-    send(reply, await this.pages.payer(id));
+  async payer(@Param('recurrenceId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+    send(reply, await this.pages.payer(i18nFor(lang), id));
   }
 
   @Post('payer/recurrences/:recurrenceId/cancel')
   @ApiExcludeEndpoint()
-  async payerCancel(@Param('recurrenceId') id: string, @Res() reply: FastifyReply) {
-    send(reply, await this.pages.payerCancel(id));
+  async payerCancel(@Param('recurrenceId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+    send(reply, await this.pages.payerCancel(i18nFor(lang), id));
   }
 }
 

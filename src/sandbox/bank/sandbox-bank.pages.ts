@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { I18n } from '../../common/i18n';
 import { AppError } from '../../platform/errors/app-error';
 import { authorizationPage, messagePage, payerPage } from './pages';
 import { SandboxBankService } from './sandbox-bank.service';
@@ -13,44 +14,44 @@ export interface Html {
 export class SandboxBankPages {
   constructor(private readonly bank: SandboxBankService) {}
 
-  async authorization(recurrenceId: string): Promise<Html> {
-    return this.page(async () => {
+  async authorization(t: I18n, recurrenceId: string): Promise<Html> {
+    return this.page(t, async () => {
       const r = await this.bank.get(recurrenceId);
-      return authorizationPage(r, this.bank.windowClosed(r));
+      return authorizationPage(t, r, this.bank.windowClosed(r));
     });
   }
 
-  async decide(recurrenceId: string, decision: unknown): Promise<Html> {
-    return this.page(async () => {
-      if (decision !== 'approve' && decision !== 'reject') return messagePage('Unknown choice', 'Choose Authorize or Refuse.');
+  async decide(t: I18n, recurrenceId: string, decision: unknown): Promise<Html> {
+    return this.page(t, async () => {
+      if (decision !== 'approve' && decision !== 'reject') return messagePage(t, t.m.rec_unknownChoice, t.m.rec_chooseText);
       const r = decision === 'approve' ? await this.bank.approve(recurrenceId) : await this.bank.reject(recurrenceId);
-      return authorizationPage(r, false);
+      return authorizationPage(t, r, false);
     }, recurrenceId);
   }
 
-  async payer(recurrenceId: string): Promise<Html> {
-    return this.page(async () => payerPage(await this.bank.get(recurrenceId)));
+  async payer(t: I18n, recurrenceId: string): Promise<Html> {
+    return this.page(t, async () => payerPage(t, await this.bank.get(recurrenceId)));
   }
 
-  async payerCancel(recurrenceId: string): Promise<Html> {
-    return this.page(async () => payerPage(await this.bank.payerCancel(recurrenceId)), recurrenceId);
+  async payerCancel(t: I18n, recurrenceId: string): Promise<Html> {
+    return this.page(t, async () => payerPage(t, await this.bank.payerCancel(recurrenceId)), recurrenceId);
   }
 
-  private async page(render: () => Promise<string>, recurrenceId?: string): Promise<Html> {
+  private async page(t: I18n, render: () => Promise<string>, recurrenceId?: string): Promise<Html> {
     try {
       return { status: 200, html: await render() };
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       if (e.code === 'authorization_expired' && recurrenceId) {
         const r = await this.bank.get(recurrenceId);
-        return { status: e.status, html: authorizationPage(r, true) };
+        return { status: e.status, html: authorizationPage(t, r, true) };
       }
-      if (e.code === 'sandbox_recurrence_not_found') return { status: 404, html: messagePage('Not found', 'This bank holds no such automatic Pix request.') };
+      if (e.code === 'sandbox_recurrence_not_found') return { status: 404, html: messagePage(t, t.m.rec_notFound, t.m.rec_notFoundText) };
       if (recurrenceId) {
         const r = await this.bank.get(recurrenceId).catch(() => null);
-        if (r) return { status: e.status, html: authorizationPage(r, false) };
+        if (r) return { status: e.status, html: authorizationPage(t, r, false) };
       }
-      return { status: e.status, html: messagePage('Not possible', e.message) };
+      return { status: e.status, html: messagePage(t, t.m.rec_notPossible, e.message) };
     }
   }
 }

@@ -1,6 +1,7 @@
-import { Body, CanActivate, Controller, Get, Injectable, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, CanActivate, Controller, Get, Headers, Injectable, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { i18nFor } from '../../common/i18n';
 import { PlatformErrors } from '../../platform/errors/app-error';
 import { SandboxThreeDsConfig } from './sandbox-three-ds.config';
 import { ACS_SCRIPT, ACS_STYLE, challengeDonePage, challengePage, DDC_SCRIPT, ddcPage, Page } from './sandbox-three-ds.pages';
@@ -59,14 +60,14 @@ export class SandboxThreeDsController {
   }
 
   @Get('ddc')
-  ddc(@Query('referenceId') referenceId: string | undefined, @Res() reply: FastifyReply): void {
-    page(reply, ddcPage(typeof referenceId === 'string' && UUID.test(referenceId) ? referenceId : null));
+  ddc(@Query('referenceId') referenceId: string | undefined, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply): void {
+    page(reply, ddcPage(i18nFor(lang), typeof referenceId === 'string' && UUID.test(referenceId) ? referenceId : null));
   }
 
   /** Cardinal-style: the merchant page posts a form with JWT=accessToken into the hidden iframe. */
   @Post('ddc')
-  ddcForm(@Body() body: Record<string, unknown>, @Res() reply: FastifyReply): void {
-    page(reply, ddcPage(referenceOfJwt(body?.JWT)));
+  ddcForm(@Body() body: Record<string, unknown>, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply): void {
+    page(reply, ddcPage(i18nFor(lang), referenceOfJwt(body?.JWT)));
   }
 
   @Post('ddc/:referenceId')
@@ -76,18 +77,20 @@ export class SandboxThreeDsController {
   }
 
   @Get('challenge/:acsTransactionId')
-  async challenge(@Param('acsTransactionId') id: string, @Res() reply: FastifyReply): Promise<void> {
+  async challenge(@Param('acsTransactionId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    const t = i18nFor(lang);
     const tx = UUID.test(id) ? await this.sandbox.challenge(id) : null;
-    if (tx && tx.status !== 'CHALLENGE_PENDING') return page(reply, challengeDonePage(tx, this.sandbox.cres(tx)));
-    page(reply, challengePage(tx, this.config.otp));
+    if (tx && tx.status !== 'CHALLENGE_PENDING') return page(reply, challengeDonePage(t, tx, this.sandbox.cres(tx)));
+    page(reply, challengePage(t, tx, this.config.otp));
   }
 
   @Post('challenge/:acsTransactionId')
-  async submit(@Param('acsTransactionId') id: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+  async submit(@Param('acsTransactionId') id: string, @Body() body: Record<string, unknown>, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    const t = i18nFor(lang);
     const r = UUID.test(id) ? await this.sandbox.submitChallenge(id, body ?? {}) : { kind: 'unknown' as const };
-    if (r.kind === 'unknown') return page(reply, challengePage(null, this.config.otp));
-    if (r.kind === 'retry') return page(reply, challengePage(r.tx, this.config.otp, `Wrong code. ${r.attemptsLeft} attempt(s) left.`));
-    page(reply, challengeDonePage(r.tx, this.sandbox.cres(r.tx)));
+    if (r.kind === 'unknown') return page(reply, challengePage(t, null, this.config.otp));
+    if (r.kind === 'retry') return page(reply, challengePage(t, r.tx, this.config.otp, r.attemptsLeft));
+    page(reply, challengeDonePage(t, r.tx, this.sandbox.cres(r.tx)));
   }
 
   @Get('assets/ddc.js')
