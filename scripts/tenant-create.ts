@@ -3,16 +3,14 @@
 // Database: DATABASE_URL, or else the embedded PostgreSQL of `npm start` (DATA_DIR, default
 // .data; EMBEDDED_PG_PORT, default 54329), started here when it is not running. Migrations run first.
 import 'reflect-metadata';
-import { resolve } from 'node:path';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { DevSecretStore } from '../src/platform/config/env';
 import { dataSourceOptions } from '../src/platform/database/data-source.factory';
-import { EmbeddedPostgres } from '../src/platform/database/embedded-postgres';
+import { runMigrationsLocked } from '../src/platform/database/migrate';
 import { AppError } from '../src/platform/errors/app-error';
 import { TenantEntity } from '../src/tenants/tenant.entity';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { TypeOrmTenantsRepository } from '../src/tenants/tenants.repository';
+import { scriptDatabase } from './lib/database';
 
 interface Args {
   name: string;
@@ -43,37 +41,13 @@ export function parseArgs(argv: string[]): Args {
   return out;
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const c = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** DATABASE_URL, or the embedded PostgreSQL (running, or started here and stopped after). */
-async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL?.trim()) return { url: process.env.DATABASE_URL.trim(), stop: async () => undefined };
-  const dataDir = resolve(process.env.DATA_DIR?.trim() || '.data');
-  const port = Number(process.env.EMBEDDED_PG_PORT || 54329);
-  const password = new DevSecretStore(resolve(dataDir, 'secrets.json')).get('EMBEDDED_PG_PASSWORD', 24);
-  const embedded = new EmbeddedPostgres(dataDir, port, password, (m) => process.stderr.write(`${m}\n`));
-  if (await reachable(embedded.url)) return { url: embedded.url, stop: async () => undefined };
-  process.stderr.write(`starting the embedded PostgreSQL on port ${port} (data in ${dataDir}/postgres)\n`);
-  await embedded.start();
-  return { url: embedded.url, stop: () => embedded.stop() };
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const db = await database();
+  const db = await scriptDatabase();
   const ds = new DataSource({ ...dataSourceOptions(db.url, 2), entities: [TenantEntity] } as any);
   try {
     await ds.initialize();
-    const ran = await ds.runMigrations({ transaction: 'each' });
+    const ran = await runMigrationsLocked(ds);
     if (ran.length) process.stderr.write(`applied ${ran.length} migration(s)\n`);
     const t = await new TenantsService(new TypeOrmTenantsRepository(ds)).create({ name: args.name, allowedCidrs: args.allow, rateLimitPerMinute: args.rateLimit });
     process.stderr.write(`tenant "${t.name}" created; allow-list ${t.allowedCidrs.join(', ')}; ${t.rateLimitPerMinute} requests/minute\n`);

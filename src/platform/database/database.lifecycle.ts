@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../config/platform.config';
 import { DatabaseState } from './database.state';
+import { runMigrationsLocked } from './migrate';
 
 /**
  * Connects in the background with backoff so the process never crash-loops on a database
@@ -33,7 +34,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, BeforeApplicat
     for (let attempt = 1; !this.stopped; attempt++) {
       try {
         if (!this.ds.isInitialized) await this.ds.initialize();
-        const applied = await this.ds.runMigrations({ transaction: 'each' });
+        const applied = await runMigrationsLocked(this.ds);
         if (applied.length) this.logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
         this.state.markReady();
         return;
