@@ -14,10 +14,8 @@ export async function exec<T = any>(m: EntityManager, text: string, params: unkn
   return { rows: (r.records ?? []) as T[], count: r.affected ?? 0 };
 }
 
-/** Currency units (JSON number, 2 decimals) → integer cents. */
-export function toCents(amount: number): number {
-  return Math.round(amount * 100);
-}
+/** Currency units (JSON number, 2 decimals) → integer cents: the one conversion of common/formats/money. */
+export { toCents } from '../common/formats/money';
 
 /** Integer cents → currency units. */
 export function fromCents(cents: number | string): number {

@@ -1,3 +1,4 @@
+import { toCents } from '../common/formats/money';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { InitializePaymentDto, InitializePaymentResultDto, ThreeDsSetupDto, ThreeDsSetupResultDto } from './dto/three-ds.dto';
@@ -29,7 +30,7 @@ export class ThreeDsService {
       tenantId,
       tokenHash: tokenHash(token),
       documentId: dto.documentId,
-      amountCents: Math.round(dto.amount * 100),
+      amountCents: toCents(dto.amount),
       now,
       expiresAt,
     });

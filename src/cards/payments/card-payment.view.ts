@@ -6,10 +6,8 @@ export function toUnits(cents: number): number {
   return Math.round(cents) / 100;
 }
 
-/** Integer cents of an amount given in currency units with at most 2 decimals. */
-export function toCents(amount: number): number {
-  return Math.round(amount * 100);
-}
+/** Integer cents of an amount given in currency units with at most 2 decimals: the one conversion of common/formats/money. */
+export { toCents } from '../../common/formats/money';
 
 /** The payment as answered by the routes and carried by the acquiring.financial_transaction webhook. */
 export function paymentView(p: CardPaymentRecord): CardPaymentDto {

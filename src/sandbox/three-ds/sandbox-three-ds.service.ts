@@ -1,3 +1,4 @@
+import { toCents } from '../../common/formats/money';
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { cardBrand, isLuhnValid } from '../../cards/domain/pan';
@@ -78,7 +79,7 @@ export class SandboxThreeDsService {
     // Cardinal's "error on authentication" card: the directory server is not reachable.
     if (outcome.kind === 'error') return new SandboxAnswer(502, { error: 'ds_unavailable', message: 'directory server communication error' });
     const eci = ecisFor(pan);
-    const amountCents = typeof body.amount === 'string' && /^\d+(\.\d{1,2})?$/.test(body.amount) ? Math.round(Number(body.amount) * 100) : null;
+    const amountCents = typeof body.amount === 'string' && /^\d+(\.\d{1,2})?$/.test(body.amount) ? toCents(Number(body.amount)) : null;
     const base = { outcome: outcome.kind, amountCents, dsTransactionId: randomUUID(), eciAfterY: null, eciAfterN: null, acsTransactionId: null, notificationUrl: null };
     let saved: SandboxTransaction | null;
     if (outcome.challenge) {
