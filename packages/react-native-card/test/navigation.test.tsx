@@ -25,7 +25,6 @@ jest.mock('react-native', () => ({
 import { HOSTED_ORIGIN, HOSTED_URL, renderForm } from './helpers';
 import { resetWebViewDouble } from './doubles/react-native-webview';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createOnShouldStartLoadWithRequest } = require('react-native-webview/lib/WebViewShared');
 
 beforeEach(() => {
