@@ -1,3 +1,4 @@
+import './webhooks.openapi';
 import { Module } from '@nestjs/common';
 import { DeliveriesRepository, PgDeliveriesRepository } from './deliveries/deliveries.repository';
 import { WebhookDeliveriesController } from './deliveries/deliveries.controller';

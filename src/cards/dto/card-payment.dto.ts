@@ -129,7 +129,7 @@ export class CardPaymentDto {
   amount: number;
   @ApiPropertyOptional({ example: 150.75 })
   capturedAmount?: number;
-  @ApiProperty({ example: 'BRL' })
+  @ApiProperty({ enum: ['BRL'], example: 'BRL' })
   currency: 'BRL';
   @ApiProperty({ example: 1 })
   installments: number;

@@ -278,7 +278,7 @@ export class LinkDto {
   minAmount: number | null;
   @ApiProperty({ nullable: true, type: Number, example: null })
   maxAmount: number | null;
-  @ApiProperty({ example: ['CARD', 'PIX', 'BOLETO'] })
+  @ApiProperty({ enum: METHODS, isArray: true, example: ['CARD', 'PIX', 'BOLETO'] })
   paymentMethods: string[];
   @ApiProperty({ example: 6 })
   maxInstallments: number;

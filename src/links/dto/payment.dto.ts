@@ -1,3 +1,4 @@
+import { PAYMENT_ITEM_STATUSES } from '../domain/payment-item.state-machine';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LinkDto } from './link.dto';
 
@@ -44,6 +45,7 @@ export class PaymentItemDto {
   transactionMethod: string;
   @ApiProperty({
     description: 'CARD: ACCEPTED, CAPTURED, PREAUTH, VOIDED, AUTH_REJECTED, CHALLENGE_REJECTED, SETUP_REJECTED, FAILED; PIX: PENDING, AUTHORIZED, SETTLED, EXPIRED; BOLETO: PENDING, PAID, PAID_PIX, EXPIRED, CANCELED, FAILED',
+    enum: [...new Set(Object.values(PAYMENT_ITEM_STATUSES).flat())],
     example: 'ACCEPTED',
   })
   status: string;
@@ -76,7 +78,8 @@ export class PaymentItemDto {
 export class LinkEventDto {
   @ApiProperty({
     example: 'PAYMENT_STATUS_CHANGED',
-    description: 'LINK_CREATED, LINK_UPDATED, LINK_ACTIVATED, LINK_DEACTIVATED, LINK_EXPIRED, LINK_EXHAUSTED, PAYMENT_ATTEMPTED, PAYMENT_STATUS_CHANGED',
+    enum: ['LINK_CREATED', 'LINK_UPDATED', 'LINK_ACTIVATED', 'LINK_DEACTIVATED', 'LINK_EXPIRED', 'LINK_EXHAUSTED', 'PAYMENT_ATTEMPTED', 'PAYMENT_STATUS_CHANGED'],
+    description: 'What happened to the link or one of its payments',
   })
   type: string;
   @ApiProperty({ nullable: true, type: String, example: '0c9d2f4e-1a2b-4c3d-8e9f-0a1b2c3d4e5f' })

@@ -44,7 +44,7 @@ export class BillingDto {
   status: string;
   @ApiProperty({ example: 49.9 })
   amount: number;
-  @ApiProperty({ example: 'BRL' })
+  @ApiProperty({ enum: ['BRL'], example: 'BRL' })
   currency: string;
   @ApiProperty({ example: '2026-12-10' })
   dueDate: string;

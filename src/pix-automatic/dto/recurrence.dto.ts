@@ -83,7 +83,7 @@ export class RecurrenceDto {
   status: string;
   @ApiProperty({ example: 49.9 })
   amount: number;
-  @ApiProperty({ example: 'BRL' })
+  @ApiProperty({ enum: ['BRL'], example: 'BRL' })
   currency: string;
   @ApiProperty({ enum: PERIODICITIES, example: 'MONTHLY' })
   periodicity: string;

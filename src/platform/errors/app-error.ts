@@ -36,7 +36,18 @@ export interface ErrorFactory<C extends string> {
   error(code: C, message: string, extras?: ErrorExtras): AppError;
 }
 
+/** Every code table defined so far (each module's, on import): the OpenAPI document lists them. */
+const TABLES: ErrorTable<string>[] = [];
+
+/** Every known error code answered with `status`, sorted. */
+export function errorCodesWithStatus(status: number): string[] {
+  const codes = new Set<string>();
+  for (const t of TABLES) for (const [code, s] of Object.entries(t)) if (s === status) codes.add(code);
+  return [...codes].sort();
+}
+
 export function defineErrors<C extends string>(table: ErrorTable<C>): ErrorFactory<C> {
+  TABLES.push(table);
   return {
     table,
     error: (code, message, extras) => new AppError(table[code], code, message, extras),

@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
+import { makeTruthful } from './truth';
 
 const COMMON_ERRORS: Record<string, string> = {
   '500': 'Internal or provider error; retry at 1 s, 3 s, 9 s',
@@ -24,6 +25,7 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
   const doc = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto], operationIdFactory: (c, m) => `${c.replace(/Controller$/, '')}_${m}` });
   addCommonErrors(doc);
   uniqueOperationIds(doc);
+  makeTruthful(doc);
   const sorted = sortDocument(doc);
   sorted.tags = orderedTags(sorted);
   return sorted;
@@ -52,6 +54,7 @@ export const SWAGGER_UI_CSS = `.swagger-ui .info a,.swagger-ui a.nostyle,.swagge
 .swagger-ui .opblock.opblock-put .opblock-summary-method{background:#9a3412}.swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#0f766e}
 .swagger-ui .opblock.opblock-delete .opblock-summary-method{background:#b91c1c}
 .swagger-ui .highlight-code .microlight span{color:#f3f4f6!important}
+.swagger-ui .json-schema-2020-12-expand-deep-button{color:#1d4ed8}.swagger-ui .json-schema-2020-12__attribute,.swagger-ui .json-schema-2020-12-keyword__name--secondary,.swagger-ui .json-schema-2020-12-keyword__value--secondary{color:#374151}
 .swagger-ui .opblock-tag small,.swagger-ui .opblock .opblock-summary-description,.swagger-ui .parameter__in,.swagger-ui .parameter__type,.swagger-ui .prop-format,.swagger-ui .renderedMarkdown p{color:#374151}
 @media (max-width: 600px) {
 .swagger-ui .wrapper{padding:0 8px}.swagger-ui .info{margin:16px 0}.swagger-ui .info .title{font-size:24px}

@@ -91,7 +91,7 @@ export class AmountDetailsDto {
   @IsDefined()
   totalAmount: string | number;
 
-  @ApiProperty({ example: 'BRL' })
+  @ApiProperty({ enum: ['BRL'], example: 'BRL' })
   @IsIn(['BRL'])
   currency: string;
 }

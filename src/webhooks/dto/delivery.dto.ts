@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
-import { DELIVERY_STATUSES, DeliveryStatus } from '../event-types';
+import { ACQUIRING_EVENT_TYPES, DELIVERY_STATUSES, DeliveryStatus } from '../event-types';
 
 export class DeliveryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES, example: 'DEAD' })
@@ -26,7 +26,11 @@ export class DeliveryDto {
   @ApiProperty({ enum: ['acquiring', 'pix-automatic'], example: 'acquiring' })
   domain: string;
 
-  @ApiProperty({ example: 'acquiring.payout' })
+  @ApiProperty({
+    example: 'acquiring.payout',
+    description: 'An acquiring event type, or one of the Pix Automático receiver events (`PIX_AUTOMATIC_RECEIVER_*`)',
+    oneOf: [{ type: 'string', enum: [...ACQUIRING_EVENT_TYPES] }, { type: 'string', pattern: '^PIX_AUTOMATIC_RECEIVER_[A-Z_]+$' }],
+  })
   eventType: string;
 
   @ApiProperty({
