@@ -47,6 +47,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 @Injectable()
 export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly routes: Route[] = [];
+  private readonly observers = new Set<(req: PspRequest, answer: PspAnswer) => void>();
   private readonly tokens = new Map<string, { clientId: string; expiresAt: number }>();
   private server: Server | null = null;
   /** Tokens issued since start (the sandbox's own statistics, for tests and the operator). */
@@ -134,7 +135,16 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
         return PspProblems.invalidRequest('O corpo da requisição não é um JSON válido.');
       }
     }
-    return found.route.handler({ method: req.method!, path: url.pathname, params: found.params, query: url.searchParams, body, clientId: token.clientId });
+    const request: PspRequest = { method: req.method!, path: url.pathname, params: found.params, query: url.searchParams, body, clientId: token.clientId };
+    const answer = await found.route.handler(request);
+    for (const o of this.observers) o(request, answer);
+    return answer;
+  }
+
+  /** Sees every request a route handled and its answer (the sandbox's inspector; contract tests). */
+  observe(fn: (req: PspRequest, answer: PspAnswer) => void): () => void {
+    this.observers.add(fn);
+    return () => this.observers.delete(fn);
   }
 
   /** OAuth2 client_credentials (RFC 6749 §4.4): HTTP Basic client authentication. */
