@@ -7,6 +7,8 @@ import { acquirerConfig } from './provider/acquirer/acquirer.config';
 import { pixAutomaticConfig } from './pix-automatic/pix-automatic.config';
 import { bankProviderConfig } from './provider/bank/bank-provider.config';
 import { sandboxConfig } from './sandbox/sandbox.config';
+import { sandboxPspConfig } from './sandbox/psp/sandbox-psp.config';
+import { pixApiConfig } from './provider/pix-api/pix-api.config';
 import { sandboxAcquirerConfig } from './sandbox/acquirer/sandbox-acquirer.config';
 import { webhooksConfig } from './webhooks/webhooks.config';
 import { cardsConfig } from './cards/cards.config';
@@ -27,6 +29,8 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   threeDsConfig,
   sandboxThreeDsConfig,
   bankProviderConfig,
+  pixApiConfig,
   pixAutomaticConfig,
   sandboxConfig,
+  sandboxPspConfig,
 ];
