@@ -7,6 +7,10 @@ import { ProviderEventsController } from './provider-events.controller';
 import { ProviderEventsService } from './provider-events.service';
 import { captureRawBody } from '../../platform/http/raw-body';
 import { PixApiModule } from '../pix-api/pix-api.module';
+import { PixApiConfig } from '../pix-api/pix-api.config';
+import { PixApiBankProvider } from '../pix-api/pix-api-bank-provider';
+import { PixApiBillings } from '../pix-api/pix-api-billings';
+import { PixApiRecurrences } from '../pix-api/pix-api-recurrences';
 
 const MAX_EVENT_BYTES = 64 * 1024;
 
@@ -14,8 +18,21 @@ const MAX_EVENT_BYTES = 64 * 1024;
 @Module({
   imports: [PixApiModule],
   controllers: [ProviderEventsController],
-  providers: [{ provide: BankProvider, useClass: HttpBankProvider }, ProviderEventRouter, ProviderEventsService],
-  exports: [BankProvider, ProviderEventRouter, PixApiModule],
+  providers: [
+    HttpBankProvider,
+    PixApiRecurrences,
+    PixApiBillings,
+    PixApiBankProvider,
+    {
+      // BANK_PROVIDER: `service` (this seed's protocol, default) or `pix-api` (the Central Bank's standard)
+      provide: BankProvider,
+      useFactory: (c: PixApiConfig, service: HttpBankProvider, pixApi: PixApiBankProvider) => (c.enabled ? pixApi : service),
+      inject: [PixApiConfig, HttpBankProvider, PixApiBankProvider],
+    },
+    ProviderEventRouter,
+    ProviderEventsService,
+  ],
+  exports: [BankProvider, ProviderEventRouter, PixApiModule, PixApiRecurrences, PixApiBillings],
 })
 export class ProviderBankModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

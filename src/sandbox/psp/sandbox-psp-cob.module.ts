@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { SandboxAcquirerModule } from '../acquirer/sandbox-acquirer.module';
 import { PspCobHandlers } from './psp-cob.handlers';
 import { PspCobStore } from './psp-cob.store';
-import { SandboxPspLocationsController } from './psp-locations.controller';
+import { SandboxPspCobLocationsController } from './psp-cob-locations.controller';
 import { PspPixHandlers } from './psp-pix.handlers';
 import { SandboxPspPixFace } from './psp-pix.face';
 import { SandboxPspModule } from './sandbox-psp.module';
@@ -14,7 +14,7 @@ import { SandboxPspModule } from './sandbox-psp.module';
  */
 @Module({
   imports: [SandboxPspModule, SandboxAcquirerModule],
-  controllers: [SandboxPspLocationsController],
+  controllers: [SandboxPspCobLocationsController],
   providers: [PspCobStore, PspCobHandlers, PspPixHandlers, SandboxPspPixFace],
 })
 export class SandboxPspCobModule {}
