@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { selfOrigin } from '../bank/self-origin';
-import { PixApiClient } from './pix-api-client';
+import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiConfig } from './pix-api.config';
 
@@ -43,7 +43,9 @@ export class PixApiPixWebhookRegistrar implements OnApplicationBootstrap, OnAppl
       try {
         await this.register();
         return;
-      } catch {
+      } catch (e: any) {
+        this.logger.warn(`PSP Pix webhook not registered yet: ${e?.message ?? e}`);
+        if (e instanceof PixApiRejection) return; // refused: the minute's job tries again, no point in hurrying
         await sleep(1000, undefined, { ref: false });
       }
     }
