@@ -2,9 +2,10 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { defineErrors } from '../../platform/errors/app-error';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiReceivedPix } from './pix-api-received-pix';
 
-export const PixApiPixCallbackErrors = defineErrors({ invalid_callback: 400 });
+export const PixApiPixCallbackErrors = defineErrors({ invalid_callback: 400, pix_api_disabled: 404 });
 
 const E2E = /^[a-zA-Z0-9]{32}$/;
 const MAX_ITEMS = 1000;
@@ -34,15 +35,19 @@ export function endToEndIds(body: unknown): string[] {
 @ApiTags('provider')
 @Controller('provider/pix-api')
 export class PixApiPixCallbacksController {
-  constructor(private readonly received: PixApiReceivedPix) {}
+  constructor(
+    private readonly received: PixApiReceivedPix,
+    private readonly config: PixApiCobConfig,
+  ) {}
 
   @Post('pix')
   @HttpCode(200)
   @ApiOperation({ operationId: 'receivePixApiPixCallback', summary: "API Pix: the PSP's received-Pix callback ({pix:[…]}, from PUT /webhook/{chave})" })
   @ApiBody({ schema: { type: 'object', required: ['pix'], properties: { pix: { type: 'array', items: { type: 'object', required: ['endToEndId'], properties: { endToEndId: { type: 'string' }, txid: { type: 'string' } } } } } } })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'integer', example: 1 } } } })
-  @ApiErrors([400, 'invalid_callback', 'Not {pix:[…]} with valid endToEndId'])
+  @ApiErrors([400, 'invalid_callback', 'Not {pix:[…]} with valid endToEndId'], [404, 'pix_api_disabled', 'BANK_PROVIDER is not pix-api'])
   async pix(@Body() body: unknown) {
+    if (!this.config.enabled) throw PixApiPixCallbackErrors.error('pix_api_disabled', 'This service does not use API Pix (BANK_PROVIDER=service)');
     const ids = endToEndIds(body);
     await this.received.accept(ids);
     return { received: ids.length };
