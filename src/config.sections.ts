@@ -9,6 +9,7 @@ import { bankProviderConfig } from './provider/bank/bank-provider.config';
 import { sandboxConfig } from './sandbox/sandbox.config';
 import { sandboxPspConfig } from './sandbox/psp/sandbox-psp.config';
 import { pixApiConfig } from './provider/pix-api/pix-api.config';
+import { pixApiCobConfig } from './provider/pix-api/pix-api-cob.config';
 import { sandboxAcquirerConfig } from './sandbox/acquirer/sandbox-acquirer.config';
 import { webhooksConfig } from './webhooks/webhooks.config';
 import { cardsConfig } from './cards/cards.config';
@@ -30,6 +31,7 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   sandboxThreeDsConfig,
   bankProviderConfig,
   pixApiConfig,
+  pixApiCobConfig,
   pixAutomaticConfig,
   sandboxConfig,
   sandboxPspConfig,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
+import { PixChargesModule } from '../provider/pix-charges.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CheckoutController } from './checkout/checkout.controller';
@@ -26,7 +27,7 @@ import { StartPayment } from './payments/start-payment';
  * payments ledger (items, metrics, maxUses holds), acquiring webhooks and e-mail notices.
  */
 @Module({
-  imports: [AcquirerModule, WebhooksModule, TenantsModule],
+  imports: [AcquirerModule, PixChargesModule, WebhooksModule, TenantsModule],
   controllers: [LinksController, AcquiringController, AdminMerchantsController, CheckoutController, SdkController],
   providers: [
     { provide: LinksRepository, useClass: PgLinksRepository },

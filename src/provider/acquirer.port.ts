@@ -1,5 +1,6 @@
 /**
- * Port: the acquirer (card, Pix and boleto processing). Bound to an HTTP client that reaches
+ * Port: the acquirer (card, Pix and boleto processing). Links reach Pix through PixChargesPort
+ * (pix-charges.port.ts), whose `service` adapter calls `createPixCharge` here. Bound to an HTTP client that reaches
  * `ACQUIRER_URL` (by default the in-process sandbox under /sandbox/acquirer) through
  * ResilientHttp, so breakers and timeouts are real. Links and cards both use it; neither
  * imports the other.
@@ -32,6 +33,8 @@ export interface PixChargeRequest {
   merchantName?: string;
   amountCents: number;
   payerName?: string;
+  /** The payer's CPF or CNPJ when known (API Pix: the cob's devedor); not sent to the acquirer. */
+  payerTaxId?: string;
   expiresInSeconds: number;
 }
 

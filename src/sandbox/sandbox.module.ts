@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SandboxBankModule } from './bank/sandbox-bank.module';
 import { SandboxPspModule } from './psp/sandbox-psp.module';
+import { SandboxPspCobModule } from './psp/sandbox-psp-cob.module';
 import { SandboxClock } from './sandbox-clock';
 import { SandboxClockController } from './sandbox-clock.controller';
 
@@ -10,7 +11,7 @@ import { SandboxClockController } from './sandbox-clock.controller';
  * DayPassedSignal. Each simulated party is its own module imported here.
  */
 @Module({
-  imports: [SandboxBankModule, SandboxPspModule],
+  imports: [SandboxBankModule, SandboxPspModule, SandboxPspCobModule],
   controllers: [SandboxClockController],
   providers: [SandboxClock],
 })

@@ -4,6 +4,7 @@ import { parseBoleto } from '../../src/common/formats/boleto';
 import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { Clock, DayPassedSignal } from '../../src/platform/clock/clock';
 import { AcquirerPort } from '../../src/provider/acquirer.port';
+import { PixChargesPort } from '../../src/provider/pix-charges.port';
 import { AcquirerNotification, signAcquirerEvent } from '../../src/provider/acquirer/acquirer-event';
 import { AcquirerConfig } from '../../src/provider/acquirer/acquirer.config';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
@@ -59,6 +60,13 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
 
     await advanceDays(1);
     expect(of(transactionId)).toEqual(['AUTHORIZED', 'SETTLED']);
+  });
+
+  it('with BANK_PROVIDER=service links take Pix from the acquirer, and the API Pix callback route is off', async () => {
+    expect(t.app.get(PixChargesPort).provider).toBe('service');
+    const r = await http(t.url, 'POST', '/provider/pix-api/pix', { pix: [{ endToEndId: 'E99999999202601010000abcdefghijk' }] });
+    expect([r.status, r.body.error]).toEqual([404, 'pix_api_disabled']);
+    expect(await t.sql(`SELECT count(*)::int AS n FROM pix_api_pix_received`)).toEqual([{ n: 0 }]);
   });
 
   it('expires an unpaid Pix QR by the test clock', async () => {

@@ -78,11 +78,11 @@ export class CheckoutController {
   })
   @ApiCreatedResponse({ type: CheckoutPaymentViewDto, description: 'The attempt: status, paid, and the Pix QR or boleto to pay' })
   @ApiErrors(
-    [400, 'card_invalid', 'Card refused by the checks (Luhn, brand, expiry, CVV); also validation_error, invalid_amount, method_not_enabled, installments_invalid, payer_invalid, fee_invalid'],
+    [400, 'card_invalid', 'Card refused by the checks (Luhn, brand, expiry, CVV); also validation_error, invalid_amount, method_not_enabled, installments_invalid, payer_invalid, fee_invalid; pix_charge_rejected (BANK_PROVIDER=pix-api): the PSP refused the Pix charge, its violations in `details`'],
     [404, 'link_not_found', 'No such link'],
-    [409, 'link_unavailable', 'The link is INACTIVE, EXPIRED or EXHAUSTED (`linkStatus`); link_busy: another payer holds the last use'],
+    [409, 'link_unavailable', 'The link is INACTIVE, EXPIRED or EXHAUSTED (`linkStatus`); link_busy: another payer holds the last use; pix_charge_refused (pix-api): the PSP refused the receiver (key, contract), in `details`'],
     [429, 'rate_limited', 'Over CHECKOUT_RATE_LIMIT_PER_MINUTE attempts from this IP, or over the link’s checkoutAttemptsPerMinute from all payers; see Retry-After and RateLimit-* headers'],
-    [503, 'provider_unavailable', 'The acquirer is unavailable (Pix)'],
+    [503, 'provider_unavailable', 'The acquirer (Pix) or, with BANK_PROVIDER=pix-api, the PSP (Pix, a boleto’s Pix QR) is unavailable'],
   )
   pay(@Param('slug') slug: string, @Body() dto: CheckoutPaymentDto): Promise<CheckoutPaymentViewDto> {
     return this.checkout.pay(slug, dto);

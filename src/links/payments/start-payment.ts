@@ -5,6 +5,7 @@ import { toCents } from '../../common/formats/money';
 import { Clock, saoPauloDate } from '../../platform/clock/clock';
 import { AcquirerPort } from '../../provider/acquirer.port';
 import { ProviderCallError } from '../../provider/http/resilient-http';
+import { PixChargeRefused, PixChargesPort } from '../../provider/pix-charges.port';
 import { FeeError, simulate } from '../domain/fees';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';
 import { LinksConfig } from '../links.config';
@@ -35,6 +36,7 @@ export class StartPayment {
     private readonly merchants: MerchantsService,
     private readonly ledger: PaymentLedger,
     private readonly acquirer: AcquirerPort,
+    private readonly pixCharges: PixChargesPort,
     private readonly clock: Clock,
     private readonly config: LinksConfig,
   ) {}
@@ -174,24 +176,56 @@ export class StartPayment {
   private async pix(base: NewPaymentItem, merchantId: string, expiresInSeconds: number, holdUntil: Date, merchantName: string): Promise<PaymentItem> {
     let charge;
     try {
-      charge = await this.acquirer.createPixCharge({ transactionId: base.id, merchantId, merchantName, amountCents: base.amountCents, payerName: base.payer.name, expiresInSeconds });
+      charge = await this.pixCharges.createCharge({
+        transactionId: base.id,
+        merchantId,
+        merchantName,
+        amountCents: base.amountCents,
+        payerName: base.payer.name,
+        ...(base.payer.taxId ? { payerTaxId: base.payer.taxId } : {}),
+        expiresInSeconds,
+      });
     } catch (e) {
-      if (e instanceof ProviderCallError) throw LinkErrors.error('provider_unavailable', 'Pix is unavailable right now; try again shortly or pay another way', { headers: { 'Retry-After': '5' } });
-      throw e;
+      throw pixFailure(e);
     }
     return this.ledger.record({ ...base, acquirerId: charge.txid, instrument: { txid: charge.txid, brCode: charge.brCode, expiresAt: charge.expiresAt } }, holdUntil);
   }
 
+  /**
+   * The acquirer issues the boleto; its Pix QR comes from PixChargesPort (the acquirer's own QR,
+   * or with pix-api a cobv at the PSP with the boleto's due date). Issuing refused or down: a
+   * FAILED item, as before; the PSP refusing or down for the QR: 400/409 or 503 (the boleto,
+   * never shown, expires unpaid).
+   */
   private async boleto(base: NewPaymentItem, merchantId: string, dueDate: string, holdUntil: Date): Promise<PaymentItem> {
+    const payer = { name: base.payer.name, taxId: base.payer.taxId! };
+    let b;
     try {
-      const b = await this.acquirer.createBoleto({ transactionId: base.id, merchantId, amountCents: base.amountCents, dueDate, payer: { name: base.payer.name, taxId: base.payer.taxId! } });
-      return this.ledger.record(
-        { ...base, acquirerId: b.boletoId, instrument: { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: b.pixBrCode } },
-        holdUntil,
-      );
+      b = await this.acquirer.createBoleto({ transactionId: base.id, merchantId, amountCents: base.amountCents, dueDate, payer });
     } catch (e) {
       if (!(e instanceof ProviderCallError)) throw e;
       return this.ledger.record({ ...base, status: 'FAILED', reason: e.code === 'provider_rejected' ? 'issuing_rejected' : 'acquirer_unavailable' }, null);
     }
+    let pix;
+    try {
+      pix = await this.pixCharges.boletoPix({ transactionId: base.id, merchantId, amountCents: base.amountCents, dueDate: b.dueDate, payer, boleto: b });
+    } catch (e) {
+      throw pixFailure(e);
+    }
+    return this.ledger.record(
+      { ...base, acquirerId: b.boletoId, instrument: { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: pix.brCode } },
+      holdUntil,
+    );
   }
+}
+
+/** A Pix charge that could not be made, as the payer sees it: 503 to retry, or the PSP's refusal with its violations. */
+function pixFailure(e: unknown): unknown {
+  if (e instanceof PixChargeRefused) {
+    return LinkErrors.error(e.status === 400 ? 'pix_charge_rejected' : 'pix_charge_refused', e.message, {
+      details: e.violations.map((v) => ({ field: v.field, message: v.message, code: e.problem })),
+    });
+  }
+  if (e instanceof ProviderCallError) return LinkErrors.error('provider_unavailable', 'Pix is unavailable right now; try again shortly or pay another way', { headers: { 'Retry-After': '5' } });
+  return e;
 }

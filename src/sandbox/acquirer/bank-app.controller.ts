@@ -142,11 +142,13 @@ ${b.status === 'PENDING' ? `<button id="pay-bank" data-pay="${action}" data-body
     }
     let txid = code;
     try {
-      txid = parseBrCode(code).txid ?? '';
+      const parsed = parseBrCode(code);
+      // A dynamic code (API Pix cob/cobv) carries the location URL its charge is served at.
+      txid = (parsed.url ? await this.pix.txidAt(parsed.url) : parsed.txid) ?? '';
     } catch {
       /* not a BR Code: maybe a bare txid */
     }
-    if (!/^[A-Za-z0-9]{1,25}$/.test(txid)) return null;
+    if (!/^[A-Za-z0-9]{1,35}$/.test(txid)) return null;
     if ((await this.pix.find(txid)) || (await this.boletos.findBy('pix_txid', txid))) return `/sandbox/pix/${encodeURIComponent(txid)}`;
     return null;
   }

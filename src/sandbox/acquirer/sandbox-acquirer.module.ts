@@ -26,5 +26,6 @@ import { SandboxPixService } from './sandbox-pix.service';
     AcquirerKeyGuard,
     SandboxEnabledGuard,
   ],
+  exports: [SandboxPixService, SandboxBoletoService, SandboxNotifier],
 })
 export class SandboxAcquirerModule {}

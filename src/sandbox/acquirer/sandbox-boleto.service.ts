@@ -78,8 +78,19 @@ export class SandboxBoletoService {
     return rows[0] ? toBoleto(rows[0]) : null;
   }
 
-  /** Paid by bank clearing (PAID) or through the Pix QR printed on it (PAID_PIX). */
+  /**
+   * Paid by bank clearing (PAID) or through the Pix QR printed on it (PAID_PIX). When the QR
+   * printed on it is a cobv of the PSP face (BANK_PROVIDER=pix-api), paying by Pix pays that
+   * cobv (which marks the boleto); paid by clearing, its cobv is removed by the PSP.
+   */
   async pay(id: string, via: 'BANK' | 'PIX'): Promise<SandboxBoleto> {
+    if (via === 'PIX') {
+      const cobv = (await this.ds.query(`SELECT txid FROM sandbox_acquirer_pix_charges WHERE boleto_id = $1 AND status = 'PENDING' LIMIT 1`, [id]))[0];
+      if (cobv) {
+        await this.pix.pay(cobv.txid);
+        return (await this.find(id))!;
+      }
+    }
     const ids: string[] = [];
     const paid = await this.ds.transaction(async (m) => {
       const rows = await m.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1 FOR UPDATE`, [id]);
@@ -96,10 +107,23 @@ export class SandboxBoletoService {
       );
       const done = toBoleto(res[0][0]);
       ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(done)));
+      await m.query(`UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'PSP', updated_at = $2 WHERE boleto_id = $1 AND status = 'PENDING'`, [id, this.clock.now()]);
       return done;
     });
     await this.notifier.deliverNow(ids);
     return paid;
+  }
+
+  /**
+   * In the transaction that paid the cobv printed on this boleto: the boleto is PAID_PIX too (one
+   * bank). Answers the notifications to deliver after commit (none if it was no longer PENDING).
+   */
+  async paidByItsCobvIn(m: EntityManager, boletoId: string): Promise<string[]> {
+    const res = await m.query(
+      `UPDATE sandbox_acquirer_boletos SET status = 'PAID_PIX', paid_at = $2, updated_at = $2 WHERE id = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
+      [boletoId, this.clock.now()],
+    );
+    return res[0].length ? [await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(res[0][0])))] : [];
   }
 
   /** PENDING boletos whose due date has passed (test clock, São Paulo day) become EXPIRED. */

@@ -15,13 +15,30 @@ export interface SandboxPixCharge {
   merchantId: string;
   amountCents: number;
   brCode: string;
-  status: 'PENDING' | 'AUTHORIZED' | 'SETTLED' | 'EXPIRED';
+  status: 'PENDING' | 'AUTHORIZED' | 'SETTLED' | 'EXPIRED' | 'REMOVED';
   expiresAt: string;
   paidAt: string | null;
   settledAt: string | null;
+  /** `acquirer`: made through the acquirer API; `psp`: a cob or cobv made through API Pix. */
+  face: 'acquirer' | 'psp';
+  kind: 'cob' | 'cobv';
+  /** The boleto a cobv is printed on. */
+  boletoId: string | null;
 }
 
-const COLUMNS = `txid, transaction_id, request_hash, merchant_id, amount_cents, br_code, status, expires_at, paid_at, settled_at`;
+/**
+ * The API Pix face of the same charges (the sandbox PSP): what a payment of one of its charges
+ * sets off in the paying transaction (the received Pix, its callback, a boleto it is printed
+ * on), and the location URLs of its dynamic BR Codes. Attached at start by the PSP module.
+ */
+export interface PspPixFace {
+  /** In the paying transaction; answers what to do once it committed (deliver the callback). */
+  onPaid(m: EntityManager, charge: SandboxPixCharge): Promise<() => Promise<void>>;
+  /** The txid a dynamic BR Code's location URL serves, or null. */
+  txidAt(url: string): Promise<string | null>;
+}
+
+const COLUMNS = `txid, transaction_id, request_hash, merchant_id, amount_cents, br_code, status, expires_at, paid_at, settled_at, face, kind, boleto_id`;
 
 /** 25 letters and digits: the longest txid a static BR Code carries (field 62-05). */
 export function newTxid(prefix = ''): string {
@@ -35,12 +52,23 @@ export function newTxid(prefix = ''): string {
  */
 @Injectable()
 export class SandboxPixService {
+  private psp: PspPixFace | null = null;
+
   constructor(
     private readonly ds: DataSource,
     private readonly clock: Clock,
     private readonly config: SandboxAcquirerConfig,
     private readonly notifier: SandboxNotifier,
   ) {}
+
+  attachPspFace(face: PspPixFace): void {
+    this.psp = face;
+  }
+
+  /** The txid behind a dynamic BR Code's location URL (API Pix charges), or null. */
+  txidAt(url: string): Promise<string | null> {
+    return this.psp ? this.psp.txidAt(url) : Promise.resolve(null);
+  }
 
   async create(req: PixChargeDto): Promise<{ txid: string; brCode: string; expiresAt: string; status: 'PENDING' }> {
     const hash = createHash('sha256').update([req.merchantId, req.amountCents, req.expiresInSeconds].join('|')).digest('hex');
@@ -67,9 +95,14 @@ export class SandboxPixService {
     return rows[0] ? toCharge(rows[0]) : null;
   }
 
-  /** The payer's bank confirms the payment: PENDING → AUTHORIZED (and SETTLED when the delay is 0). */
+  /**
+   * The payer's bank confirms the payment: PENDING → AUTHORIZED (and SETTLED when the delay is 0).
+   * A charge of the PSP face is in the receiver's account at once (SETTLED, the standard's
+   * CONCLUIDA) and sets off the PSP's callback instead of the acquirer's notification.
+   */
   async pay(txid: string): Promise<SandboxPixCharge> {
     const ids: string[] = [];
+    let after: (() => Promise<void>) | null = null;
     const charge = await this.ds.transaction(async (m) => {
       const rows = await m.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE txid = $1 FOR UPDATE`, [txid]);
       if (!rows[0]) throw SandboxAcquirerErrors.error('pix_charge_not_found', 'No Pix charge with this txid');
@@ -80,6 +113,16 @@ export class SandboxPixService {
         throw SandboxAcquirerErrors.error('pix_not_payable', 'This Pix QR code has expired');
       }
       if (c.status !== 'PENDING') throw SandboxAcquirerErrors.error('pix_not_payable', `This Pix QR code is ${c.status} and cannot be paid again`);
+      if (c.face === 'psp' && this.psp) {
+        const res = await m.query(
+          `UPDATE sandbox_acquirer_pix_charges SET status = 'SETTLED', paid_at = $2, settled_at = $2, updated_at = $2
+           WHERE txid = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
+          [txid, now],
+        );
+        const paid = toCharge(res[0][0]);
+        after = await this.psp.onPaid(m, paid);
+        return paid;
+      }
       const settleAt = new Date(now.getTime() + this.config.pixSettleAfterSeconds * 1000);
       const res = await m.query(
         `UPDATE sandbox_acquirer_pix_charges SET status = 'AUTHORIZED', paid_at = $2, settle_at = $3, updated_at = $2
@@ -91,6 +134,7 @@ export class SandboxPixService {
       return paid;
     });
     await this.notifier.deliverNow(ids);
+    if (after) await (after as () => Promise<void>)();
     if (this.config.pixSettleAfterSeconds === 0) await this.settleDue();
     return (await this.find(txid)) ?? charge;
   }
@@ -132,7 +176,8 @@ export class SandboxPixService {
       `UPDATE sandbox_acquirer_pix_charges SET status = 'EXPIRED', updated_at = $2 WHERE txid = ANY($1) AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [txids, this.clock.now()],
     );
-    for (const r of res[0]) ids.push(await this.notifier.enqueue(m, 'pix_charge.updated', notice(toCharge(r))));
+    // The PSP face sends no callback for an expiry (API Pix notifies received Pix only).
+    for (const r of res[0]) if (r.face === 'acquirer') ids.push(await this.notifier.enqueue(m, 'pix_charge.updated', notice(toCharge(r))));
   }
 }
 
@@ -147,6 +192,9 @@ function toCharge(r: any): SandboxPixCharge {
     expiresAt: new Date(r.expires_at).toISOString(),
     paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
     settledAt: r.settled_at ? new Date(r.settled_at).toISOString() : null,
+    face: r.face,
+    kind: r.kind,
+    boletoId: r.boleto_id ?? null,
   };
 }
 

@@ -1,0 +1,176 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock, DayPassedSignal } from '../../platform/clock/clock';
+import { withAdvisoryLock } from '../../platform/database/advisory-lock';
+import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { AcquirerNotification } from '../acquirer/acquirer-event';
+import { AcquirerEvents } from '../acquirer/acquirer-events';
+import { PixApiClient, PixApiRejection } from './pix-api-client';
+import { PixApiCobConfig } from './pix-api-cob.config';
+
+/** Advisory lock of the pass over charges past their time (one replica at a time). */
+const CHECK_LOCK = 0x70697863; // "pixc"
+const LEASE_MS = 60_000;
+const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+
+interface Charge {
+  txid: string;
+  kind: 'cob' | 'cobv';
+  transactionId: string;
+  amountCents: number;
+}
+
+interface PixAnswer {
+  endToEndId: string;
+  txid?: string;
+  valor: string;
+  horario: string;
+}
+
+/**
+ * The Pix the PSP says were received, applied once each (BANK_PROVIDER=pix-api). A callback only
+ * records its endToEndIds (`pix_api_pix_received`, the first one wins); this worker reads each
+ * back (`GET /pix/{e2eid}`), matches its txid to the charge we asked for and its amount, and
+ * publishes what the acquirer would have said — `pix_charge.updated` SETTLED for a link's cob
+ * (received at the PSP, so in the receiver's account: confirmed and settled at once),
+ * `boleto.updated` PAID_PIX for a boleto's cobv — on AcquirerEvents, so links apply it as
+ * before. A Pix the PSP does not know, with another txid or another amount is ignored (kept
+ * with the reason). Charges past their time are read back (`GET /cob`, `GET /cobv`): a Pix whose
+ * callback was lost is applied from there; a cob unpaid past `calendario.expiracao` is EXPIRED.
+ */
+@Injectable()
+export class PixApiReceivedPix implements OnApplicationBootstrap {
+  private readonly logger = new Logger('PixApiReceivedPix');
+  private job: PeriodicJob | null = null;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly client: PixApiClient,
+    private readonly events: AcquirerEvents,
+    private readonly clock: Clock,
+    private readonly config: PixApiCobConfig,
+    private readonly jobs: PeriodicJobs,
+    private readonly days: DayPassedSignal,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.enabled) return;
+    this.job = this.jobs.schedule({ name: 'pix-api-received-pix', everyMs: this.config.checkMs, run: () => this.runOnce() });
+    this.days.subscribe('pix-api-charges', () => this.runOnce(), 150);
+  }
+
+  /** Records the endToEndIds of a callback (one statement); a repeat changes nothing. */
+  async accept(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.ds.query(`INSERT INTO pix_api_pix_received (end_to_end_id) SELECT unnest($1::text[]) ON CONFLICT (end_to_end_id) DO NOTHING`, [[...new Set(ids)]]);
+    this.job?.kick();
+  }
+
+  async runOnce(): Promise<void> {
+    for (let i = 0; i < 100 && (await this.applyDue()) > 0; i++);
+    await withAdvisoryLock(this.ds, CHECK_LOCK, { wait: false }, () => this.checkPastTime());
+    await this.applyDue();
+  }
+
+  /** Applies the received Pix that are due (leased: replicas share them). */
+  async applyDue(limit = 50): Promise<number> {
+    const rows: { end_to_end_id: string; attempts: number }[] = await this.ds.query(
+      `UPDATE pix_api_pix_received SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2 / 1000.0)
+       WHERE end_to_end_id IN (SELECT end_to_end_id FROM pix_api_pix_received WHERE status = 'PENDING' AND next_attempt_at <= now()
+                               ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING end_to_end_id, attempts`,
+      [limit, LEASE_MS],
+    ).then((r: [any[], number]) => r[0]);
+    for (const r of rows) {
+      try {
+        await this.apply(r.end_to_end_id);
+      } catch (e: any) {
+        const wait = BACKOFF_MS[Math.min(r.attempts - 1, BACKOFF_MS.length - 1)];
+        this.logger.warn({ endToEndId: r.end_to_end_id, attempts: r.attempts, error: e?.message }, 'received Pix not applied yet; will retry');
+        await this.ds.query(`UPDATE pix_api_pix_received SET next_attempt_at = now() + make_interval(secs => $2 / 1000.0), last_error = $3 WHERE end_to_end_id = $1`, [
+          r.end_to_end_id,
+          wait,
+          String(e?.message ?? e).slice(0, 500),
+        ]);
+      }
+    }
+    return rows.length;
+  }
+
+  private async apply(e2eid: string): Promise<void> {
+    let pix: PixAnswer;
+    try {
+      pix = await this.client.call<PixAnswer>({ operation: 'getPix', method: 'GET', path: `/pix/${encodeURIComponent(e2eid)}`, idempotent: true });
+    } catch (e) {
+      if (e instanceof PixApiRejection && e.problem.status === 404) return this.finish(e2eid, 'IGNORED', null, 'the PSP does not know this Pix');
+      throw e;
+    }
+    const charge = pix.txid ? await this.charge(pix.txid) : null;
+    if (!charge) return this.finish(e2eid, 'IGNORED', pix.txid ?? null, 'no charge of ours has this txid');
+    const cents = Math.round(Number(pix.valor) * 100);
+    if (cents !== charge.amountCents) {
+      this.logger.warn({ endToEndId: e2eid, txid: charge.txid, expected: charge.amountCents, received: cents }, 'a Pix with another amount than its charge: not applied');
+      return this.finish(e2eid, 'IGNORED', charge.txid, `amount ${cents} differs from the charge's ${charge.amountCents}`);
+    }
+    const at = pix.horario ?? this.clock.now().toISOString();
+    const event: AcquirerNotification =
+      charge.kind === 'cob'
+        ? { eventId: e2eid, type: 'pix_charge.updated', occurredAt: at, data: { transactionId: charge.transactionId, merchantId: '', acquirerId: charge.txid, status: 'SETTLED', amountCents: cents, paidAt: at, settledAt: at } }
+        : { eventId: e2eid, type: 'boleto.updated', occurredAt: at, data: { transactionId: charge.transactionId, merchantId: '', acquirerId: charge.txid, status: 'PAID_PIX', amountCents: cents, paidAt: at, paidVia: 'PIX' } };
+    const { handledBy } = await this.events.dispatch(event);
+    await this.ds.query(`UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [charge.txid]);
+    return this.finish(e2eid, 'APPLIED', charge.txid, handledBy.length ? `applied by ${handledBy.join(', ')}` : 'no consumer knew the transaction');
+  }
+
+  private async finish(e2eid: string, status: 'APPLIED' | 'IGNORED', txid: string | null, outcome: string): Promise<void> {
+    await this.ds.query(`UPDATE pix_api_pix_received SET status = $2, txid = $3, outcome = $4, applied_at = now(), last_error = NULL WHERE end_to_end_id = $1`, [e2eid, status, txid, outcome]);
+  }
+
+  private async charge(txid: string): Promise<Charge | null> {
+    const [r] = await this.ds.query(`SELECT txid, kind, transaction_id, amount_cents FROM pix_api_charges WHERE txid = $1`, [txid]);
+    return r ? { txid: r.txid, kind: r.kind, transactionId: r.transaction_id, amountCents: Number(r.amount_cents) } : null;
+  }
+
+  /**
+   * Open charges past their time (a cob past `calendario.expiracao`, a cobv past its due date):
+   * read back; a Pix found there is applied (its callback was lost), an unpaid cob is EXPIRED.
+   */
+  async checkPastTime(limit = 100): Promise<number> {
+    const rows = await this.ds.query(
+      `SELECT txid, kind, transaction_id, amount_cents FROM pix_api_charges
+       WHERE closed_at IS NULL AND ((kind = 'cob' AND expires_at <= $1) OR (kind = 'cobv' AND due_date < $2::date))
+       ORDER BY created_at LIMIT ${limit}`,
+      [this.clock.now(), this.clock.today()],
+    );
+    let done = 0;
+    for (const r of rows) {
+      const c: Charge = { txid: r.txid, kind: r.kind, transactionId: r.transaction_id, amountCents: Number(r.amount_cents) };
+      try {
+        await this.settlePastTime(c);
+        done++;
+      } catch (e: any) {
+        this.logger.warn({ txid: c.txid, error: e?.message }, 'charge past its time not checked; will retry');
+      }
+    }
+    return done;
+  }
+
+  private async settlePastTime(c: Charge): Promise<void> {
+    let pix: { endToEndId: string }[] = [];
+    try {
+      const answer = await this.client.call<{ pix?: { endToEndId: string }[] }>({ operation: c.kind === 'cob' ? 'getCob' : 'getCobv', method: 'GET', path: `/${c.kind}/${encodeURIComponent(c.txid)}`, idempotent: true });
+      pix = answer.pix ?? [];
+    } catch (e) {
+      if (!(e instanceof PixApiRejection && e.problem.status === 404)) throw e;
+    }
+    if (pix.length) {
+      await this.accept(pix.map((p) => p.endToEndId));
+      for (const p of pix) await this.apply(p.endToEndId).catch(() => undefined); // left PENDING for the worker if it fails
+    } else if (c.kind === 'cob') {
+      const at = this.clock.now().toISOString();
+      await this.events.dispatch({ eventId: `expired:${c.txid}`, type: 'pix_charge.updated', occurredAt: at, data: { transactionId: c.transactionId, merchantId: '', acquirerId: c.txid, status: 'EXPIRED', amountCents: c.amountCents } });
+    }
+    // A cobv unpaid past its due date ends with its boleto (the acquirer's expiry).
+    await this.ds.query(`UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [c.txid]);
+  }
+}
