@@ -5,6 +5,7 @@ import { IdempotencyModule } from './platform/idempotency/idempotency.module';
 import { PlatformModule, PlatformOptions } from './platform/platform.module';
 import { AuthModule } from './auth/auth.module';
 import { GatewayModule } from './gateway/gateway.module';
+import { AccountsModule } from './accounts/accounts.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { AcquirerModule } from './provider/acquirer/acquirer.module';
 import { LinksModule } from './links/links.module';
@@ -27,6 +28,7 @@ export class AppModule {
         IdempotencyModule,
         TenantsModule,
         GatewayModule,
+        AccountsModule,
         AuthModule,
         AcquirerModule,
         LinksModule,

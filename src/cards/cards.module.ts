@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
-import { ThreeDsCardSource } from '../three-ds/ports/card-source.port';
+import { ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { HostedCardPageController } from './hosted-page/hosted-card-page.controller';

@@ -4,12 +4,7 @@ import { IdempotentPosts } from '../platform/idempotency/idempotent-posts.decora
 import { ApiErrors } from '../platform/openapi/error-envelope.dto';
 import { GatewayGuard } from './gateway.guard';
 
-/** Who is calling, as proven by the bearer token; every query is scoped by tenantId. */
-export interface TenantContext {
-  tenantId: string;
-  clientId: string;
-  keyId: string;
-}
+import type { TenantContext } from '../platform/http/tenant-context';
 
 /** The tenant of the current `/v1` request (set by the gateway guard). */
 export const CurrentTenant = createParamDecorator((_: unknown, ctx: ExecutionContext): TenantContext => {

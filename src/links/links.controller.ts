@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, TenantContext, TenantRoute } from '../gateway/tenant-context';
+import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
+import type { TenantContext } from '../platform/http/tenant-context';
 import { ApiErrors } from '../platform/openapi/error-envelope.dto';
 import { FeeSimulationResultDto, SimulateFeesDto } from './dto/fees.dto';
 import { CreatedLinkDto, CreateLinkDto, LinkDto, LinkListQueryDto, LinkPageDto, LinkStatusDto, UpdateLinkDto } from './dto/link.dto';

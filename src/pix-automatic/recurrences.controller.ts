@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, TenantContext, TenantRoute } from '../gateway/tenant-context';
+import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
+import type { TenantContext } from '../platform/http/tenant-context';
 import { ApiErrors } from '../platform/openapi/error-envelope.dto';
 import { PageQueryDto } from '../platform/pagination/pagination';
 import { BillingPageDto } from './dto/billing.dto';

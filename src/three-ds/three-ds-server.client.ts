@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BreakerRegistry } from '../platform/resilience/breaker-registry';
-import { SelfOrigin } from '../provider/acquirer/self-origin';
-import { ProviderCallError, ResilientHttp } from '../provider/http/resilient-http';
+import { SelfOrigin } from '../platform/http/self-origin';
+import { ProviderCallError, ResilientHttp } from '../platform/http/resilient-http';
 import {
   ThreeDsAuthenticateRequest,
   ThreeDsServerError,

@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CardDataRoute } from '../cards/card-data-route';
-import { CurrentTenant, TenantContext, TenantRoute } from '../gateway/tenant-context';
+import { CardDataRoute } from '../gateway/card-data-route';
+import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
+import type { TenantContext } from '../platform/http/tenant-context';
 import { ApiErrors } from '../platform/openapi/error-envelope.dto';
 import {
   ChallengeResultDto,

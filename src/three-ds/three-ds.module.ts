@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ThreeDsResults } from '../cards/ports/three-ds-results.port';
+import { ThreeDsResults } from '../common/contracts/three-ds-results.port';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { ChallengeResultGuard } from './challenge-result.guard';
 import { ThreeDsServerPort } from './ports/three-ds-server.port';

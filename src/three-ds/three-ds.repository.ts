@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ThreeDsAuthenticationFacts, ThreeDsResults } from '../cards/ports/three-ds-results.port';
+import { ThreeDsAuthenticationFacts, ThreeDsResults } from '../common/contracts/three-ds-results.port';
 import { ThreeDsServerResult } from './ports/three-ds-server.port';
 import { ThreeDsStatus } from './three-ds.state-machine';
 

@@ -2,7 +2,7 @@ import { toCents } from '../common/formats/money';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { InitializePaymentDto, InitializePaymentResultDto, ThreeDsSetupDto, ThreeDsSetupResultDto } from './dto/three-ds.dto';
-import { ThreeDsCard, ThreeDsCardReference, ThreeDsCardSource } from './ports/card-source.port';
+import { ThreeDsCard, ThreeDsCardReference, ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
 import { ThreeDsServerError, ThreeDsServerPort } from './ports/three-ds-server.port';
 import { ThreeDsConfig } from './three-ds.config';
 import { ThreeDsErrors } from './three-ds.errors';

@@ -5,7 +5,7 @@ import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { Clock, DayPassedSignal } from '../../src/platform/clock/clock';
 import { AcquirerPort } from '../../src/provider/acquirer.port';
 import { PixChargesPort } from '../../src/provider/pix-charges.port';
-import { AcquirerNotification, signAcquirerEvent } from '../../src/provider/acquirer/acquirer-event';
+import { AcquirerNotification, signAcquirerEvent } from '../../src/common/protocols/acquirer-events';
 import { AcquirerConfig } from '../../src/provider/acquirer/acquirer.config';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
 import { SandboxNotifier } from '../../src/sandbox/acquirer/sandbox-notifier';

@@ -1,4 +1,4 @@
-import { TenantContext } from '../../src/gateway/tenant-context';
+import type { TenantContext } from '../../src/platform/http/tenant-context';
 import { Clock } from '../../src/platform/clock/clock';
 import { addDays } from '../../src/pix-automatic/domain/calendar';
 import { CreateRecurrenceDto } from '../../src/pix-automatic/dto/recurrence.dto';

@@ -7,7 +7,7 @@ import { PixApiClient, PixApiRejection } from '../../src/provider/pix-api/pix-ap
 import { PixApiConfig } from '../../src/provider/pix-api/pix-api.config';
 import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
 import { pspProblem } from '../../src/sandbox/psp/problems';
-import { ProviderCallError } from '../../src/provider/http/resilient-http';
+import { ProviderCallError } from '../../src/platform/http/resilient-http';
 import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
 
 /** A raw HTTPS request to the sandbox PSP with the given TLS material (the client's, or none). */

@@ -1,54 +1,23 @@
+import * as pan from '../../common/formats/pan';
 import { InvalidPanError } from './errors';
 
-/**
- * Card brands the sandbox distinguishes (for ECI values). Deliberately coarse: Brazilian
- * brands (Elo, Hipercard) overlap Visa and Mastercard prefixes in narrow BIN ranges and are
- * reported as `unknown` rather than guessed from a short prefix.
- */
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'unknown';
+/** Card number helpers of src/common/formats/pan, with the cards module's error (invalid_pan). */
+export type { CardBrand } from '../../common/formats/pan';
+export const isLuhnValid = pan.isLuhnValid;
 
-const PAN_PATTERN = /^\d{12,19}$/;
-
-/**
- * Removes spaces and hyphens and checks the result is 12–19 digits.
- * Throws {@link InvalidPanError} otherwise (the message never echoes the input).
- */
 export function normalizePan(input: string): string {
-  const pan = typeof input === 'string' ? input.replace(/[\s-]/g, '') : '';
-  if (!PAN_PATTERN.test(pan)) throw new InvalidPanError();
-  return pan;
-}
-
-/** Luhn (mod 10) check digit validation of a digits-only string. */
-export function isLuhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i -= 1) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
+  try {
+    return pan.normalizePan(input);
+  } catch (e) {
+    if (e instanceof pan.InvalidCardNumber) throw new InvalidPanError();
+    throw e;
   }
-  return sum % 10 === 0;
 }
 
-/** Brand from the BIN prefix (Visa 4, Mastercard 51–55 and 2221–2720, Amex 34/37 with 15 digits). */
-export function cardBrand(pan: string): CardBrand {
-  const p = normalizePan(pan);
-  const four = Number(p.slice(0, 4));
-  const two = Number(p.slice(0, 2));
-  if (p.startsWith('4')) return 'visa';
-  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'mastercard';
-  if ((two === 34 || two === 37) && p.length === 15) return 'amex';
-  return 'unknown';
+export function cardBrand(input: string): pan.CardBrand {
+  return pan.cardBrand(normalizePan(input));
 }
 
-/** Display values of the tokenization result: first4 is the BIN prefix, last4 the final four digits. */
-export function panDisplay(pan: string): { first4: string; last4: string } {
-  const p = normalizePan(pan);
-  return { first4: p.slice(0, 4), last4: p.slice(-4) };
+export function panDisplay(input: string): { first4: string; last4: string } {
+  return pan.panDisplay(normalizePan(input));
 }

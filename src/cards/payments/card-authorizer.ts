@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { AcquirerPort, CardAuthorizationRequest, CardAuthorizationResult } from '../../provider/acquirer.port';
-import { ProviderCallError } from '../../provider/http/resilient-http';
+import { ProviderCallError } from '../../platform/http/resilient-http';
 import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
 import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';
 import { CardPaymentWriter } from './card-payment-writer';

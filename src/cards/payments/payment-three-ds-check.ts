@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CardErrors } from '../cards.errors';
 import { ThreeDsDataDto } from '../dto/card-payment.dto';
-import { ThreeDsResults } from '../ports/three-ds-results.port';
+import { ThreeDsResults } from '../../common/contracts/three-ds-results.port';
 import { StoredCardRecord } from '../vault/stored-cards.repository';
 import { CardPaymentStatus } from './card-payment.state-machine';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { AcquirerPort } from '../../provider/acquirer.port';
-import { ProviderCallError } from '../../provider/http/resilient-http';
+import { ProviderCallError } from '../../platform/http/resilient-http';
 import { CardErrors } from '../cards.errors';
 import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
 import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';

@@ -1,7 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, TenantContext } from '../../gateway/tenant-context';
-import { CardDataRoute } from '../card-data-route';
+import { CurrentTenant } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
+import { CardDataRoute } from '../../gateway/card-data-route';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { CardBody, TokenizationResultDto, TokenizeCardDto } from '../dto/tokenize.dto';
 import { RequestId } from '../request-id';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { ThreeDsCardLookup, ThreeDsCardReference, ThreeDsCardSource } from '../../three-ds/ports/card-source.port';
+import { ThreeDsCardLookup, ThreeDsCardReference, ThreeDsCardSource } from '../../common/contracts/three-ds-card-source.port';
 import { brandName } from '../domain/card-input';
 import { isLuhnValid } from '../domain/pan';
 import { CardVault } from './card-vault';

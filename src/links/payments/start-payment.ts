@@ -4,7 +4,7 @@ import { cardBrand, luhnValid, panDigits, validCvv, validExpiry } from '../../co
 import { toCents } from '../../common/formats/money';
 import { Clock, saoPauloDate } from '../../platform/clock/clock';
 import { AcquirerPort } from '../../provider/acquirer.port';
-import { ProviderCallError } from '../../provider/http/resilient-http';
+import { ProviderCallError } from '../../platform/http/resilient-http';
 import { PixChargeRefused, PixChargesPort } from '../../provider/pix-charges.port';
 import { FeeError, simulate } from '../domain/fees';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';

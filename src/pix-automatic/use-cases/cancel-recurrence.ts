@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TenantContext } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
 import { BankProvider } from '../../provider/bank/bank-provider.port';
 import { isTerminal, RecurrenceStatus, RecurrenceTrigger } from '../domain/recurrence.state-machine';
 import { RecurrenceDto } from '../dto/recurrence.dto';

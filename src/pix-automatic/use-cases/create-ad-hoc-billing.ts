@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TenantContext } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
 import { Clock } from '../../platform/clock/clock';
 import { BillingsRepository } from '../billings.repository';
 import { adjustDueDate, compareDates } from '../domain/calendar';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { TenantContext } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
 import { BankProvider } from '../../provider/bank/bank-provider.port';
 import { DayAdjustment } from '../domain/calendar';
 import { CreateRecurrenceDto, RecurrenceCreatedDto } from '../dto/recurrence.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
 import { page, Page, PageQueryDto } from '../../platform/pagination/pagination';
 import { BillingsRepository } from '../billings.repository';
 import { BillingDto } from '../dto/billing.dto';

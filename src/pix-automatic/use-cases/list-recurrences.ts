@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
 import { page, Page } from '../../platform/pagination/pagination';
 import { ListRecurrencesQueryDto, RecurrenceDto } from '../dto/recurrence.dto';
 import { RecurrencesRepository } from '../recurrences.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
 import { BankProvider } from '../../provider/bank/bank-provider.port';
 import { isRecurrenceStatus } from '../domain/recurrence.state-machine';
 import { RecurrenceStatusDto } from '../dto/recurrence.dto';

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineErrors } from '../../platform/errors/app-error';
 import { captureRawBody } from '../../platform/http/raw-body';
 import { AcquirerConfig } from './acquirer.config';
-import { ACQUIRER_SIGNATURE_HEADER, AcquirerNotification, verifyAcquirerEvent } from './acquirer-event';
+import { ACQUIRER_SIGNATURE_HEADER, AcquirerNotification, verifyAcquirerEvent } from '../../common/protocols/acquirer-events';
 import { AcquirerEvents } from './acquirer-events';
 
 export const ACQUIRER_EVENTS_PATH = '/provider/acquirer-events';

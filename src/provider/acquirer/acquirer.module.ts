@@ -3,7 +3,7 @@ import { AcquirerPort } from '../acquirer.port';
 import { AcquirerEvents } from './acquirer-events';
 import { AcquirerEventsController, RawBodyCapture } from './acquirer-events.controller';
 import { HttpAcquirer } from './http-acquirer';
-import { SelfOrigin } from './self-origin';
+import { SelfOrigin } from '../../platform/http/self-origin';
 
 /**
  * The acquirer client: import this module to inject `AcquirerPort` (links and cards do), and

@@ -9,9 +9,9 @@ import {
   PixChargeRequest,
   PixChargeResult,
 } from '../acquirer.port';
-import { ProviderCallError, ResilientHttp } from '../http/resilient-http';
+import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
 import { AcquirerConfig } from './acquirer.config';
-import { SelfOrigin } from './self-origin';
+import { SelfOrigin } from '../../platform/http/self-origin';
 
 /** Path of the in-process sandbox acquirer under this service's own origin. */
 export const SANDBOX_ACQUIRER_PATH = '/sandbox/acquirer';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
-import { ResilientHttp } from '../http/resilient-http';
+import { ResilientHttp } from '../../platform/http/resilient-http';
 import { BankProviderConfig } from './bank-provider.config';
 import {
   BankAccountLimits,
@@ -12,9 +12,9 @@ import {
   BankRecurrenceRequest,
   BankRecurrenceStatus,
 } from './bank-provider.port';
-import { selfOrigin as selfOriginOf } from './self-origin';
+import { PROVIDER_KEY_HEADER } from '../../common/protocols/provider-events';
+import { selfOrigin as selfOriginOf } from '../../platform/http/self-origin';
 
-export const PROVIDER_KEY_HEADER = 'x-provider-key';
 
 /**
  * The banking provider over HTTP: one opossum breaker per operation (`bank.<operation>` in

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BankBillingRequest, BankBillingResult } from '../bank/bank-provider.port';
-import { ProviderCallError } from '../http/resilient-http';
+import { ProviderCallError } from '../../platform/http/resilient-http';
 
 /**
  * The billing half of the pix-api adapter (`PUT /cobr/{txid}` per billing, `PATCH` to cancel).

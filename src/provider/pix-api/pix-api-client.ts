@@ -6,7 +6,7 @@ import { LocalEndpoints, SANDBOX_PSP_ENDPOINT } from '../../platform/http/local-
 import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
 import { ensureDevCertificates } from '../../platform/tls/dev-certificates';
 import { BankProviderConfig } from '../bank/bank-provider.config';
-import { ProviderCallError, ResilientHttp } from '../http/resilient-http';
+import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
 import { PixApiConfig } from './pix-api.config';
 
 

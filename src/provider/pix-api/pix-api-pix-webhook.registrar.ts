@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
-import { selfOrigin } from '../bank/self-origin';
+import { selfOrigin } from '../../platform/http/self-origin';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiConfig } from './pix-api.config';

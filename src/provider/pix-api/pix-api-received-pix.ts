@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Clock, DayPassedSignal } from '../../platform/clock/clock';
 import { withAdvisoryLock } from '../../platform/database/advisory-lock';
 import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
-import { AcquirerNotification } from '../acquirer/acquirer-event';
+import { AcquirerNotification } from '../../common/protocols/acquirer-events';
 import { AcquirerEvents } from '../acquirer/acquirer-events';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BankRecurrenceCreated, BankRecurrenceRequest, BankRecurrenceStatus } from '../bank/bank-provider.port';
 import { ProviderEventRouter } from '../bank/provider-event-router';
-import { ProviderCallError } from '../http/resilient-http';
+import { ProviderCallError } from '../../platform/http/resilient-http';
 import { PixApiClient } from './pix-api-client';
 import { PERIODICIDADE, RecState, recEventsToReach, recurrenceStatusOfRec } from './rec-status.map';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SelfOrigin } from '../../provider/acquirer/self-origin';
+import { SelfOrigin } from '../../platform/http/self-origin';
 import { AcquirerCardApiController, AcquirerChargesApiController } from './acquirer-api.controller';
 import { BankAppController } from './bank-app.controller';
 import { AcquirerKeyGuard, SandboxEnabledGuard } from './sandbox-acquirer.guard';

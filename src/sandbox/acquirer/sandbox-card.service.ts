@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { cardBrand, isLuhnValid, normalizePan } from '../../cards/domain/pan';
-import { sandboxAuthorization } from '../../cards/domain/sandbox-cards';
+import { cardBrand, isLuhnValid, normalizePan } from '../../common/formats/pan';
+import { sandboxAuthorization } from '../cards/sandbox-cards';
 import { Clock } from '../../platform/clock/clock';
 import { CaptureDto, CardAuthorizationDto } from './acquirer-api.dto';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';

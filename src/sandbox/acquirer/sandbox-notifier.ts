@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { AcquirerNotification, AcquirerNotificationData, signAcquirerEvent } from '../../provider/acquirer/acquirer-event';
-import { SelfOrigin } from '../../provider/acquirer/self-origin';
+import { AcquirerNotification, AcquirerNotificationData, signAcquirerEvent } from '../../common/protocols/acquirer-events';
+import { SelfOrigin } from '../../platform/http/self-origin';
 import { Clock } from '../../platform/clock/clock';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { PROVIDER_KEY_HEADER } from '../../provider/bank/http-bank-provider';
+import { PROVIDER_KEY_HEADER } from '../../common/protocols/provider-events';
 import { SandboxConfig } from '../sandbox.config';
 import { SandboxErrors } from '../sandbox.errors';
 

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
-import { ProviderCallError, ResilientHttp } from '../../provider/http/resilient-http';
-import { PROVIDER_SIGNATURE_HEADER, signProviderEvent } from '../../provider/bank/provider-event-signature';
-import { selfOrigin } from '../../provider/bank/self-origin';
+import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
+import { PROVIDER_SIGNATURE_HEADER, signProviderEvent } from '../../common/protocols/provider-events';
+import { selfOrigin } from '../../platform/http/self-origin';
 import { SandboxConfig } from '../sandbox.config';
 import { BankEvent, chaos, seededRandom } from './bank-rules';
 import { SandboxBankStore } from './sandbox-bank.store';

@@ -4,7 +4,7 @@ import { randomChars } from '../../common/random-ids';
 import { Clock } from '../../platform/clock/clock';
 import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
-import { ResilientHttp } from '../../provider/http/resilient-http';
+import { ResilientHttp } from '../../platform/http/resilient-http';
 import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
 import { SandboxBoletoService } from '../acquirer/sandbox-boleto.service';
 import { SandboxNotifier } from '../acquirer/sandbox-notifier';

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { selfOrigin } from '../../provider/bank/self-origin';
+import { selfOrigin } from '../../platform/http/self-origin';
 import { addDays, SandboxBankService } from '../bank/sandbox-bank.service';
 import { SandboxConfig } from '../sandbox.config';
 import { pspProblem, PspViolation } from './problems';

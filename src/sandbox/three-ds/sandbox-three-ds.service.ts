@@ -1,8 +1,8 @@
 import { toCents } from '../../common/formats/money';
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { cardBrand, isLuhnValid } from '../../cards/domain/pan';
-import { ecisFor, threeDsOutcome } from '../../cards/domain/three-ds-cards';
+import { cardBrand, isLuhnValid } from '../../common/formats/pan';
+import { ecisFor, threeDsOutcome } from '../cards/three-ds-cards';
 import { Clock } from '../../platform/clock/clock';
 import { PlatformConfig } from '../../platform/config/platform.config';
 import { SandboxThreeDsConfig } from './sandbox-three-ds.config';

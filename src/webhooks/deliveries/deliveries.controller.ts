@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentTenant, TenantContext, TenantRoute } from '../../gateway/tenant-context';
+import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
+import type { TenantContext } from '../../platform/http/tenant-context';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, DeliveryQueryDto } from '../dto/delivery.dto';
 import { WebhookDeliveriesService } from './deliveries.service';

@@ -1,5 +1,5 @@
-import { InvalidPanError } from './errors';
-import { cardBrand, isLuhnValid, normalizePan, panDisplay } from './pan';
+import { InvalidCardNumber } from '../../common/formats/pan';
+import { cardBrand, isLuhnValid, normalizePan, panDisplay } from '../../common/formats/pan';
 import { SANDBOX_DEFAULT_CARD_DESCRIPTION, SANDBOX_TEST_CARDS, sandboxAuthorization } from './sandbox-cards';
 import { THREE_DS_TEST_CARDS } from './three-ds-cards';
 
@@ -41,7 +41,7 @@ describe('sandboxAuthorization', () => {
   });
 
   it('rejects input that is not a card number', () => {
-    expect(() => sandboxAuthorization('abc')).toThrow(InvalidPanError);
+    expect(() => sandboxAuthorization('abc')).toThrow(InvalidCardNumber);
   });
 });
 
@@ -86,9 +86,9 @@ describe('SANDBOX_TEST_CARDS', () => {
 describe('pan helpers', () => {
   it('normalises and validates', () => {
     expect(normalizePan(' 4111-1111 1111-1111 ')).toBe('4111111111111111');
-    expect(() => normalizePan('41111111111')).toThrow(InvalidPanError);
-    expect(() => normalizePan('41111111111111111111')).toThrow(InvalidPanError);
-    expect(() => normalizePan(undefined as unknown as string)).toThrow(InvalidPanError);
+    expect(() => normalizePan('41111111111')).toThrow(InvalidCardNumber);
+    expect(() => normalizePan('41111111111111111111')).toThrow(InvalidCardNumber);
+    expect(() => normalizePan(undefined as unknown as string)).toThrow(InvalidCardNumber);
   });
 
   it('checks Luhn digits', () => {

@@ -1,6 +1,6 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
-import { GatewayGuard } from '../gateway/gateway.guard';
+import { GatewayGuard } from './gateway.guard';
 import { ApiErrors } from '../platform/openapi/error-envelope.dto';
 
 /**

@@ -1,6 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
+import { HttpAdapterHost } from '@nestjs/core';
+
+/**
+ * `http://127.0.0.1:<port>` of this process's HTTP server, read when first needed (after
+ * `listen`): the default address of the in-process sandbox, so a server on a random port (tests)
+ * or on PORT reaches itself over real HTTP without configuration.
+ */
+export function selfOrigin(host: HttpAdapterHost): string {
+  const server = host.httpAdapter?.getHttpServer?.();
+  const addr = server?.address?.() as AddressInfo | string | null | undefined;
+  if (!addr || typeof addr === 'string') {
+    throw new Error('the HTTP server is not listening yet: cannot reach the in-process sandbox');
+  }
+  const ip = addr.address === '0.0.0.0' || addr.address === '::' || addr.address === '' ? '127.0.0.1' : addr.address;
+  const h = ip.includes(':') ? `[${ip}]` : ip;
+  return `http://${h}:${addr.port}`;
+}
 
 /**
  * The origin this process listens on, read from the socket (not PUBLIC_URL, which is what the

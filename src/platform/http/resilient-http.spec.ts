@@ -1,8 +1,8 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { HealthRegistry } from '../../platform/health/health-registry';
-import { MetricsService } from '../../platform/metrics/metrics.service';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { HealthRegistry } from '../health/health-registry';
+import { MetricsService } from '../metrics/metrics.service';
+import { BreakerRegistry } from '../resilience/breaker-registry';
 import { ProviderCallError, ResilientHttp } from './resilient-http';
 
 /** A real local HTTP party whose behaviour each test sets. */

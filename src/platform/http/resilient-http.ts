@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { BreakerRegistry } from '../resilience/breaker-registry';
 
 export interface ResilientCall {
   /** Breaker name: one breaker per operation (e.g. `bank.createRecurrence`). */

@@ -1,5 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/** Header carrying the shared key the service sends on every call to the provider. */
+export const PROVIDER_KEY_HEADER = 'x-provider-key';
+
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` on each provider event. */
 export const PROVIDER_SIGNATURE_HEADER = 'x-provider-signature';
 

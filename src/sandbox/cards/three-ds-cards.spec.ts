@@ -1,5 +1,5 @@
-import { InvalidPanError } from './errors';
-import { isLuhnValid } from './pan';
+import { InvalidCardNumber } from '../../common/formats/pan';
+import { isLuhnValid } from '../../common/formats/pan';
 import { ecisFor, THREE_DS_TEST_CARDS, threeDsOutcome } from './three-ds-cards';
 
 describe('threeDsOutcome', () => {
@@ -95,7 +95,7 @@ describe('threeDsOutcome', () => {
   });
 
   it('rejects input that is not a card number', () => {
-    expect(() => threeDsOutcome('not a card')).toThrow(InvalidPanError);
+    expect(() => threeDsOutcome('not a card')).toThrow(InvalidCardNumber);
   });
 
   it('ECI values by brand', () => {

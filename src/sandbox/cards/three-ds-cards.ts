@@ -12,7 +12,7 @@
  * ("error on authentication") answers the authenticate call with the spec's 500 "acquirer
  * communication error".
  */
-import { cardBrand, normalizePan } from './pan';
+import { cardBrand, normalizePan } from '../../common/formats/pan';
 
 export type ThreeDsOutcomeKind =
   | 'frictionless_success'
