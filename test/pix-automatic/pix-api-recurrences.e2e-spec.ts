@@ -75,6 +75,33 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]))[0].status).toBe('REJECTED');
   });
 
+  it("Jornada 1: payerBankAccount pushes the request to the payer's bank (POST /solicrec); the payer accepts there and the solicitation reads ACEITA", async () => {
+    const c = await create({ payerBankAccount: { ispb: '91193552', branch: '2569', account: '550689' } });
+    expect(c.status).toBe(200);
+    const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
+    const solic = exchanges.seen.find((x) => x.method === 'POST' && x.path === '/solicrec')!;
+    expect(solic.request).toMatchObject({ idRec: stored.id_rec, destinatario: { cpf: '52998224725', conta: '550689', agencia: '2569', ispbParticipante: '91193552' } });
+    expect(solic.status).toBe(201);
+    const idSolicRec = (solic.answer as any).idSolicRec;
+    expect(idSolicRec).toMatch(/^SC99999008\d{8}[A-Za-z0-9]{11}$/);
+    await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
+    const { PixApiClient } = await import('../../src/provider/pix-api/pix-api-client');
+    const read: any = await t.app.get(PixApiClient).call({ operation: 'getSolicrec', method: 'GET', path: `/solicrec/${idSolicRec}`, idempotent: true });
+    expect(read.status).toBe('ACEITA');
+    expect((await api('POST', `/recurrences/${c.body.recurrenceId}/refresh`)).body.status).toBe('ACCEPTED');
+  });
+
+  it('a malformed payerBankAccount is refused with 400 validation_error naming the field, before anything is sent or written', async () => {
+    const before = (await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n;
+    const sent = exchanges.seen.length;
+    const r = await create({ payerBankAccount: { ispb: 'ABC', account: '1' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('validation_error');
+    expect(JSON.stringify(r.body.details)).toContain('ispb');
+    expect((await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n).toBe(before);
+    expect(exchanges.seen.length).toBe(sent);
+  });
+
   it.each(['DAILY', 'BIMONTHLY'])('%s is refused with 400 periodicity_not_supported naming the provider; nothing is written or sent', async (periodicity) => {
     const before = (await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n;
     const sent = exchanges.seen.length;
@@ -87,7 +114,23 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
   });
 
   it('every request the adapter sent and every answer the sandbox PSP gave conform to API Pix 2.9.0', () => {
-    expect(exchanges.seen.map((x) => `${x.method} ${x.template}`)).toEqual(expect.arrayContaining(['POST /locrec', 'POST /rec', 'GET /rec/{idRec}', 'PATCH /rec/{idRec}']));
+    expect(exchanges.seen.map((x) => `${x.method} ${x.template}`)).toEqual(expect.arrayContaining(['POST /locrec', 'POST /rec', 'GET /rec/{idRec}', 'PATCH /rec/{idRec}', 'POST /solicrec', 'GET /solicrec/{idSolicRec}']));
     expect(exchanges.violations()).toEqual([]);
+  });
+});
+
+describe('payerBankAccount on the service provider', () => {
+  it('is refused with 400 push_authorization_not_supported naming the provider; nothing is written', async () => {
+    const t = await startPixApp();
+    try {
+      const acme = await onboardTenant(t, { name: 'ACME', rateLimitPerMinute: 5000 });
+      const r = await http(t.url, 'POST', `${BASE}/recurrences`, { amount: 10, currency: 'BRL', periodicity: 'DAILY', firstDueDate: day(t, 5), payerName: 'Maria', payerTaxId: '52998224725', payerBankAccount: { ispb: '91193552', account: '550689' } }, acme.auth);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('push_authorization_not_supported');
+      expect(r.body.message).toContain('service');
+      expect((await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n).toBe(0);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -40,7 +40,10 @@ describe('the file\'s own inconsistencies, each read as its examples mean it', (
     expect(ex('recResponse1').loc).not.toHaveProperty('tipo');
     expect(doc.components.schemas.DadosPagadorRec.required).toContain('ispbParticipante');
     expect(doc.components.schemas.DadosPagadorRec.properties).not.toHaveProperty('ispbParticipante');
-    expect(Object.keys(REQUIRED_QUIRKS).sort()).toEqual(['DadosPagadorRec', 'PayloadLocationRecGerada', 'RecBase']);
+    expect(Object.keys(REQUIRED_QUIRKS).sort()).toEqual(['DadosPagadorRec', 'PayloadLocationRecGerada', 'RecBase', 'SolicRecBase', 'SolicRecCompleta']);
+    expect(validateRequest('POST', '/solicrec', ex('solicRecBody1'))).toEqual({ valid: true, errors: [] });
+    expect(doc.components.schemas.SolicRecBase.required).toContain('pagador');
+    expect(ex('solicRecBody1')).not.toHaveProperty('pagador');
   });
 
   it('still refuses what the standard forbids after the relaxing: a rec answer without status, a request with an unknown periodicity', () => {

@@ -24,6 +24,8 @@ export const REQUIRED_QUIRKS: Readonly<Record<string, readonly string[]>> = {
   RecBase: ['retentativa'], // the property is `politicaRetentativa` (RecConfiguracao)
   PayloadLocationRecGerada: ['tipo'], // no `tipo` property is declared
   DadosPagadorRec: ['ispbParticipante'], // declared under `pagador`, required at the top
+  SolicRecBase: ['pagador'],
+  SolicRecCompleta: ['rec'], // the property is `recPayload` (solicRecResponse1) // no `pagador` property is declared (solicRecBody1 has none)
 };
 /** Required only in answers: the PSP assigns it (`POST /rec` cannot send it). */
 const ANSWER_ONLY_REQUIRED: Readonly<Record<string, readonly string[]>> = { RecBase: ['idRec'] };

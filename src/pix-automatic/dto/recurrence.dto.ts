@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Max, MaxLength } from 'class-validator';
+import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength, ValidateNested } from 'class-validator';
 import { IsTaxId } from '../../common/tax-id';
 import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { DayAdjustment, Periodicity } from '../domain/calendar';
@@ -12,6 +12,22 @@ export const DAY_ADJUSTMENTS = Object.values(DayAdjustment);
 export const RECURRENCE_STATUSES = Object.values(RecurrenceStatus);
 /** Largest amount accepted (R$ 10 million); the spec shows no maximum. */
 export const MAX_AMOUNT = 10_000_000;
+
+/** The payer's account at their bank, to which an authorization request is pushed (Jornada 1). */
+export class PayerBankAccountDto {
+  @ApiProperty({ description: "ISPB of the payer's bank (8 characters)", example: '91193552', pattern: '^[0-9A-Z]{8}$' })
+  @Matches(/^[0-9A-Z]{8}$/, { message: 'ispb must be 8 digits or capital letters' })
+  ispb: string;
+
+  @ApiPropertyOptional({ description: 'Branch (agência), up to 4 digits', example: '2569' })
+  @IsOptional()
+  @Matches(/^\d{1,4}$/, { message: 'branch must be 1 to 4 digits' })
+  branch?: string;
+
+  @ApiProperty({ description: 'Account number, up to 20 digits', example: '550689' })
+  @Matches(/^\d{1,20}$/, { message: 'account must be 1 to 20 digits' })
+  account: string;
+}
 
 export class CreateRecurrenceDto {
   @ApiProperty({ description: 'Amount in BRL, > 0, at most 2 decimals', example: 49.9 })
@@ -63,6 +79,16 @@ export class CreateRecurrenceDto {
   @IsString()
   @MaxLength(500)
   description?: string;
+
+  @ApiPropertyOptional({
+    type: PayerBankAccountDto,
+    description:
+      "Also push the authorization request to the payer's bank (the standard's Jornada 1, `POST /solicrec`): the payer authorizes in their bank app without reading the QR. Only with BANK_PROVIDER=pix-api; the `service` provider answers 400 push_authorization_not_supported. The authorizationUrl (QR, Jornada 2) is answered either way.",
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PayerBankAccountDto)
+  payerBankAccount?: PayerBankAccountDto;
 }
 
 export class RecurrenceCreatedDto {

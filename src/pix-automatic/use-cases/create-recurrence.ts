@@ -40,6 +40,11 @@ export class CreateRecurrence {
         details: [{ field: 'periodicity', code: 'periodicity_not_supported', message: `${dto.periodicity} is not offered by the ${this.provider.name} provider` }],
       });
     }
+    if (dto.payerBankAccount && !this.provider.supportsPushAuthorization()) {
+      throw PixAutomaticErrors.error('push_authorization_not_supported', `The bank provider (${this.provider.name}) cannot push the authorization to the payer's bank: leave payerBankAccount out and show authorizationUrl`, {
+        details: [{ field: 'payerBankAccount', code: 'push_authorization_not_supported', message: `not offered by the ${this.provider.name} provider` }],
+      });
+    }
     let created;
     try {
       created = await this.provider.createRecurrence({
@@ -55,6 +60,7 @@ export class CreateRecurrence {
         payerName: dto.payerName,
         payerTaxId: dto.payerTaxId,
         description,
+        ...(dto.payerBankAccount ? { payerBankAccount: { ispb: dto.payerBankAccount.ispb, account: dto.payerBankAccount.account, ...(dto.payerBankAccount.branch ? { branch: dto.payerBankAccount.branch } : {}) } } : {}),
       });
     } catch (e) {
       throw providerFailure(e);

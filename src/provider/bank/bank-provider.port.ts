@@ -25,6 +25,8 @@ export interface BankRecurrenceRequest {
   payerName: string;
   payerTaxId: string;
   description: string | null;
+  /** Push the authorization request to the payer's bank (API Pix Jornada 1), when given. */
+  payerBankAccount?: { ispb: string; branch?: string; account: string };
 }
 
 export interface BankRecurrenceCreated {
@@ -66,6 +68,10 @@ export abstract class BankProvider {
   /** Whether the provider's protocol has this periodicity (API Pix has five of our seven). */
   supportsPeriodicity(_periodicity: string): boolean {
     return true;
+  }
+  /** Whether the provider can push the authorization request to the payer's bank (Jornada 1). */
+  supportsPushAuthorization(): boolean {
+    return false;
   }
   /** Longest one call can take with all its retries (timeouts and waits): how long to lease work sent to it. */
   abstract maxCallMs(): number;

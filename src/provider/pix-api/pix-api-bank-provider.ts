@@ -39,6 +39,10 @@ export class PixApiBankProvider extends BankProvider {
     return this.recs.supports(periodicity);
   }
 
+  override supportsPushAuthorization(): boolean {
+    return true;
+  }
+
   createRecurrence(req: BankRecurrenceRequest): Promise<BankRecurrenceCreated> {
     return this.recs.create(req);
   }

@@ -11,6 +11,9 @@ interface RecAnswer extends RecState {
   loc?: { id: number; location: string };
 }
 
+/** How long the payer's bank shows a pushed authorization request (Jornada 1). */
+const SOLICITATION_TTL_MS = 3 * 86_400_000;
+
 /** A location as the standard writes it has no scheme (`pix.example.com/qr/v2/rec/…`): it is HTTPS. */
 export function withScheme(location: string): string {
   return /^https?:\/\//i.test(location) ? location : `https://${location}`;
@@ -71,7 +74,33 @@ export class PixApiRecurrences {
       rec = found;
     }
     this.remember(req.recurrenceId, rec.idRec);
+    if (req.payerBankAccount) await this.pushToPayersBank(req, rec.idRec);
     return { recurrenceId: req.recurrenceId, status: recurrenceStatusOfRec(rec), authorizationUrl: withScheme(rec.loc?.location ?? loc.location), providerRef: rec.idRec };
+  }
+
+  /**
+   * Jornada 1: `POST /solicrec` asks the payer's bank to show the request in the payer's app.
+   * Refused (4xx), the rec is withdrawn (`PATCH CANCELADA`) so no half-made mandate is left, and
+   * the refusal reaches the caller with the PSP's violations.
+   */
+  private async pushToPayersBank(req: BankRecurrenceRequest, idRec: string): Promise<void> {
+    const acct = req.payerBankAccount!;
+    const body = {
+      idRec,
+      calendario: { dataExpiracaoSolicitacao: new Date(Date.now() + SOLICITATION_TTL_MS).toISOString() },
+      destinatario: {
+        ...(req.payerTaxId.length === 11 ? { cpf: req.payerTaxId } : { cnpj: req.payerTaxId }),
+        conta: acct.account,
+        ispbParticipante: acct.ispb,
+        ...(acct.branch ? { agencia: acct.branch } : {}),
+      },
+    };
+    try {
+      await this.psp.call({ operation: 'createSolicrec', method: 'POST', path: '/solicrec', body, idempotent: false });
+    } catch (e) {
+      await this.psp.call({ operation: 'cancelRec', method: 'PATCH', path: `/rec/${encodeURIComponent(idRec)}`, body: { status: 'CANCELADA' }, idempotent: true }).catch(() => undefined);
+      throw e;
+    }
   }
 
   async get(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }> {

@@ -8,7 +8,7 @@ import { addDays, SandboxBankService } from '../bank/sandbox-bank.service';
 import { SandboxConfig } from '../sandbox.config';
 import { pspProblem, PspViolation } from './problems';
 import { PspAnswer, PspRequest, SandboxPspServer } from './psp-server';
-import { locationUrl, PERIODICITY_OF, RecRow, recView, SANDBOX_ISPB, SANDBOX_RECEIVER } from './psp-rec.view';
+import { locationUrl, PERIODICITY_OF, REC_SELECT, RecRow, recView, SANDBOX_ISPB, SANDBOX_RECEIVER } from './psp-rec.view';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const VALUE = /^\d{1,10}\.\d{2}$/;
@@ -18,10 +18,7 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const invalid = (violacoes: PspViolation[]) => pspProblem(400, 'RecOperacaoInvalida', 'Operação inválida.', 'A recorrência não respeita o schema.', violacoes);
 const notFound = () => pspProblem(404, 'NaoEncontrado', 'Não encontrado.', 'Recorrência não encontrada para o idRec informado.');
 
-const REC_SELECT = `SELECT r.id_rec, r.status, r.amount_cents, r.periodicity, r.first_due_date::text AS first_due_date, r.expiration_date::text AS expiration_date,
-  r.payer_name, r.payer_tax_id, r.description, r.contrato, r.politica_retentativa, r.loc_id, l.token AS loc_token, l.created_at AS loc_created_at,
-  r.created_at, r.updated_at, r.approved_at
-  FROM sandbox_bank_recurrences r LEFT JOIN sandbox_psp_locrec l ON l.id = r.loc_id`;
+
 
 function isDate(v: unknown): v is string {
   return typeof v === 'string' && DATE.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);

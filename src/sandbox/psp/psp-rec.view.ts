@@ -19,6 +19,12 @@ export interface RecRow {
   approved_at: Date | string | null;
 }
 
+/** The columns recView reads, with the rec's location. */
+export const REC_SELECT = `SELECT r.id_rec, r.status, r.amount_cents, r.periodicity, r.first_due_date::text AS first_due_date, r.expiration_date::text AS expiration_date,
+  r.payer_name, r.payer_tax_id, r.description, r.contrato, r.politica_retentativa, r.loc_id, l.token AS loc_token, l.created_at AS loc_created_at,
+  r.created_at, r.updated_at, r.approved_at
+  FROM sandbox_bank_recurrences r LEFT JOIN sandbox_psp_locrec l ON l.id = r.loc_id`;
+
 /** The standard's five periodicities and ours (the sandbox bank keeps ours: one bank state). */
 export const PERIODICITY_OF: Readonly<Record<string, string>> = { SEMANAL: 'WEEKLY', MENSAL: 'MONTHLY', TRIMESTRAL: 'QUARTERLY', SEMESTRAL: 'BIANNUAL', ANUAL: 'ANNUAL' };
 const PERIODICIDADE_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(PERIODICITY_OF).map(([k, v]) => [v, k]));

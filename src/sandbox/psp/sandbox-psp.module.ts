@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SandboxBankModule } from '../bank/sandbox-bank.module';
 import { SandboxPspLocationsController } from './psp-locations.controller';
 import { SandboxPspRecHandlers } from './psp-rec.handlers';
+import { SandboxPspSolicRecHandlers } from './psp-solicrec.handlers';
 import { SandboxPspServer } from './psp-server';
 
 /**
@@ -11,7 +12,7 @@ import { SandboxPspServer } from './psp-server';
 @Module({
   imports: [SandboxBankModule],
   controllers: [SandboxPspLocationsController],
-  providers: [SandboxPspServer, SandboxPspRecHandlers],
+  providers: [SandboxPspServer, SandboxPspRecHandlers, SandboxPspSolicRecHandlers],
   exports: [SandboxPspServer],
 })
 export class SandboxPspModule {}
