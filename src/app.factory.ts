@@ -1,4 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { InputBoundaryPipe } from './platform/http/input-boundary.pipe';
+import { sendError } from './platform/errors/all-exceptions.filter';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -44,11 +46,14 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
     genReqId,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Errors the router raises before any route runs (bad URL encoding, a too-long parameter)
+    // come out in the envelope like every other error.
+    frameworkErrors: (error: unknown, req: any, reply: any) => sendError(reply, req, error),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, opts), adapter, { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalPipes(validationPipe);
+  app.useGlobalPipes(new InputBoundaryPipe(), validationPipe);
   installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService), log: app.get(AppLogger).pino });
   const document = buildOpenApiDocument(app, platform.publicUrl);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API', customCss: SWAGGER_UI_CSS });

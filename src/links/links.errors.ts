@@ -22,6 +22,7 @@ export const LinkErrors = defineErrors({
   invalid_transition: 409,
   link_unavailable: 409,
   link_busy: 409,
+  attempt_conflict: 409,
   /** API Pix: the PSP refused the charge's content (its violations in details). */
   pix_charge_rejected: 400,
   /** API Pix: the PSP refused the receiver (key, contract, access), in details. */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsNumber, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsNumber, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { IsTaxId } from '../../common/tax-id';
 
 const PERCENT_EXAMPLE = { 1: 2.99, 2: 3.49, 3: 3.49, 4: 3.49, 5: 3.49, 6: 3.49, 7: 3.99, 8: 3.99, 9: 3.99, 10: 3.99, 11: 3.99, 12: 3.99 };
@@ -37,14 +37,20 @@ export class BoletoFeesDto {
 /** A merchant's fee table in API units: percentages and BRL amounts. */
 export class FeeTableDto {
   @ApiProperty({ type: CardFeesDto })
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => CardFeesDto)
   CARD: CardFeesDto;
   @ApiProperty({ type: PixFeesDto })
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => PixFeesDto)
   PIX: PixFeesDto;
   @ApiProperty({ type: BoletoFeesDto })
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => BoletoFeesDto)
   BOLETO: BoletoFeesDto;
@@ -92,6 +98,7 @@ export class CreateMerchantDto {
 
   @ApiPropertyOptional({ type: FeeTableDto, description: 'Fees of this merchant; absent = the default table (LINKS_DEFAULT_FEE_TABLE)' })
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => FeeTableDto)
   fees?: FeeTableDto;

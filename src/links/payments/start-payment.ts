@@ -45,8 +45,8 @@ export class StartPayment {
     const link = await this.links.findBySlug(slug);
     if (!link) throw LinkErrors.error('link_not_found', 'No such payment link');
     if (dto.attemptId) {
-      const again = await this.ledgerFind(dto.attemptId, link);
-      if (again) return { link, item: again };
+      const again = await this.ledger.find(dto.attemptId);
+      if (again) return { link, item: this.sameAttempt(again, link, dto) };
     }
     if (link.status !== 'ACTIVE') throw unavailable(link.status);
     if (!link.paymentMethods.includes(dto.method)) bad('method_not_enabled', 'method', `This link does not accept ${dto.method}`);
@@ -107,9 +107,20 @@ export class StartPayment {
     return { link, item: await this.withHold(id, () => this.boleto(base, owner.id, due, holdUntil)) };
   }
 
-  private async ledgerFind(id: string, link: Link): Promise<PaymentItem | null> {
-    const p = await this.ledger.find(id);
-    return p && p.linkId === link.id ? p : null;
+  /**
+   * A repeated attemptId (the page retrying a submit) answers the first attempt; the same id with
+   * another link, method, installments or amount is a different request: 409 attempt_conflict.
+   */
+  private sameAttempt(first: PaymentItem, link: Link, dto: CheckoutPaymentDto): PaymentItem {
+    const typed = dto.amount === undefined ? null : toCents(dto.amount);
+    const firstPrice = first.amountCents - (link.passFee ? first.feeCents : 0);
+    const same =
+      first.linkId === link.id &&
+      first.method === dto.method &&
+      first.installments === (dto.installments ?? 1) &&
+      (typed === null || link.amountCents !== null || typed === firstPrice);
+    if (!same) throw LinkErrors.error('attempt_conflict', 'This attemptId was used for another payment; make a new attempt id for a new payment');
+    return first;
   }
 
   /** The attempt gives its held use back if anything goes wrong before the item is recorded. */

@@ -39,6 +39,12 @@ export interface ErrorFactory<C extends string> {
 /** Every code table defined so far (each module's, on import): the OpenAPI document lists them. */
 const TABLES: ErrorTable<string>[] = [];
 
+/** The status a code has in the module tables (undefined: no table has it). */
+export function statusOfCode(code: string): number | undefined {
+  for (const t of TABLES) if (code in t) return t[code];
+  return undefined;
+}
+
 /** Every known error code answered with `status`, sorted. */
 export function errorCodesWithStatus(status: number): string[] {
   const codes = new Set<string>();
@@ -66,6 +72,7 @@ export const PlatformErrors = defineErrors({
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   unprocessable_entity: 422,
   rate_limited: 429,

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
-import { AppError, CODE_BY_STATUS, ErrorDetail } from './app-error';
+import { AppError, CODE_BY_STATUS, ErrorDetail, statusOfCode } from './app-error';
+import { CodedError } from '../../common/formats/coded-error';
 
 /** The body of every error answer (except the RFC 6749 token errors, which add their own). */
 export interface ErrorEnvelope {
@@ -38,6 +39,10 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Type; send application/json' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad_request', message: 'Content-Length does not match the body' },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, code: 'bad_request', message: 'Invalid Content-Type header' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: 'A path parameter is longer than allowed' },
+  FST_ERR_BAD_URL: { status: 400, code: 'bad_request', message: 'The URL is not valid (bad percent-encoding)' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'bad_request', message: 'The request could not be routed' },
+  FST_ERR_CTP_INVALID_CONTENT_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Type; send application/json' },
 };
 
 export function resolveError(err: any): ResolvedError {
@@ -47,6 +52,12 @@ export function resolveError(err: any): ResolvedError {
     if (err.extras.ip) body.ip = err.extras.ip;
     if (err.extras.body) Object.assign(body, err.extras.body);
     return { status: err.status, body, headers: err.extras.headers ?? {}, unexpected: err.status >= 500 };
+  }
+  if (err instanceof CodedError) {
+    // A domain rule of a pure helper (money, fees, a state table) that no caller translated:
+    // its code keeps the status its module's table gives it, 400 otherwise. Never a 500.
+    const status = statusOfCode(err.code) ?? 400;
+    return { status, body: { statusCode: status, error: err.code, message: err.message }, headers: {}, unexpected: false };
   }
   const fst = err?.code && FASTIFY_CODES[err.code];
   if (fst) return { status: fst.status, body: { statusCode: fst.status, error: fst.code, message: fst.message }, headers: {}, unexpected: false };
