@@ -44,10 +44,15 @@ export interface BankBillingRequest {
   dueDate: string;
 }
 
-/** Per-billing answer of a batch send. `accepted: false` is a refusal (no retry helps). */
+/**
+ * Per-billing answer of a batch send. `accepted: false` is a refusal (no retry helps), unless
+ * `retryable`: the provider could not be reached for this billing (one call per billing, as on
+ * API Pix), so it is sent again later like a failed batch.
+ */
 export interface BankBillingResult {
   idTx: string;
   accepted: boolean;
+  retryable?: boolean;
   status?: string;
   reason?: string;
 }
