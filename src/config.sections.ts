@@ -6,6 +6,7 @@ import { linksConfig } from './links/links.config';
 import { acquirerConfig } from './provider/acquirer/acquirer.config';
 import { pixAutomaticConfig } from './pix-automatic/pix-automatic.config';
 import { bankProviderConfig } from './provider/bank/bank-provider.config';
+import { pixApiCobrConfig } from './provider/pix-api/pix-api-cobr.config';
 import { sandboxConfig } from './sandbox/sandbox.config';
 import { sandboxAcquirerConfig } from './sandbox/acquirer/sandbox-acquirer.config';
 import { webhooksConfig } from './webhooks/webhooks.config';
@@ -27,6 +28,7 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   threeDsConfig,
   sandboxThreeDsConfig,
   bankProviderConfig,
+  pixApiCobrConfig,
   pixAutomaticConfig,
   sandboxConfig,
 ];

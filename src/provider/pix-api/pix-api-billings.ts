@@ -1,6 +1,9 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { ProviderCallError } from '../http/resilient-http';
 import { BankBillingRequest, BankBillingResult } from '../bank/bank-provider.port';
 import { billingStatusOfCobr, CobrState } from './cobr-status.map';
+import { PixApiCobrConfig } from './pix-api-cobr.config';
 
 /** Calls to the PSP (PixApiClient's shape): mTLS, OAuth2, breaker `psp.<operation>`, retries when `idempotent`. */
 export interface PspCaller {
@@ -155,5 +158,47 @@ export class PixApiCobr {
       if (e instanceof ProviderCallError && e.code === 'provider_rejected' && violationMentions(e, /tentativa (vigente|com status|em andamento|ativa|não finalizada)/i)) return null;
       throw e;
     }
+  }
+}
+
+/** Injection token of the PSP caller (psp-core's PixApiClient). */
+export const PIX_API_CALLER = Symbol('PIX_API_CALLER');
+
+/**
+ * The billing half of the pix-api BankProvider (`PixApiBankProvider.sendBillings`/`cancelBilling`
+ * delegate here) and the cobr calls of the callback worker and the reconciler.
+ */
+@Injectable()
+export class PixApiBillings {
+  private readonly calls: PixApiCobr;
+
+  constructor(
+    private readonly ds: DataSource,
+    @Inject(PIX_API_CALLER) psp: PspCaller,
+    private readonly config: PixApiCobrConfig,
+  ) {
+    this.calls = new PixApiCobr(psp, (ids) => this.links(ids), () => this.config.receiverAccount);
+  }
+
+  enabled(): boolean {
+    return this.config.enabled;
+  }
+
+  cobr(): PixApiCobr {
+    return this.calls;
+  }
+
+  sendBillings(billings: BankBillingRequest[]): Promise<BankBillingResult[]> {
+    return this.calls.sendBillings(billings);
+  }
+
+  cancelBilling(idTx: string): Promise<{ idTx: string; status: string }> {
+    return this.calls.cancel(idTx);
+  }
+
+  /** idRec and dayAdjustment of each recurrence (TEMPORARY: the idRec column is psp-core's). */
+  private async links(recurrenceIds: string[]): Promise<Map<string, RecLink>> {
+    const r: { id: string; id_rec: string | null; day_adjustment: string }[] = await this.ds.query(`SELECT id, id_rec, day_adjustment FROM pix_recurrences WHERE id = ANY($1::uuid[])`, [recurrenceIds]);
+    return new Map(r.filter((x) => x.id_rec).map((x) => [x.id, { idRec: x.id_rec!, dayAdjustment: x.day_adjustment }]));
   }
 }

@@ -37,12 +37,13 @@ function isDate(v: unknown): v is string {
  */
 @Injectable()
 export class SandboxPspCobrHandlers {
+  /** Days before the due date a cobr may be created: the Central Bank's window (2 to 10). */
+  private readonly window = { minDays: 2, maxDays: 10 };
+
   constructor(
     private readonly store: SandboxCobrStore,
     private readonly events: SandboxPspCallbacks,
     private readonly clock: Clock,
-    /** Days before the due date a cobr may be created: the Central Bank's window (2 to 10). */
-    private readonly window = { minDays: 2, maxDays: 10 },
   ) {}
 
   register(router: PspRouter): void {
