@@ -2,6 +2,11 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BankProvider } from './bank-provider.port';
 import { HttpBankProvider } from './http-bank-provider';
+import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { PIX_API_CALLER, PixApiBillings } from '../pix-api/pix-api-billings';
+import { PixApiCobrConfig } from '../pix-api/pix-api-cobr.config';
+import { InterimPspCaller } from '../pix-api/pix-api-interim-caller';
+import { InterimPixApiBankProvider } from '../pix-api/pix-api-interim-provider';
 import { ProviderEventRouter } from './provider-event-router';
 import { ProviderEventsController } from './provider-events.controller';
 import { ProviderEventsService } from './provider-events.service';
@@ -12,8 +17,20 @@ const MAX_EVENT_BYTES = 64 * 1024;
 /** The banking provider: outbound client (port `BankProvider`) and the inbound event endpoint. */
 @Module({
   controllers: [ProviderEventsController],
-  providers: [{ provide: BankProvider, useClass: HttpBankProvider }, ProviderEventRouter, ProviderEventsService],
-  exports: [BankProvider, ProviderEventRouter],
+  providers: [
+    HttpBankProvider,
+    // TEMPORARY wiring until psp-core's PixApiModule: the PSP caller and the pix-api billing half.
+    { provide: PIX_API_CALLER, useFactory: (b: BreakerRegistry, c: PixApiCobrConfig) => new InterimPspCaller(() => c.pspUrl, b), inject: [BreakerRegistry, PixApiCobrConfig] },
+    PixApiBillings,
+    {
+      provide: BankProvider,
+      useFactory: (http: HttpBankProvider, billings: PixApiBillings, c: PixApiCobrConfig) => (c.enabled ? new InterimPixApiBankProvider(http, billings) : http),
+      inject: [HttpBankProvider, PixApiBillings, PixApiCobrConfig],
+    },
+    ProviderEventRouter,
+    ProviderEventsService,
+  ],
+  exports: [BankProvider, ProviderEventRouter, PixApiBillings, PIX_API_CALLER],
 })
 export class ProviderBankModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
