@@ -11,13 +11,16 @@ COPY migrations migrations
 COPY scripts scripts
 RUN npx nest build
 
-# Runtime stage: production dependencies only, non-root, no build tools.
+# Runtime stage: production dependencies only, non-root, no build tools. The embedded
+# PostgreSQL (an optional dependency, for the two-command local default) is left out: the
+# image runs against DATABASE_URL. scripts/prune-runtime.js drops what is never loaded.
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/react-native-card/package.json packages/react-native-card/package.json
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+COPY scripts/prune-runtime.js /tmp/prune-runtime.js
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts && node /tmp/prune-runtime.js node_modules && rm /tmp/prune-runtime.js && npm cache clean --force
 COPY --from=build /app/dist dist
 USER node
 EXPOSE 3000

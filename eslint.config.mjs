@@ -1,8 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'packages/**', 'coverage/**', '.data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'packages/*/lib/**', 'packages/*/node_modules/**', 'coverage/**', '.data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,5 +17,11 @@ export default tseslint.config(
         { selector: "CallExpression[callee.name='forwardRef']", message: 'No forwardRef: dependencies point down.' },
       ],
     },
+  },
+  {
+    // The React Native card package: linted with the rest, plus the rules of hooks.
+    files: ['packages/react-native-card/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
   },
 );

@@ -8,6 +8,8 @@ import { pixAutomaticConfig } from './pix-automatic/pix-automatic.config';
 import { bankProviderConfig } from './provider/bank/bank-provider.config';
 import { pixApiCobrConfig } from './provider/pix-api/pix-api-cobr.config';
 import { sandboxConfig } from './sandbox/sandbox.config';
+import { sandboxPspConfig } from './sandbox/psp/sandbox-psp.config';
+import { pixApiConfig } from './provider/pix-api/pix-api.config';
 import { sandboxAcquirerConfig } from './sandbox/acquirer/sandbox-acquirer.config';
 import { webhooksConfig } from './webhooks/webhooks.config';
 import { cardsConfig } from './cards/cards.config';
@@ -28,7 +30,9 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   threeDsConfig,
   sandboxThreeDsConfig,
   bankProviderConfig,
+  pixApiConfig,
   pixApiCobrConfig,
   pixAutomaticConfig,
   sandboxConfig,
+  sandboxPspConfig,
 ];

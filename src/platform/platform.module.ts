@@ -12,6 +12,7 @@ import { AppLogger, createRootLog, RootLog } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { BreakerRegistry } from './resilience/breaker-registry';
+import { LocalEndpoints } from './http/local-endpoints';
 
 export interface PlatformOptions {
   /** Tests capture log lines here to prove nothing secret is logged. */
@@ -41,8 +42,9 @@ export class PlatformModule {
         MetricsService,
         BreakerRegistry,
         PeriodicJobs,
+        LocalEndpoints,
       ],
-      exports: [AppLogger, Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, PeriodicJobs, DatabaseModule],
+      exports: [AppLogger, Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, PeriodicJobs, LocalEndpoints, DatabaseModule],
     };
   }
 }

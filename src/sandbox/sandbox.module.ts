@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SandboxBankModule } from './bank/sandbox-bank.module';
+import { SandboxPspModule } from './psp/sandbox-psp.module';
 import { SandboxPspCobrModule } from './psp/sandbox-psp-cobr.module';
 import { SandboxClock } from './sandbox-clock';
 import { SandboxClockController } from './sandbox-clock.controller';
@@ -10,7 +11,7 @@ import { SandboxClockController } from './sandbox-clock.controller';
  * DayPassedSignal. Each simulated party is its own module imported here.
  */
 @Module({
-  imports: [SandboxBankModule, SandboxPspCobrModule],
+  imports: [SandboxBankModule, SandboxPspModule, SandboxPspCobrModule],
   controllers: [SandboxClockController],
   providers: [SandboxClock],
 })

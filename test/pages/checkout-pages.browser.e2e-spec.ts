@@ -298,14 +298,16 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
     await ctx.close();
   });
 
-  it('the SDK overlay is a modal dialog: Escape closes it and gives the focus back; it closes itself after success', async () => {
+  for (const lang of LANGS) {
+    for (const width of WIDTHS) {
+  it(`the SDK overlay, ${lang}-${width}: a modal dialog in the payer's language; Escape closes it and gives the focus back; it closes itself after success`, async () => {
     const l = await createLink(t, a.auth, { name: 'Ingresso', amount: 30 });
     const host = await hostPage(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><button id="buy">Buy</button></main>
 <script src="${t.url}/sdk/checkout.js"></script>
 <script>window.results = []; window.closes = 0;
 document.getElementById('buy').onclick = function () { ServiceCheckout.open({ slug: '${l.slug}', closeOnSuccess: 300, onSuccess: function (r) { window.results.push(r); }, onClose: function () { window.closes++; } }); };
 </script></body></html>`);
-    const ctx = await context(browser, audit, 'pt-BR', 375, [t.url, new URL(host.url).origin]);
+    const ctx = await context(browser, audit, lang, width, [t.url, new URL(host.url).origin]);
     try {
       const page = await ctx.newPage();
       await page.goto(host.url);
@@ -317,7 +319,8 @@ document.getElementById('buy').onclick = function () { ServiceCheckout.open({ sl
       expect(await page.$eval('main', (m) => m.hasAttribute('inert'))).toBe(true); // the focus cannot leave the dialog
       const frame = (await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame())!;
       await frame.waitForSelector('#card-form');
-      await check(page, audit, 'sdk-overlay-open-pt-BR-375');
+      expect(await frame.$eval('html', (h) => h.lang)).toBe(lang);
+      await check(page, audit, `sdk-overlay-open-${lang}-${width}`);
       await page.keyboard.press('Escape');
       await page.waitForFunction(() => (window as any).closes === 1);
       expect(await page.$('[data-service-checkout]')).toBeNull();
@@ -342,6 +345,8 @@ document.getElementById('buy').onclick = function () { ServiceCheckout.open({ sl
       await host.close();
     }
   });
+    }
+  }
 
   it('axe is live: a page made with an unlabeled field and low contrast fails it', async () => {
     const ctx = await context(browser, newAudit(), 'en', 375, [t.url]);

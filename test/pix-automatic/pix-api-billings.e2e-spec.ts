@@ -1,17 +1,17 @@
 /**
  * BANK_PROVIDER=pix-api: the engine sends each billing with `PUT /cobr/{txid}` inside the send
- * window, against a stub PSP (a bare node:http server: the PSP is outside the product). A 4xx
+ * window, against a stub PSP (node:https with mutual TLS
+ * and OAuth2, test/support/stub-psp.ts: the PSP is outside the product). A 4xx
  * is never retried and its problem is visible on the billing; a PSP that is down leaves the
  * billing waiting, and it goes out when the PSP returns within the window; once the window has
  * closed it is not sent late.
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { TenantContext } from '../../src/gateway/tenant-context';
 import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-hoc-billing';
 import { CancelBilling } from '../../src/pix-automatic/use-cases/cancel-billing';
 import { ListBillings } from '../../src/pix-automatic/use-cases/list-billings';
 import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { startStubPsp } from '../support/stub-psp';
 import { http, TestApp } from '../support/test-app';
 import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
 
@@ -19,6 +19,7 @@ const ID_REC = 'RR0000000020261124abcdefghijk';
 
 interface Stub {
   url: string;
+  env: Record<string, string>;
   mode: Map<string, 'ok' | 'down' | 'reject'>;
   /** By `valor.original`. */
   modeByValue: Map<string, 'ok' | 'down' | 'reject'>;
@@ -28,44 +29,34 @@ interface Stub {
   close(): Promise<void>;
 }
 
-async function read(req: IncomingMessage): Promise<any> {
-  let text = '';
-  for await (const c of req) text += c;
-  return text ? JSON.parse(text) : undefined;
-}
-
 async function stubPsp(): Promise<Stub> {
   const stub = { mode: new Map(), modeByValue: new Map(), defaultMode: 'ok', puts: [], patches: [] } as unknown as Stub;
-  const server: Server = createServer(async (req, res) => {
-    const body = await read(req);
-    const m = /^\/cobr\/(\w+)$/.exec(new URL(req.url!, 'http://x').pathname);
-    const json = (status: number, b?: unknown) => {
-      res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' });
-      res.end(b === undefined ? '' : JSON.stringify(b));
-    };
-    if (!m) return json(200);
+  const psp = await startStubPsp((req) => {
+    const m = /^\/cobr\/(\w+)$/.exec(req.path);
+    const body = req.body;
+    if (!m) return { status: 200 };
     if (req.method === 'PATCH') {
       stub.patches.push(m[1]);
-      return json(200, { txid: m[1], idRec: ID_REC, status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } });
+      return { status: 200, body: { txid: m[1], idRec: ID_REC, status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } } };
     }
     const mode = stub.mode.get(m[1]) ?? stub.modeByValue.get(body?.valor?.original) ?? stub.defaultMode;
-    if (mode === 'down') return json(503, { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', title: 'Serviço indisponível', status: 503 });
+    if (mode === 'down') return { status: 503, body: { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', title: 'Serviço indisponível', status: 503 } };
     stub.puts.push({ txid: m[1], body });
     if (mode === 'reject') {
-      return json(400, {
-        type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida',
-        title: 'Cobrança inválida.',
+      return {
         status: 400,
-        detail: 'A cobrança não respeita o schema.',
-        violacoes: [{ razao: 'O objeto cobr.recebedor não respeita o schema.', propriedade: 'cobr.recebedor' }],
-      });
+        body: {
+          type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida',
+          title: 'Cobrança inválida.',
+          status: 400,
+          detail: 'A cobrança não respeita o schema.',
+          violacoes: [{ razao: 'O objeto cobr.recebedor não respeita o schema.', propriedade: 'cobr.recebedor' }],
+        },
+      };
     }
-    json(201, { ...body, txid: m[1], status: 'CRIADA', calendario: { ...body.calendario, criacao: '2026-01-01' } });
+    return { status: 201, body: { ...body, txid: m[1], status: 'CRIADA', calendario: { ...body.calendario, criacao: '2026-01-01' } } };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stub.close = () => new Promise((r) => server.close(() => r()));
-  return stub;
+  return Object.assign(stub, psp);
 }
 
 describe('pix-api: billings through PUT /cobr inside the send window', () => {
@@ -84,7 +75,7 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
 
   beforeAll(async () => {
     psp = await stubPsp();
-    t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api', PIX_API_URL: psp.url, PIX_API_RECONCILE_INTERVAL_MS: '0', PIX_API_RECEIVER_ACCOUNT: '0001/7654321/CORRENTE' } });
+    t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api', ...psp.env, PIX_API_RECONCILE_INTERVAL_MS: '0', PIX_API_RECEIVER_ACCOUNT: '0001/7654321/CORRENTE' } });
     ctx = await newTenant(t);
   });
   afterAll(async () => {

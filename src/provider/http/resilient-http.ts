@@ -9,6 +9,8 @@ export interface ResilientCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of a JSON body (an OAuth2 token request). */
+  form?: Record<string, string>;
   headers?: Record<string, string>;
   /** Idempotent calls are retried at 1 s, 3 s, 9 s (the spec's advice); others are not. */
   idempotent: boolean;
@@ -33,6 +35,8 @@ export interface ResilientHttpOptions {
   retryDelaysMs: number[];
   /** Headers sent on every call (for example the provider's shared key). */
   headers?: Record<string, string>;
+  /** Mutual TLS (API Pix): the client certificate and key, and the CA the party's certificate must chain to. */
+  tls?: { cert: string; key: string; ca?: string };
 }
 
 /**
@@ -51,7 +55,9 @@ export class ResilientHttp {
     private readonly breakers: BreakerRegistry,
   ) {
     const https = new URL(opts.baseUrl).protocol === 'https:';
-    this.agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }) : new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+    this.agent = https
+      ? new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, minVersion: 'TLSv1.2', ...(opts.tls ?? {}) })
+      : new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
     this.send = https ? httpsRequest : httpRequest;
   }
 
@@ -84,10 +90,14 @@ export class ResilientHttp {
    * party does not keep connections.
    */
   private once(c: ResilientCall): Promise<{ status: number; body: unknown }> {
-    const payload = c.body !== undefined ? Buffer.from(JSON.stringify(c.body), 'utf8') : undefined;
+    const payload = c.form
+      ? Buffer.from(new URLSearchParams(c.form).toString(), 'utf8')
+      : c.body !== undefined
+        ? Buffer.from(JSON.stringify(c.body), 'utf8')
+        : undefined;
     const headers: Record<string, string> = {
       accept: 'application/json',
-      ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+      ...(payload ? { 'content-type': c.form ? 'application/x-www-form-urlencoded' : 'application/json', 'content-length': String(payload.length) } : {}),
       ...this.opts.headers,
       ...c.headers,
     };

@@ -11,8 +11,6 @@ export class PixApiCobrConfig {
   receiverAccount: ReceiverAccount;
   /** PIX_API_RECONCILE_INTERVAL_MS: how often open billings past their due date are checked with GET /cobr (0: never). */
   reconcileIntervalMs: number;
-  /** PIX_API_URL (TEMPORARY here: psp-core's PixApiConfig owns it). */
-  pspUrl: string | undefined;
 }
 
 const ACCOUNT = /^(\d{1,4})?\/(\d{1,20})\/(CORRENTE|POUPANCA|PAGAMENTO)$/;
@@ -25,7 +23,6 @@ export const pixApiCobrConfig = defineConfig(PixApiCobrConfig, (env) => {
     enabled: env.str('BANK_PROVIDER', 'service') === 'pix-api',
     webhookUrl: env.url('PIX_API_WEBHOOK_URL')?.replace(/\/+$/, ''),
     receiverAccount: m ? { ...(m[1] ? { agencia: m[1] } : {}), conta: m[2], tipoConta: m[3] as ReceiverAccount['tipoConta'] } : { conta: '0', tipoConta: 'CORRENTE' },
-    pspUrl: env.url('PIX_API_URL')?.replace(/\/+$/, ''),
     reconcileIntervalMs: env.int('PIX_API_RECONCILE_INTERVAL_MS', 15 * 60_000, 0, 86_400_000),
   };
 });
