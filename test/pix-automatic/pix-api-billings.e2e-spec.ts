@@ -11,6 +11,7 @@ import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-
 import { CancelBilling } from '../../src/pix-automatic/use-cases/cancel-billing';
 import { ListBillings } from '../../src/pix-automatic/use-cases/list-billings';
 import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { validateRequest } from '../support/pix-api-contract';
 import { startStubPsp } from '../support/stub-psp';
 import { http, TestApp } from '../support/test-app';
 import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
@@ -104,6 +105,8 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
       recebedor: { agencia: '0001', conta: '7654321', tipoConta: 'CORRENTE' },
     });
     expect(psp.puts.find((p) => p.txid === badB0.id_tx)!.body.ajusteDiaUtil).toBe(false);
+    // Every request the adapter sent is the standard's CobRSolicitada.
+    for (const p of psp.puts) expect(validateRequest('PUT', '/cobr/{txid}', p.body).errors).toEqual([]);
     expect(badB0.status).toBe('SENT');
   });
 
