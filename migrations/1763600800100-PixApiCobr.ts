@@ -16,9 +16,6 @@ export class PixApiCobr1763600800100 implements MigrationInterface {
   name = 'PixApiCobr1763600800100';
 
   async up(q: QueryRunner): Promise<void> {
-    // The idRec of a recurrence on both sides (psp-core's migration may have added them already).
-    await q.query(`ALTER TABLE sandbox_bank_recurrences ADD COLUMN IF NOT EXISTS id_rec text`);
-    await q.query(`ALTER TABLE pix_recurrences ADD COLUMN IF NOT EXISTS id_rec text`);
     await q.query(`
       ALTER TABLE sandbox_bank_billings
         ADD COLUMN id_rec text,

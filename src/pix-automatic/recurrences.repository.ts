@@ -5,7 +5,11 @@ import { RecurrenceStatus } from './domain/recurrence.state-machine';
 import { Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow } from './pix.model';
 import { exec } from './sql';
 
-export type NewRecurrence = Omit<Recurrence, 'status' | 'nextCycle' | 'nextSendDate' | 'createdAt' | 'updatedAt'> & { nextSendDate: string | null };
+export type NewRecurrence = Omit<Recurrence, 'status' | 'nextCycle' | 'nextSendDate' | 'createdAt' | 'updatedAt'> & {
+  nextSendDate: string | null;
+  /** The provider's id of it (API Pix idRec), when the provider assigns one. */
+  idRec?: string | null;
+};
 
 export interface RecurrenceFilter {
   payerTaxId?: string;
@@ -38,10 +42,10 @@ export class TypeOrmRecurrencesRepository extends RecurrencesRepository {
     const { rows } = await exec(
       this.ds.manager,
       `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
-         payer_name, payer_tax_id, description, authorization_url, next_send_date)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        RETURNING ${RECURRENCE_COLUMNS}`,
-      [r.id, r.tenantId, r.idTx, r.amountCents, r.currency, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.authorizationUrl, r.nextSendDate],
+      [r.id, r.tenantId, r.idTx, r.amountCents, r.currency, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.authorizationUrl, r.nextSendDate, r.idRec ?? null],
     );
     return recurrenceFromRow(rows[0]);
   }

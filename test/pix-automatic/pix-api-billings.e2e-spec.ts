@@ -10,6 +10,7 @@ import { TenantContext } from '../../src/gateway/tenant-context';
 import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-hoc-billing';
 import { CancelBilling } from '../../src/pix-automatic/use-cases/cancel-billing';
 import { ListBillings } from '../../src/pix-automatic/use-cases/list-billings';
+import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
 import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
 import { validateRequest } from '../support/pix-api-contract';
 import { startStubPsp } from '../support/stub-psp';
@@ -27,6 +28,7 @@ interface Stub {
   defaultMode: 'ok' | 'down' | 'reject';
   puts: { txid: string; body: any }[];
   patches: string[];
+  recs: Map<string, { status: string; contrato: string }>;
   close(): Promise<void>;
 }
 
@@ -68,9 +70,12 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
 
   async function authorized(over: Record<string, unknown> = {}) {
     const r = await createRecurrence(t, ctx, over);
-    expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
-    // psp-core's POST /rec records the PSP's idRec of the recurrence.
-    await t.sql(`UPDATE pix_recurrences SET id_rec = $2 WHERE id = $1`, [r.recurrenceId, ID_REC]);
+    const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]);
+    // The payer approves at their bank; the PSP calls back and the service reads the rec.
+    psp.recs.get(idRec)!.status = 'APROVADA';
+    expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(200);
+    await t.app.get(PixApiCallbackWorker).settle();
+    expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]))[0].status).toBe('ACCEPTED');
     return r.recurrenceId;
   }
 
@@ -98,7 +103,7 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
     expect(okB.status).toBe('SENT');
     const put = psp.puts.find((p) => p.txid === okB.id_tx)!;
     expect(put.body).toEqual({
-      idRec: ID_REC,
+      idRec: (await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [ok]))[0].id_rec,
       calendario: { dataDeVencimento: okB.due },
       valor: { original: '49.90' },
       ajusteDiaUtil: true,

@@ -19,6 +19,7 @@ interface Stub {
   url: string;
   env: Record<string, string>;
   cobrs: Map<string, Record<string, unknown>>;
+  recs: Map<string, { status: string; contrato: string }>;
   calls: { method: string; path: string; body: unknown }[];
   close(): Promise<void>;
 }
@@ -75,8 +76,12 @@ describe('pix-api: the PSP callbacks on the service side', () => {
   async function sentBilling(amount = 10) {
     const ctx = await newTenant(t, `T${Math.random()}`);
     const r = await createRecurrence(t, ctx);
-    expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
-    await t.sql(`UPDATE pix_recurrences SET id_rec = $2 WHERE id = $1`, [r.recurrenceId, ID_REC]);
+    const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]);
+    // The payer approves at their bank; the PSP calls back and the service reads the rec.
+    psp.recs.get(idRec)!.status = 'APROVADA';
+    expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(200);
+    await t.app.get(PixApiCallbackWorker).settle();
+    expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]))[0].status).toBe('ACCEPTED');
     const b = await t.app.get(CreateAdHocBilling).execute(ctx, { recurrenceId: r.recurrenceId, dueDate: day(t, 5), amount, currency: 'BRL' });
     expect(b.status).toBe('SENT');
     return b;

@@ -1,4 +1,4 @@
-import { validateCallback, validateRequest, validateResponse, templateOf } from './pix-api-contract';
+import { REQUIRED_QUIRKS, standard, templateOf, validateCallback, validateRequest, validateResponse } from './pix-api-contract';
 
 /** The validator has teeth: the standard's own shapes pass, broken ones fail. */
 describe('API Pix contract validator', () => {
@@ -24,5 +24,28 @@ describe('API Pix contract validator', () => {
   it('validates callbacks: recs[] and cobsr[]', () => {
     expect(validateCallback('rec', { recs: 'x' }).valid).toBe(false);
     expect(validateCallback('cobr', { cobsr: 5 }).valid).toBe(false);
+  });
+});
+
+describe('the file\'s own inconsistencies, each read as its examples mean it', () => {
+  const doc = standard();
+  const ex = (name: string) => doc.components.examples[name].value;
+
+  it('the standard\'s own POST /rec examples validate, and each relaxed `required` is one they lack', () => {
+    for (const body of [ex('recBody1'), ex('recBody2')]) expect(validateRequest('POST', '/rec', body)).toEqual({ valid: true, errors: [] });
+    expect(doc.components.schemas.RecBase.required).toEqual(expect.arrayContaining(['idRec', 'retentativa']));
+    expect(ex('recBody1')).not.toHaveProperty('retentativa');
+    expect(doc.components.schemas.PayloadLocationRecGerada.required).toContain('tipo');
+    expect(doc.components.schemas.PayloadLocationRecGerada.properties).not.toHaveProperty('tipo');
+    expect(ex('recResponse1').loc).not.toHaveProperty('tipo');
+    expect(doc.components.schemas.DadosPagadorRec.required).toContain('ispbParticipante');
+    expect(doc.components.schemas.DadosPagadorRec.properties).not.toHaveProperty('ispbParticipante');
+    expect(Object.keys(REQUIRED_QUIRKS).sort()).toEqual(['DadosPagadorRec', 'PayloadLocationRecGerada', 'RecBase']);
+  });
+
+  it('still refuses what the standard forbids after the relaxing: a rec answer without status, a request with an unknown periodicity', () => {
+    const { status: _s, ...noStatus } = ex('recResponse1');
+    expect(validateResponse('GET', '/rec/{idRec}', 200, noStatus).valid).toBe(false);
+    expect(validateRequest('POST', '/rec', { ...ex('recBody1'), calendario: { dataInicial: '2024-04-01', periodicidade: 'DIARIA' } }).valid).toBe(false);
   });
 });

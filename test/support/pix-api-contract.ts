@@ -15,6 +15,37 @@ type Json = any;
 
 let loaded: { doc: Json; ajv: Ajv; cache: Map<string, ValidateFunction> } | null = null;
 
+/**
+ * `required` entries of the file that its own examples do not carry (recBody1, recResponse1…),
+ * naming properties the schema never declares or declares elsewhere: read as not required.
+ * Each is checked by test/support/pix-api-contract.spec.ts (the example fails without it).
+ */
+export const REQUIRED_QUIRKS: Readonly<Record<string, readonly string[]>> = {
+  RecBase: ['retentativa'], // the property is `politicaRetentativa` (RecConfiguracao)
+  PayloadLocationRecGerada: ['tipo'], // no `tipo` property is declared
+  DadosPagadorRec: ['ispbParticipante'], // declared under `pagador`, required at the top
+};
+/** Required only in answers: the PSP assigns it (`POST /rec` cannot send it). */
+const ANSWER_ONLY_REQUIRED: Readonly<Record<string, readonly string[]>> = { RecBase: ['idRec'] };
+
+function relax(schemas: Json, answer: boolean): Json {
+  const out = { ...schemas };
+  const drops: Record<string, readonly string[]> = { ...REQUIRED_QUIRKS };
+  if (!answer) for (const [name, extra] of Object.entries(ANSWER_ONLY_REQUIRED)) drops[name] = [...(drops[name] ?? []), ...extra];
+  for (const [name, drop] of Object.entries(drops)) {
+    if (out[name]?.required) out[name] = { ...out[name], required: out[name].required.filter((r: string) => !drop.includes(r)) };
+  }
+  return out;
+}
+
+/**
+ * A `oneOf` whose branches are objects with no required property is met by both branches for
+ * any object (so by none, as oneOf): the file means anyOf (RecEncerramento's rejeicao|cancelamento).
+ */
+function unsatisfiableOneOf(branches: Json[]): boolean {
+  return branches.length > 1 && branches.every((b) => b && b.type === 'object' && !b.required && !b.$ref);
+}
+
 /** OpenAPI 3.0 schema dialect → JSON Schema (draft 7) as ajv reads it. */
 function toJsonSchema(node: Json): Json {
   if (Array.isArray(node)) return node.map(toJsonSchema);
@@ -24,6 +55,10 @@ function toJsonSchema(node: Json): Json {
     if (k === 'example' || k === 'examples' || k === 'xml' || k === 'externalDocs' || k === 'discriminator') continue;
     if (k === 'pattern' && typeof v === 'string' && /^\/.*\/$/.test(v)) out.pattern = v.slice(1, -1);
     else out[k] = toJsonSchema(v);
+  }
+  if (Array.isArray(out.oneOf) && unsatisfiableOneOf(out.oneOf)) {
+    out.anyOf = out.oneOf;
+    delete out.oneOf;
   }
   if (out.nullable === true) {
     delete out.nullable;
@@ -38,7 +73,8 @@ function load() {
   const doc = parse(readFileSync(FILE, 'utf8'));
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
-  ajv.addSchema({ $id: 'pixapi', components: { schemas: toJsonSchema(doc.components.schemas) } });
+  ajv.addSchema({ $id: 'pixapi', components: { schemas: toJsonSchema(relax(doc.components.schemas, true)) } });
+  ajv.addSchema({ $id: 'pixapi-request', components: { schemas: toJsonSchema(relax(doc.components.schemas, false)) } });
   loaded = { doc, ajv, cache: new Map() };
   return loaded;
 }
@@ -57,12 +93,13 @@ function schemaOf(content: Json): Json | null {
   return (media as Json)?.schema ?? null;
 }
 
-function compile(key: string, schema: Json): ValidateFunction {
+function compile(key: string, schema: Json, request = false): ValidateFunction {
   const { ajv, cache } = load();
   let v = cache.get(key);
   if (!v) {
-    // $refs into components point at the registered document
-    const rewritten = JSON.parse(JSON.stringify(toJsonSchema(schema)).replace(/"#\/components\/schemas\//g, '"pixapi#/components/schemas/'));
+    // $refs into components point at the registered document (requests: idRec is the PSP's to assign)
+    const id = request ? 'pixapi-request' : 'pixapi';
+    const rewritten = JSON.parse(JSON.stringify(toJsonSchema(schema)).replace(/"#\/components\/schemas\//g, `"${id}#/components/schemas/`));
     v = ajv.compile(rewritten);
     cache.set(key, v);
   }
@@ -94,7 +131,7 @@ export function validateRequest(method: string, pathTemplate: string, body: unkn
   const rb = deref(doc, operation(method, pathTemplate).requestBody);
   const schema = schemaOf(rb?.content);
   if (!schema) return body === undefined || body === null ? { valid: true, errors: [] } : { valid: false, errors: ['the operation takes no body'] };
-  return result(compile(`req ${method} ${pathTemplate}`, schema), body);
+  return result(compile(`req ${method} ${pathTemplate}`, schema, true), body);
 }
 
 /** The answer `status` of `method pathTemplate`; a status the operation does not list is invalid. */
@@ -127,12 +164,20 @@ export function validateCallback(kind: 'rec' | 'cobr' | 'pix', body: unknown): C
 }
 
 /** Which of the standard's path templates a concrete path is (`/cobr/ABC` → `/cobr/{txid}`). */
+/** The parsed standard (for tests that read its examples). */
+export function standard(): Json {
+  return load().doc;
+}
+
 export function templateOf(method: string, path: string): string | null {
   const { doc } = load();
   const parts = path.split('?')[0].split('/').filter(Boolean);
   let best: string | null = null;
   for (const [template, item] of Object.entries<Json>(doc.paths)) {
-    if (!item[method.toLowerCase()]) continue;
+    const op = item[method.toLowerCase()];
+    // the payload locations (`/rec/{recUrlAccessToken}`, …) are served to payers' banks on
+    // another server of the PSP, not on the API the adapter calls
+    if (!op || op.servers) continue;
     const t = template.split('/').filter(Boolean);
     if (t.length !== parts.length) continue;
     if (t.every((seg, i) => (seg.startsWith('{') ? true : seg === parts[i]))) {

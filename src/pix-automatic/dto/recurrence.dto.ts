@@ -24,7 +24,12 @@ export class CreateRecurrenceDto {
   @IsIn(['BRL'], { message: 'currency must be BRL' })
   currency: 'BRL';
 
-  @ApiProperty({ enum: PERIODICITIES, example: 'MONTHLY' })
+  @ApiProperty({
+    enum: PERIODICITIES,
+    example: 'MONTHLY',
+    description:
+      'How often a billing falls due. With BANK_PROVIDER=pix-api (the Central Bank\'s API Pix, which has SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL and ANUAL only) DAILY and BIMONTHLY are refused with 400 periodicity_not_supported naming the provider; the default provider (service) has all seven.',
+  })
   @IsIn(PERIODICITIES, { message: `periodicity must be one of ${PERIODICITIES.join(', ')}` })
   periodicity: Periodicity;
 

@@ -6,6 +6,7 @@ import { DayAdjustment } from '../domain/calendar';
 import { CreateRecurrenceDto, RecurrenceCreatedDto } from '../dto/recurrence.dto';
 import { sendDateOfCycle } from '../engine/schedule';
 import { newIdTx } from '../id-tx';
+import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { PixAutomaticConfig } from '../pix-automatic.config';
 import { providerFailure } from '../provider-errors';
 import { RecurrencesRepository } from '../recurrences.repository';
@@ -34,6 +35,11 @@ export class CreateRecurrence {
     const dayAdjustment = dto.dayAdjustment ?? DayAdjustment.MOVE_FORWARD_NEXT_BUSINESS_DAY;
     const expirationDate = dto.expirationDate ?? null;
     const description = dto.description ?? null;
+    if (!this.provider.supportsPeriodicity(dto.periodicity)) {
+      throw PixAutomaticErrors.error('periodicity_not_supported', `The bank provider (${this.provider.name}) has no ${dto.periodicity} periodicity: API Pix has WEEKLY, MONTHLY, QUARTERLY, BIANNUAL and ANNUAL only`, {
+        details: [{ field: 'periodicity', code: 'periodicity_not_supported', message: `${dto.periodicity} is not offered by the ${this.provider.name} provider` }],
+      });
+    }
     let created;
     try {
       created = await this.provider.createRecurrence({
@@ -67,6 +73,7 @@ export class CreateRecurrence {
         description,
         authorizationUrl: created.authorizationUrl,
         nextSendDate: sendDateOfCycle(schedule, 0, this.config.leadDays),
+        idRec: created.providerRef ?? null,
       });
       return { recurrenceId: r.id, status: r.status, authorizationUrl: r.authorizationUrl };
     } catch (e) {

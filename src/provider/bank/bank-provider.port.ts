@@ -30,8 +30,10 @@ export interface BankRecurrenceRequest {
 export interface BankRecurrenceCreated {
   recurrenceId: string;
   status: BankRecurrenceStatus;
-  /** Where the payer authorizes the debit (their bank's page). */
+  /** Where the payer authorizes the debit (their bank's page, or the location of the QR they read). */
   authorizationUrl: string;
+  /** The provider's own id of the recurrence when it assigns one (API Pix's idRec), kept with ours. */
+  providerRef?: string;
 }
 
 export interface BankBillingRequest {
@@ -64,6 +66,12 @@ export interface BankAccountLimits {
 }
 
 export abstract class BankProvider {
+  /** How operators and errors name this provider (BANK_PROVIDER). */
+  readonly name: string = 'service';
+  /** Whether the provider's protocol has this periodicity (API Pix has five of our seven). */
+  supportsPeriodicity(_periodicity: string): boolean {
+    return true;
+  }
   /** Longest one call can take with all its retries (timeouts and waits): how long to lease work sent to it. */
   abstract maxCallMs(): number;
   abstract createRecurrence(req: BankRecurrenceRequest): Promise<BankRecurrenceCreated>;

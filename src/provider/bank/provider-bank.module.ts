@@ -2,15 +2,16 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BankProvider } from './bank-provider.port';
 import { HttpBankProvider } from './http-bank-provider';
-import { PIX_API_CALLER, PixApiBillings } from '../pix-api/pix-api-billings';
-import { PixApiCobrConfig } from '../pix-api/pix-api-cobr.config';
-import { PixApiClient } from '../pix-api/pix-api-client';
-import { InterimPixApiBankProvider } from '../pix-api/pix-api-interim-provider';
 import { ProviderEventRouter } from './provider-event-router';
 import { ProviderEventsController } from './provider-events.controller';
 import { ProviderEventsService } from './provider-events.service';
 import { captureRawBody } from '../../platform/http/raw-body';
 import { PixApiModule } from '../pix-api/pix-api.module';
+import { PixApiConfig } from '../pix-api/pix-api.config';
+import { PixApiBankProvider } from '../pix-api/pix-api-bank-provider';
+import { PIX_API_CALLER, PixApiBillings } from '../pix-api/pix-api-billings';
+import { PixApiClient } from '../pix-api/pix-api-client';
+import { PixApiRecurrences } from '../pix-api/pix-api-recurrences';
 
 const MAX_EVENT_BYTES = 64 * 1024;
 
@@ -20,18 +21,20 @@ const MAX_EVENT_BYTES = 64 * 1024;
   controllers: [ProviderEventsController],
   providers: [
     HttpBankProvider,
-    // TEMPORARY wiring until psp-core's PixApiBankProvider: the pix-api billing half over PixApiClient.
+    PixApiRecurrences,
     { provide: PIX_API_CALLER, useExisting: PixApiClient },
     PixApiBillings,
+    PixApiBankProvider,
     {
+      // BANK_PROVIDER: `service` (this seed's protocol, default) or `pix-api` (the Central Bank's standard)
       provide: BankProvider,
-      useFactory: (http: HttpBankProvider, billings: PixApiBillings, c: PixApiCobrConfig) => (c.enabled ? new InterimPixApiBankProvider(http, billings) : http),
-      inject: [HttpBankProvider, PixApiBillings, PixApiCobrConfig],
+      useFactory: (c: PixApiConfig, service: HttpBankProvider, pixApi: PixApiBankProvider) => (c.enabled ? pixApi : service),
+      inject: [PixApiConfig, HttpBankProvider, PixApiBankProvider],
     },
     ProviderEventRouter,
     ProviderEventsService,
   ],
-  exports: [BankProvider, ProviderEventRouter, PixApiModule, PixApiBillings, PIX_API_CALLER],
+  exports: [BankProvider, ProviderEventRouter, PixApiModule, PixApiRecurrences, PixApiBillings, PIX_API_CALLER],
 })
 export class ProviderBankModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

@@ -6,6 +6,7 @@ import { retryDate } from './cobr-retry';
 import { billingStatusOfCobr, CobrState, eventsToReach } from './cobr-status.map';
 import { PixApiCallbackQueue, QueuedCallback } from './pix-api-callbacks.queue';
 import { PixApiBillings } from './pix-api-billings';
+import { PixApiRecurrences } from './pix-api-recurrences';
 
 const BATCH = 100;
 const CONCURRENCY = 8;
@@ -13,11 +14,9 @@ const LEASE_MS = 60_000;
 const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 15 * 60_000;
 
-/** Applies one read-back recurrence (psp-core's rec path registers it). */
-export type RecApplier = (idRec: string) => Promise<void>;
-
 /**
- * Applies the PSP's callbacks from the queue: reads each entity back (`GET /cobr/{txid}`), turns
+ * Applies the PSP's callbacks from the queue: reads each entity back (`GET /cobr/{txid}`, or
+ * `GET /rec/{idRec}` through PixApiRecurrences.apply), turns
  * its state into the provider events that lead there (`eventsToReach`) and hands them to the
  * same provider-event handling as the `service` provider, so tenants see the same states and
  * events; an event already applied is a DUPLICATE/LATE no-op, so repeated or out-of-order
@@ -29,11 +28,11 @@ export type RecApplier = (idRec: string) => Promise<void>;
 export class PixApiCallbackWorker implements OnModuleInit {
   private readonly logger = new Logger('PixApiCallbacks');
   private job: PeriodicJob | null = null;
-  private recApplier: RecApplier | null = null;
 
   constructor(
     private readonly queue: PixApiCallbackQueue,
     private readonly billings: PixApiBillings,
+    private readonly recs: PixApiRecurrences,
     private readonly router: ProviderEventRouter,
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
@@ -42,10 +41,6 @@ export class PixApiCallbackWorker implements OnModuleInit {
   onModuleInit(): void {
     if (!this.billings.enabled()) return;
     this.job = this.jobs.schedule({ name: 'pix-api-callbacks', everyMs: 5000, run: () => this.drain() });
-  }
-
-  registerRecApplier(fn: RecApplier): void {
-    this.recApplier = fn;
   }
 
   /** The controller's part: one insert, then the answer; the work runs after it. */
@@ -82,7 +77,7 @@ export class PixApiCallbackWorker implements OnModuleInit {
   private async one(c: QueuedCallback): Promise<void> {
     try {
       if (c.kind === 'cobr') await this.applyCobr(await this.billings.cobr().getCobr(c.id));
-      else if (this.recApplier) await this.recApplier(c.id);
+      else await this.recs.apply(c.id);
       await this.queue.done(c);
     } catch (e: any) {
       if (e?.code === 'provider_rejected' && e?.status === 404) {

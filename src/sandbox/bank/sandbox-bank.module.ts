@@ -9,6 +9,6 @@ import { SandboxBankStore } from './sandbox-bank.store';
 @Module({
   controllers: [SandboxBankApiController, SandboxBankPagesController, SandboxPayerController],
   providers: [SandboxBankStore, SandboxBankEvents, SandboxBankService, SandboxBankPages],
-  exports: [SandboxBankStore, SandboxBankEvents],
+  exports: [SandboxBankStore, SandboxBankEvents, SandboxBankService],
 })
 export class SandboxBankModule {}

@@ -1,12 +1,17 @@
 import { Module } from '@nestjs/common';
+import { SandboxBankModule } from '../bank/sandbox-bank.module';
+import { SandboxPspLocationsController } from './psp-locations.controller';
+import { SandboxPspRecHandlers } from './psp-rec.handlers';
 import { SandboxPspServer } from './psp-server';
 
 /**
  * The sandbox PSP: API Pix over HTTPS with mutual TLS on its own port, over the sandbox bank's
- * state. Handler classes register their routes on SandboxPspServer.
+ * state (one bank, two faces). Handler classes register their routes on SandboxPspServer.
  */
 @Module({
-  providers: [SandboxPspServer],
+  imports: [SandboxBankModule],
+  controllers: [SandboxPspLocationsController],
+  providers: [SandboxPspServer, SandboxPspRecHandlers],
   exports: [SandboxPspServer],
 })
 export class SandboxPspModule {}
