@@ -32,7 +32,7 @@ export interface BillingIn {
 
 const OPEN = ['PENDING', 'ACCEPTED', 'ACTIVE'];
 
-function addDays(date: string, n: number): string {
+export function addDays(date: string, n: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { selfOrigin } from '../../provider/bank/self-origin';
-import { SandboxBankService } from '../bank/sandbox-bank.service';
+import { addDays, SandboxBankService } from '../bank/sandbox-bank.service';
 import { SandboxConfig } from '../sandbox.config';
 import { pspProblem, PspViolation } from './problems';
 import { PspAnswer, PspRequest, SandboxPspServer } from './psp-server';
@@ -81,7 +81,7 @@ export class SandboxPspRecHandlers implements OnModuleInit {
   }
 
   private async createLocation(): Promise<PspAnswer> {
-    const [l] = await this.q(`INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, token, created_at`, [randomBytes(16).toString('base64url')]);
+    const [l] = await this.ds.query(`INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, token, created_at`, [randomBytes(16).toString('base64url')]);
     return { status: 201, body: { id: Number(l.id), location: locationUrl(this.origin(), l.token), criacao: new Date(l.created_at).toISOString() } };
   }
 
@@ -120,35 +120,46 @@ export class SandboxPspRecHandlers implements OnModuleInit {
     const b: any = r.body;
     const violations = this.validate(b);
     if (violations.length) return invalid(violations);
-    if (b.loc !== undefined) {
-      const [l] = await this.q(`SELECT id_rec FROM sandbox_psp_locrec WHERE id = $1`, [b.loc]);
-      if (!l) return invalid([{ razao: 'A location informada não existe.', propriedade: 'rec.loc' }]);
-      if (l.id_rec) return invalid([{ razao: 'A location informada já está vinculada a outra recorrência.', propriedade: 'rec.loc' }]);
-    }
-    const today = this.clock.today().replace(/-/g, '');
-    const idRec = `${b.politicaRetentativa === 'PERMITE_3R_7D' ? 'RR' : 'RN'}${SANDBOX_ISPB}${today}${seq(11)}`;
+    const today = this.clock.today();
+    const idRec = `${b.politicaRetentativa === 'PERMITE_3R_7D' ? 'RR' : 'RN'}${SANDBOX_ISPB}${today.replace(/-/g, '')}${seq(11)}`;
     const dev = b.vinculo.devedor;
-    const [v] = b.valor.valorRec.split('.');
-    await this.bank.createRecurrence({
-      recurrenceId: idRec,
-      idTx: idRec,
-      receiver: { id: r.clientId, name: SANDBOX_RECEIVER.nome },
-      amountCents: Number(v) * 100 + Number(b.valor.valorRec.slice(-2)),
-      periodicity: PERIODICITY_OF[b.calendario.periodicidade],
-      firstDueDate: b.calendario.dataInicial,
-      expirationDate: b.calendario.dataFinal ?? null,
-      dayAdjustment: 'MOVE_FORWARD_NEXT_BUSINESS_DAY',
-      payerName: dev.nome,
-      payerTaxId: dev.cpf ?? dev.cnpj,
-      description: b.vinculo.objeto ?? null,
-    });
-    await this.q(`UPDATE sandbox_bank_recurrences SET id_rec = $1, contrato = $2, politica_retentativa = $3, loc_id = $4 WHERE recurrence_id = $1`, [idRec, b.vinculo.contrato, b.politicaRetentativa, b.loc ?? null]);
-    if (b.loc !== undefined) {
-      const linked = await this.q(`UPDATE sandbox_psp_locrec SET id_rec = $1 WHERE id = $2 AND id_rec IS NULL RETURNING id`, [idRec, b.loc]);
-      if (!linked.length) return invalid([{ razao: 'A location informada já está vinculada a outra recorrência.', propriedade: 'rec.loc' }]);
+    const [units, cents] = b.valor.valorRec.split('.');
+    // One statement: the location linked (when one is given and still free) and the bank's
+    // recurrence inserted in the sandbox bank's own table (one bank state), answered from it.
+    const rows = await this.ds.query(
+      `WITH loc AS (UPDATE sandbox_psp_locrec SET id_rec = $1 WHERE $13::bigint IS NOT NULL AND id = $13 AND id_rec IS NULL RETURNING id, token, created_at),
+       ins AS (
+         INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
+           expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline, id_rec, contrato, politica_retentativa, loc_id)
+         SELECT $1, $1, $2, $3, 'PENDING', $4, $5, $6, $7, 'MOVE_FORWARD_NEXT_BUSINESS_DAY', $8, $9, $10, $11, $1, $12, $14, $13
+         WHERE $13::bigint IS NULL OR EXISTS (SELECT 1 FROM loc)
+         RETURNING *)
+       SELECT ins.id_rec, ins.status, ins.amount_cents, ins.periodicity, ins.first_due_date::text AS first_due_date, ins.expiration_date::text AS expiration_date,
+         ins.payer_name, ins.payer_tax_id, ins.description, ins.contrato, ins.politica_retentativa, ins.loc_id, loc.token AS loc_token, loc.created_at AS loc_created_at,
+         ins.created_at, ins.updated_at, ins.approved_at
+       FROM ins LEFT JOIN loc ON true`,
+      [
+        idRec,
+        r.clientId,
+        SANDBOX_RECEIVER.nome,
+        Number(units) * 100 + Number(cents),
+        PERIODICITY_OF[b.calendario.periodicidade],
+        b.calendario.dataInicial,
+        b.calendario.dataFinal ?? null,
+        dev.nome,
+        dev.cpf ?? dev.cnpj,
+        b.vinculo.objeto ?? null,
+        addDays(today, this.sandbox.authorizationWindowDays),
+        b.vinculo.contrato,
+        b.loc ?? null,
+        b.politicaRetentativa,
+      ],
+    );
+    if (!rows.length) {
+      const [l] = await this.q(`SELECT id_rec FROM sandbox_psp_locrec WHERE id = $1`, [b.loc]);
+      return invalid([{ razao: l ? 'A location informada já está vinculada a outra recorrência.' : 'A location informada não existe.', propriedade: 'rec.loc' }]);
     }
-    const answer = await this.get(idRec);
-    return { ...answer, status: 201 };
+    return { status: 201, body: recView(rows[0], this.origin()) };
   }
 
   private async find(idRec: string): Promise<RecRow | null> {

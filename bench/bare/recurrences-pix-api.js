@@ -1,0 +1,114 @@
+// The required-work floor for POST /v1/banking/pix/automatic/recurrences on BANK_PROVIDER=pix-api:
+// node:http + pg doing what a create over API Pix needs and nothing else. A PSP in the same
+// process (node:https, mutual TLS with certificates made by openssl, a bearer token checked)
+// answers POST /locrec (a location row) and POST /rec (the bank's recurrence row, linked to
+// its location); the front calls both over keep-alive mutual TLS with a token taken once, then
+// inserts ours. No gateway, no validation, no retries, no circuit breaker, no logs.
+const { randomUUID, randomBytes } = require('node:crypto');
+const http = require('node:http');
+const https = require('node:https');
+const { mkdtempSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { Pool } = require('pg');
+const { ensureDevCertificates } = require('../../dist/src/platform/tls/dev-certificates');
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const tenantId = process.env.TENANT_ID;
+const pki = ensureDevCertificates(join(mkdtempSync(join(tmpdir(), 'pp-bench-pki-')), 'psp-certs'));
+const agent = new https.Agent({ keepAlive: true, maxSockets: 50, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, minVersion: 'TLSv1.2' });
+const TOKEN = randomBytes(32).toString('base64url');
+
+function readJson(stream) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    stream.on('data', (c) => chunks.push(c));
+    stream.on('end', () => {
+      try {
+        const t = Buffer.concat(chunks).toString('utf8');
+        resolve(t ? JSON.parse(t) : null);
+      } catch (e) {
+        reject(e);
+      }
+    });
+    stream.on('error', reject);
+  });
+}
+
+function answer(res, status, value) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+const PER = { SEMANAL: 'WEEKLY', MENSAL: 'MONTHLY', TRIMESTRAL: 'QUARTERLY', SEMESTRAL: 'BIANNUAL', ANUAL: 'ANNUAL' };
+
+const psp = https.createServer({ key: pki.serverKey, cert: pki.serverCert, ca: pki.ca, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.2' }, async (req, res) => {
+  try {
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return answer(res, 401, {});
+    const b = await readJson(req);
+    if (req.url === '/locrec') {
+      const token = randomBytes(16).toString('base64url');
+      const { rows } = await pool.query(`INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, created_at`, [token]);
+      return answer(res, 201, { id: Number(rows[0].id), location: `http://127.0.0.1/sandbox/bank/locrec/${token}`, criacao: rows[0].created_at });
+    }
+    const idRec = `RR99999008${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(8).toString('base64url').slice(0, 11)}`;
+    const dev = b.vinculo.devedor;
+    await pool.query(
+      `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
+         expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline, id_rec, contrato, politica_retentativa, loc_id)
+       VALUES ($1, $1, 'bench', 'Bench', 'PENDING', $2, $3, $4, $5, 'MOVE_FORWARD_NEXT_BUSINESS_DAY', $6, $7, $8, $4, $1, $9, $10, $11)`,
+      [idRec, Math.round(Number(b.valor.valorRec) * 100), PER[b.calendario.periodicidade], b.calendario.dataInicial, b.calendario.dataFinal ?? null, dev.nome, dev.cpf ?? dev.cnpj, b.vinculo.objeto ?? null, b.vinculo.contrato, b.politicaRetentativa, b.loc],
+    );
+    await pool.query(`UPDATE sandbox_psp_locrec SET id_rec = $1 WHERE id = $2`, [idRec, b.loc]);
+    answer(res, 201, { idRec, status: 'CRIADA', loc: { id: b.loc } });
+  } catch (e) {
+    answer(res, 500, { error: String(e.message) });
+  }
+});
+
+function call(port, path, payload) {
+  return new Promise((resolve, reject) => {
+    const body = payload === undefined ? '' : JSON.stringify(payload);
+    const req = https.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => readJson(res).then((j) => (res.statusCode === 201 ? resolve(j) : reject(new Error(JSON.stringify(j)))), reject),
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const PERIODICIDADE = { WEEKLY: 'SEMANAL', MONTHLY: 'MENSAL', QUARTERLY: 'TRIMESTRAL', BIANNUAL: 'SEMESTRAL', ANNUAL: 'ANUAL' };
+
+psp.listen(0, '127.0.0.1', () => {
+  const port = psp.address().port;
+  http
+    .createServer(async (req, res) => {
+      if (req.url === '/__ready') return void res.end('ok');
+      if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
+      try {
+        const b = await readJson(req);
+        const id = randomUUID();
+        const idTx = `RR${randomBytes(15).toString('hex').toUpperCase()}`;
+        const amountCents = Math.round(b.amount * 100);
+        const loc = await call(port, '/locrec');
+        const rec = await call(port, '/rec', {
+          vinculo: { contrato: id.replace(/-/g, ''), devedor: { cpf: b.payerTaxId, nome: b.payerName }, objeto: b.description },
+          calendario: { dataInicial: b.firstDueDate, dataFinal: b.expirationDate, periodicidade: PERIODICIDADE[b.periodicity] },
+          valor: { valorRec: (amountCents / 100).toFixed(2) },
+          politicaRetentativa: 'PERMITE_3R_7D',
+          loc: loc.id,
+        });
+        await pool.query(
+          `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+             payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+          [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, loc.location, b.firstDueDate, rec.idRec],
+        );
+        answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: loc.location });
+      } catch (e) {
+        answer(res, 500, { error: String(e.message) });
+      }
+    })
+    .listen(Number(process.env.PORT), '127.0.0.1');
+});
