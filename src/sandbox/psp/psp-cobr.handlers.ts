@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../platform/clock/clock';
 import { SandboxPspCallbacks } from './psp-cobr.events';
-import { CobrRow, SandboxCobrStore } from './psp-cobr.store';
+import { SandboxCobrStore } from './psp-cobr.store';
 import { cobrView, newAttempt, reais, retryPolicyOf } from './psp-cobr.view';
 import { PspAnswer, pspProblem, PspRequest, PspRouter } from './psp-http';
 
@@ -78,29 +78,21 @@ export class SandboxPspCobrHandlers {
         { razao: `A cobrança deve ser enviada entre ${this.window.maxDays} e ${this.window.minDays} dias antes da data de vencimento.`, propriedade: 'cobr.calendario.dataDeVencimento' },
       ]);
     }
-    const rec = await this.store.recByIdRec(b.idRec);
+    // One statement: the rec found by idRec, the cobr inserted when the rec is approved.
+    // No callback for it: the receiver made it and has the answer.
+    const { rec, cobr } = await this.store.insertForRec({
+      txid,
+      idRec: b.idRec,
+      amountCents: Math.round(Number(b.valor.original) * 100),
+      dueDate: due,
+      ajusteDiaUtil: b.ajusteDiaUtil,
+      receiver: { cnpj: SANDBOX_RECEIVER_CNPJ, conta: rb.conta, tipoConta: rb.tipoConta, ...(rb.agencia ? { agencia: rb.agencia } : {}) },
+      createdAt: this.clock.now(),
+    });
     if (!rec) return invalid('A cobrança é inválida.', [{ razao: 'A recorrência cobr.idRec não existe.', propriedade: 'cobr.idRec' }]);
     if (rec.status !== 'ACCEPTED' && rec.status !== 'ACTIVE') return invalid('A cobrança é inválida.', [{ razao: `A recorrência cobr.idRec não está aprovada (${rec.status}).`, propriedade: 'cobr.idRec' }]);
-
-    const now = this.clock.now();
-    const created = await this.store.transaction(async (m) => {
-      const row = await this.store.insert(m, {
-        txid,
-        idRec: rec.idRec,
-        recurrenceId: rec.recurrenceId,
-        amountCents: Math.round(Number(b.valor.original) * 100),
-        dueDate: due,
-        ajusteDiaUtil: b.ajusteDiaUtil,
-        receiver: { cnpj: SANDBOX_RECEIVER_CNPJ, nome: rec.receiverName.slice(0, 140), conta: rb.conta, tipoConta: rb.tipoConta, ...(rb.agencia ? { agencia: rb.agencia } : {}) } as CobrRow['receiver'],
-        createdAt: now,
-        history: [{ status: 'CRIADA', data: now.toISOString() }],
-      });
-      if (row) await this.store.changed(m, [{ txid, recurrenceId: rec.recurrenceId, what: 'CRIADA' }], now.toISOString());
-      return row;
-    });
-    if (!created) return invalid('A cobrança é inválida.', [{ razao: 'O campo cobr.txid encontra-se em uso.', propriedade: 'cobr.txid' }]);
-    this.events.kick();
-    return { status: 201, body: cobrView(created) };
+    if (!cobr) return invalid('A cobrança é inválida.', [{ razao: 'O campo cobr.txid encontra-se em uso.', propriedade: 'cobr.txid' }]);
+    return { status: 201, body: cobrView(cobr) };
   }
 
   async patch(req: PspRequest): Promise<PspAnswer> {

@@ -73,11 +73,6 @@ export class SandboxCobrStore {
     return this.ds.transaction(fn);
   }
 
-  async recByIdRec(idRec: string, m: EntityManager = this.ds.manager): Promise<RecOfCobr | null> {
-    const r = await rows(m, `SELECT recurrence_id, id_rec, status, receiver_name, payer_tax_id, payer_name FROM sandbox_bank_recurrences WHERE id_rec = $1`, [idRec]);
-    return r[0] ? { recurrenceId: r[0].recurrence_id, idRec: r[0].id_rec, status: r[0].status, receiverName: r[0].receiver_name, payerTaxId: r[0].payer_tax_id, payerName: r[0].payer_name } : null;
-  }
-
   async find(txid: string, m: EntityManager = this.ds.manager): Promise<CobrRow | null> {
     const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_tx = $1 AND id_rec IS NOT NULL`, [txid]);
     return r[0] ? cobr(r[0]) : null;
@@ -88,17 +83,27 @@ export class SandboxCobrStore {
     return (await rows(m, `SELECT 1 FROM sandbox_bank_billings WHERE id_tx = $1`, [txid])).length > 0;
   }
 
-  /** Inserts a new cobr (CRIADA); null when the txid is in use. Its recurrence becomes ACTIVE like on the service face. */
-  async insert(m: EntityManager, c: Omit<CobrRow, 'status' | 'tentativas' | 'encerramento' | 'attemptDate'>): Promise<CobrRow | null> {
+  /**
+   * `PUT /cobr/{txid}` in one statement: finds the rec by idRec and, when it is approved, inserts
+   * the cobr (CRIADA) and makes the rec ACTIVE like the service face's first billing does.
+   * `rec` null: no such rec; `cobr` null with a rec: not approved, or the txid is in use.
+   */
+  async insertForRec(c: { txid: string; idRec: string; amountCents: number; dueDate: string; ajusteDiaUtil: boolean; receiver: Record<string, string>; createdAt: Date }): Promise<{ rec: { status: string } | null; cobr: CobrRow | null }> {
     const r = await rows(
-      m,
-      `INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status, amount_cents, due_date, id_rec, ajuste_dia_util, receiver, psp_created_at, attempt_date, history)
-       VALUES ($1, $2, 'RECEIVED', $3, $4, $5, $6, $7, $8, $4, $9) ON CONFLICT (id_tx) DO NOTHING RETURNING ${COLS}`,
-      [c.txid, c.recurrenceId, c.amountCents, c.dueDate, c.idRec, c.ajusteDiaUtil, JSON.stringify(c.receiver), c.createdAt, JSON.stringify(c.history)],
+      this.ds.manager,
+      `WITH rec AS (SELECT recurrence_id, status, receiver_name FROM sandbox_bank_recurrences WHERE id_rec = $2),
+       ins AS (
+         INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status, amount_cents, due_date, id_rec, ajuste_dia_util, receiver, psp_created_at, attempt_date, history)
+         SELECT $1, rec.recurrence_id, 'RECEIVED', $3, $4, $2, $5, $6::jsonb || jsonb_build_object('nome', left(rec.receiver_name, 140)), $7, $4,
+                jsonb_build_array(jsonb_build_object('status', 'CRIADA', 'data', $8::text))
+         FROM rec WHERE rec.status IN ('ACCEPTED','ACTIVE')
+         ON CONFLICT (id_tx) DO NOTHING RETURNING ${COLS}),
+       act AS (UPDATE sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id IN (SELECT recurrence_id FROM ins) AND status = 'ACCEPTED')
+       SELECT (SELECT status FROM rec) AS rec_status, (SELECT row_to_json(ins) FROM ins) AS cobr`,
+      [c.txid, c.idRec, c.amountCents, c.dueDate, c.ajusteDiaUtil, JSON.stringify(c.receiver), c.createdAt, c.createdAt.toISOString()],
     );
-    if (!r[0]) return null;
-    await rows(m, `UPDATE sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id = $1 AND status = 'ACCEPTED'`, [c.recurrenceId]);
-    return cobr(r[0]);
+    const x = r[0];
+    return { rec: x.rec_status ? { status: x.rec_status } : null, cobr: x.cobr ? cobr({ ...x.cobr, psp_created_at: new Date(x.cobr.psp_created_at) }) : null };
   }
 
   /** Conditional move of one cobr (with what it ended by); null when it was not in one of `from`. */
