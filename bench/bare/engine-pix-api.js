@@ -65,42 +65,57 @@ function put(agent, base, token, idTx, body) {
   });
 }
 
+/** Batches sent side by side across the workers while the next ones are generated (the engine's 4). */
+const SEND_CONCURRENCY = 4;
+const inflight = new Set();
+
 async function worker(url, part, days, send) {
   const pg = new Client({ connectionString: url });
+  const done = new Client({ connectionString: url });
   await pg.connect();
+  await done.connect();
   try {
     let after = ZERO_UUID;
     for (;;) {
       await pg.query('BEGIN');
       const { rows: made } = await pg.query(generateSql('service', part), [days.today, days.due, days.next, days.today, after]);
       await pg.query('COMMIT');
-      if (!made.length) return;
+      if (!made.length) break;
       after = made[0].last_id;
       const idRecs = new Map((await pg.query(`SELECT id::text, id_rec FROM pix_recurrences WHERE id = ANY($1::uuid[])`, [made.map((r) => r.recurrence_id)])).rows.map((r) => [r.id, r.id_rec]));
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: PUT_CONCURRENCY }, async () => {
-          while (next < made.length) {
-            const b = made[next++];
-            await send(b.id_tx, {
-              idRec: idRecs.get(b.recurrence_id),
-              calendario: { dataDeVencimento: b.due_date },
-              valor: { original: '49.90' },
-              ajusteDiaUtil: false,
-              recebedor: { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' },
-            });
-          }
-        }),
-      );
-      await pg.query(
-        `UPDATE pix_billings SET status = 'SENT', send_attempts = send_attempts + 1, next_attempt_at = NULL, updated_at = now()
-         WHERE id = ANY($1::uuid[]) AND status IN ('PENDING_SEND','SEND_FAILED')`,
-        [made.map((r) => r.id)],
-      );
+      const p = sendBatch(made, idRecs, send, done).finally(() => inflight.delete(p));
+      inflight.add(p);
+      while (inflight.size >= SEND_CONCURRENCY) await Promise.race(inflight);
     }
+    while (inflight.size) await Promise.race(inflight);
   } finally {
     await pg.end();
+    await done.end();
   }
+}
+
+/** One batch: its PUTs, PUT_CONCURRENCY at a time, then PENDING_SEND → SENT (on its own connection). */
+async function sendBatch(made, idRecs, send, done) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PUT_CONCURRENCY }, async () => {
+      while (next < made.length) {
+        const b = made[next++];
+        await send(b.id_tx, {
+          idRec: idRecs.get(b.recurrence_id),
+          calendario: { dataDeVencimento: b.due_date },
+          valor: { original: '49.90' },
+          ajusteDiaUtil: false,
+          recebedor: { agencia: '0001', conta: '1234567', tipoConta: 'CORRENTE' },
+        });
+      }
+    }),
+  );
+  await done.query(
+    `UPDATE pix_billings SET status = 'SENT', send_attempts = send_attempts + 1, next_attempt_at = NULL, updated_at = now()
+     WHERE id = ANY($1::uuid[]) AND status IN ('PENDING_SEND','SEND_FAILED')`,
+    [made.map((r) => r.id)],
+  );
 }
 
 /** Makes every seeded recurrence due, runs the floor to the end; the elapsed ms from that moment. */
