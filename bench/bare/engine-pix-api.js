@@ -26,7 +26,7 @@ function readBody(stream) {
 
 /** The bare PSP: PUT /cobr/{txid} → one statement, 201 with the cobr. */
 async function startStub(url, pki, token) {
-  const pool = new Pool({ connectionString: url, max: 10 });
+  const pool = new Pool({ connectionString: url, max: 20 }); // the service's DB_POOL_SIZE in the bench
   const server = https.createServer({ key: pki.serverKey, cert: pki.serverCert, ca: pki.ca, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.2' }, async (req, res) => {
     try {
       if (req.headers.authorization !== `Bearer ${token}`) return res.writeHead(401).end();
@@ -123,7 +123,8 @@ async function pixApiFloor(url, { workers, n }) {
   const pki = ensureDevCertificates(join(mkdtempSync(join(tmpdir(), 'pp-bench-pki-')), 'psp-certs'));
   const token = randomBytes(32).toString('base64url');
   const stub = await startStub(url, pki, token);
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 256, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, minVersion: 'TLSv1.2' });
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, // as the service's client
+    cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, minVersion: 'TLSv1.2' });
   const days = { today: saoPauloDay(0), due: saoPauloDay(3), next: saoPauloDay(33) };
   const pg = new Client({ connectionString: url });
   await pg.connect();
