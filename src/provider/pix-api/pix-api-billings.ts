@@ -184,11 +184,6 @@ export class PixApiBillings {
     return this.config.enabled;
   }
 
-  /** One sendBillings: PUT_CONCURRENCY calls at a time, each with the caller's retries (5 s timeout, 2 retries). */
-  maxCallMs(): number {
-    return 3 * 5000 + 800;
-  }
-
   cobr(): PixApiCobr {
     return this.calls;
   }
