@@ -15,6 +15,7 @@ import { CardsModule } from './cards/cards.module';
 import { ThreeDsModule } from './three-ds/three-ds.module';
 import { SandboxThreeDsModule } from './sandbox/three-ds/sandbox-three-ds.module';
 import { PixAutomaticModule } from './pix-automatic/pix-automatic.module';
+import { PixApiCobrModule } from './provider/pix-api/pix-api-cobr.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 
 @Module({})
@@ -38,6 +39,7 @@ export class AppModule {
         ThreeDsModule,
         SandboxThreeDsModule,
         PixAutomaticModule,
+        PixApiCobrModule,
         SandboxModule,
       ],
     };

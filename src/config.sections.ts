@@ -6,6 +6,7 @@ import { linksConfig } from './links/links.config';
 import { acquirerConfig } from './provider/acquirer/acquirer.config';
 import { pixAutomaticConfig } from './pix-automatic/pix-automatic.config';
 import { bankProviderConfig } from './provider/bank/bank-provider.config';
+import { pixApiCobrConfig } from './provider/pix-api/pix-api-cobr.config';
 import { sandboxConfig } from './sandbox/sandbox.config';
 import { sandboxPspConfig } from './sandbox/psp/sandbox-psp.config';
 import { pixApiConfig } from './provider/pix-api/pix-api.config';
@@ -32,6 +33,7 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   bankProviderConfig,
   pixApiConfig,
   pixApiCobConfig,
+  pixApiCobrConfig,
   pixAutomaticConfig,
   sandboxConfig,
   sandboxPspConfig,

@@ -129,4 +129,4 @@ async function sqlFloor(url, { rows, workers, n }) {
   }
 }
 
-module.exports = { seedDueRecurrences, sqlFloor };
+module.exports = { seedDueRecurrences, sqlFloor, generateSql, CHUNK, ZERO_UUID };

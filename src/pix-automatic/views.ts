@@ -33,6 +33,7 @@ export function billingView(b: Billing): BillingDto {
     idTx: b.idTx,
     sendAttempts: b.sendAttempts,
     kind: b.kind,
+    lastError: b.lastError,
     createdAt: new Date(b.createdAt).toISOString(),
     updatedAt: new Date(b.updatedAt).toISOString(),
   };

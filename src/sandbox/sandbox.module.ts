@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SandboxBankModule } from './bank/sandbox-bank.module';
 import { SandboxPspModule } from './psp/sandbox-psp.module';
 import { SandboxPspCobModule } from './psp/sandbox-psp-cob.module';
+import { SandboxPspCobrModule } from './psp/sandbox-psp-cobr.module';
 import { SandboxClock } from './sandbox-clock';
 import { SandboxClockController } from './sandbox-clock.controller';
 
@@ -11,7 +12,7 @@ import { SandboxClockController } from './sandbox-clock.controller';
  * DayPassedSignal. Each simulated party is its own module imported here.
  */
 @Module({
-  imports: [SandboxBankModule, SandboxPspModule, SandboxPspCobModule],
+  imports: [SandboxBankModule, SandboxPspModule, SandboxPspCobModule, SandboxPspCobrModule],
   controllers: [SandboxClockController],
   providers: [SandboxClock],
 })

@@ -109,6 +109,7 @@ describe('recurring Pix debit over HTTP', () => {
       idTx: expect.stringMatching(/^BL[A-Z0-9]{30}$/),
       sendAttempts: 1,
       kind: 'REGULAR',
+      lastError: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -149,7 +149,7 @@ export class BillingEngine {
       for (const r of due) {
         const key = `${r.firstDueDate}|${r.periodicity}|${r.dayAdjustment}|${r.expirationDate}|${r.nextCycle}`;
         let plan = plans.get(key);
-        if (!plan) plans.set(key, (plan = planCycles(r, day, this.config.leadDays)));
+        if (!plan) plans.set(key, (plan = planCycles(r, day, this.config.leadDays, this.config.minLeadDays)));
         for (const c of plan.create) toCreate.push({ tenantId: r.tenantId, recurrenceId: r.id, cycle: c.cycle, idTx: newIdTx('BL'), amountCents: r.amountCents, dueDate: c.dueDate });
         for (const c of plan.skip) toSkip.push({ recurrenceId: r.id, cycle: c.cycle, dueDate: c.dueDate });
         cursors.push({ id: r.id, nextCycle: plan.nextCycle, nextSendDate: plan.nextSendDate, activate: plan.create.length > 0 });

@@ -7,6 +7,7 @@ import { PixAutomaticConfig } from '../pix-automatic.config';
 import { Billing } from '../pix.model';
 import { EngineRepository } from './engine.repository';
 import { retryDelayMs } from './schedule';
+import { sendDays, sendVerdict, startOfSaoPauloDay } from './send-window';
 
 export interface SendTotals {
   sent: number;
@@ -20,8 +21,10 @@ const MAX_CHUNKS_PER_WORKER = 10_000;
  * Sends billings to the provider in batches: leases them (so no other replica sends the same
  * ones meanwhile, and no row lock is held during HTTP), sends one batch per provider call, then
  * records the outcome: SENT; SEND_FAILED with `sendAttempts` counted and a retry with backoff
- * while the due date allows; or SEND_FAILED for good when the provider refused it or its due
- * date passed.
+ * while the send window allows (up to the due date with `service`; up to PIX_API_BILLING_SEND_MIN_DAYS
+ * before it with `pix-api`); or SEND_FAILED for good when the provider refused it (its reason in
+ * `lastError`) or the window closed. A billing whose window has not opened yet (an ad hoc one due
+ * far ahead, on pix-api) is not sent: it waits, leased until the window's first day.
  */
 @Injectable()
 export class BillingSender {
@@ -60,8 +63,16 @@ export class BillingSender {
   /** Sends billings this process has leased (or just created) and records the outcome. */
   async send(billings: Billing[]): Promise<SendTotals> {
     const today = this.clock.today();
-    const late = billings.filter((b) => b.dueDate < today);
-    const toSend = billings.filter((b) => b.dueDate >= today);
+    const window = this.config.sendWindow;
+    const closed: { b: Billing; reason: string }[] = [];
+    const waiting: { id: string; nextAttemptAt: Date }[] = [];
+    const toSend: Billing[] = [];
+    for (const b of billings) {
+      const v = sendVerdict(b.dueDate, today, window);
+      if (v.kind === 'send') toSend.push(b);
+      else if (v.kind === 'wait') waiting.push({ id: b.id, nextAttemptAt: startOfSaoPauloDay(v.until) });
+      else closed.push({ b, reason: v.reason });
+    }
     let answers: Map<string, BankBillingResult> | null = null;
     let error = '';
     if (toSend.length) {
@@ -75,28 +86,39 @@ export class BillingSender {
       }
     }
     const sent: Billing[] = [];
-    const failed: Billing[] = [];
+    // Not reached (whole call failed, or this billing's own call): retried while the window lasts.
+    const failed = new Map<string, Billing[]>();
     const refused: { b: Billing; reason: string }[] = [];
     for (const b of toSend) {
       const a = answers?.get(b.idTx);
-      if (!answers) failed.push(b);
+      if (!answers) push(failed, `provider unavailable: ${error}`, b);
       else if (a?.accepted) sent.push(b);
+      else if (a?.retryable) push(failed, `provider unavailable: ${a.reason ?? 'no answer'}`, b);
       else refused.push({ b, reason: a?.reason ?? a?.status ?? 'missing from the provider answer' });
     }
     await this.ds.transaction(async (m) => {
       const moved = await this.repo.markSent(m, sent.map((b) => b.id));
-      await this.repo.markFailed(m, failed.map((b) => ({ id: b.id, nextAttemptAt: this.nextAttempt(b) })), `provider unavailable: ${error}`);
+      for (const [reason, list] of failed) await this.repo.markFailed(m, list.map((b) => ({ id: b.id, nextAttemptAt: this.nextAttempt(b) })), reason);
       for (const { b, reason } of refused) await this.repo.markFailed(m, [{ id: b.id, nextAttemptAt: null }], `provider refused: ${reason}`);
-      await this.repo.markFailed(m, late.map((b) => ({ id: b.id, nextAttemptAt: null })), 'due date passed before the billing could be sent');
+      for (const { b, reason } of closed) await this.repo.markFailed(m, [{ id: b.id, nextAttemptAt: null }], reason);
+      await this.repo.postpone(m, waiting);
       // Provider events that overtook the send (BILLING_ACTIVE before we marked SENT) apply now.
       if (moved.length) await this.events.replayParked(m, moved);
     });
-    return { sent: sent.length, failed: failed.length + refused.length + late.length };
+    let failedCount = 0;
+    for (const list of failed.values()) failedCount += list.length;
+    return { sent: sent.length, failed: failedCount + refused.length + closed.length };
   }
 
-  /** Next retry, or null when it would fall after the due date. */
+  /** Next retry, or null when it would fall after the last day of the send window. */
   private nextAttempt(b: Billing): Date | null {
     const at = new Date(this.clock.now().getTime() + retryDelayMs(b.sendAttempts + 1, this.config.retryBaseMs, this.config.retryMaxMs));
-    return saoPauloDate(at) <= b.dueDate ? at : null;
+    return saoPauloDate(at) <= sendDays(b.dueDate, this.config.sendWindow).last ? at : null;
   }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
 }

@@ -38,6 +38,8 @@ export abstract class EngineRepository {
   abstract markSent(m: EntityManager, ids: string[]): Promise<string[]>;
   /** PENDING_SEND → SEND_FAILED (or stays SEND_FAILED), one more attempt, next attempt (null: no more). */
   abstract markFailed(m: EntityManager, rows: { id: string; nextAttemptAt: Date | null }[], error: string): Promise<void>;
+  /** A billing whose send window has not opened: leased until then, no attempt counted, status unchanged. */
+  abstract postpone(m: EntityManager, rows: { id: string; nextAttemptAt: Date }[]): Promise<void>;
 }
 
 @Injectable()
@@ -151,6 +153,16 @@ export class TypeOrmEngineRepository extends EngineRepository {
       `UPDATE pix_billings b SET status = $3, send_attempts = b.send_attempts + 1, next_attempt_at = v.n, last_error = $4, updated_at = now()
        FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, n) WHERE b.id = v.id AND b.status = ANY($5)`,
       [rows.map((r) => r.id), rows.map((r) => r.nextAttemptAt), BillingSM.targetOf(BillingTrigger.SEND_FAILED), error.slice(0, 500), from],
+    );
+  }
+
+  async postpone(m: EntityManager, rows: { id: string; nextAttemptAt: Date }[]): Promise<void> {
+    if (!rows.length) return;
+    await exec(
+      m,
+      `UPDATE pix_billings b SET next_attempt_at = v.n FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, n)
+       WHERE b.id = v.id AND b.status IN ('PENDING_SEND','SEND_FAILED')`,
+      [rows.map((r) => r.id), rows.map((r) => r.nextAttemptAt)],
     );
   }
 }

@@ -32,9 +32,10 @@ export function sendDateOfCycle(r: Omit<ScheduleInput, 'nextCycle'>, n: number, 
   return sendDate(adjustDueDate(nominal, r.dayAdjustment), leadDays);
 }
 
-export function planCycles(r: ScheduleInput, today: IsoDate, leadDays: number): CyclePlan {
+/** `minLeadDays`: fewest days before its due date a cycle may still be sent (the send window's minimum on pix-api). */
+export function planCycles(r: ScheduleInput, today: IsoDate, leadDays: number, minLeadDays: number = MIN_LEAD_DAYS): CyclePlan {
   const due = cyclesDueBy(r.firstDueDate, r.periodicity, r.dayAdjustment, r.expirationDate, leadDays, today, r.nextCycle);
-  const latestSendable = addDays(today, MIN_LEAD_DAYS);
+  const latestSendable = addDays(today, minLeadDays);
   const create: DueCycle[] = [];
   const skip: DueCycle[] = [];
   for (const c of due) (compareDates(c.dueDate, latestSendable) >= 0 ? create : skip).push(c);

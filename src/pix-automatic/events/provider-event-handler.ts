@@ -31,7 +31,21 @@ export class ProviderEventHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.router.register((e) => this.handle(e));
+    this.router.register((e) => this.handle(e), {
+      statuses: async (idTxs) => {
+        if (!idTxs.length) return new Map();
+        const { rows } = await exec<{ id_tx: string; status: string }>(this.ds.manager, `SELECT id_tx, status FROM pix_billings WHERE id_tx = ANY($1)`, [idTxs]);
+        return new Map(rows.map((r) => [r.id_tx, r.status]));
+      },
+      openDueBefore: async (day) => {
+        const { rows } = await exec<{ first: string | null; last: string | null }>(
+          this.ds.manager,
+          `SELECT min(due_date)::text AS first, max(due_date)::text AS last FROM pix_billings WHERE status IN ('SENT','ACTIVE') AND due_date < $1`,
+          [day],
+        );
+        return rows[0]?.first ? { first: rows[0].first, last: rows[0].last! } : null;
+      },
+    });
   }
 
   async handle(ev: InboundProviderEvent): Promise<{ outcome: InboundOutcome }> {

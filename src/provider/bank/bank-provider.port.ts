@@ -48,10 +48,29 @@ export interface BankBillingRequest {
   dueDate: string;
 }
 
-/** Per-billing answer of a batch send. `accepted: false` is a refusal (no retry helps). */
+/** The nine billing statuses, in the port's vocabulary (the same names the Pix Automático module uses). */
+export const BankBillingStatus = {
+  PENDING_SEND: 'PENDING_SEND',
+  SENT: 'SENT',
+  ACTIVE: 'ACTIVE',
+  COMPLETED: 'COMPLETED',
+  REJECTED: 'REJECTED',
+  EXPIRED: 'EXPIRED',
+  CANCELLED_RECEIVER: 'CANCELLED_RECEIVER',
+  CANCELLED_PAYER: 'CANCELLED_PAYER',
+  SEND_FAILED: 'SEND_FAILED',
+} as const;
+export type BankBillingStatus = (typeof BankBillingStatus)[keyof typeof BankBillingStatus];
+
+/**
+ * Per-billing answer of a batch send. `accepted: false` is a refusal (no retry helps), unless
+ * `retryable`: the provider could not be reached for this billing (one call per billing, as on
+ * API Pix), so it is sent again later like a failed batch.
+ */
 export interface BankBillingResult {
   idTx: string;
   accepted: boolean;
+  retryable?: boolean;
   status?: string;
   reason?: string;
 }

@@ -9,7 +9,8 @@ import { captureRawBody } from '../../platform/http/raw-body';
 import { PixApiModule } from '../pix-api/pix-api.module';
 import { PixApiConfig } from '../pix-api/pix-api.config';
 import { PixApiBankProvider } from '../pix-api/pix-api-bank-provider';
-import { PixApiBillings } from '../pix-api/pix-api-billings';
+import { PIX_API_CALLER, PixApiBillings } from '../pix-api/pix-api-billings';
+import { PixApiClient } from '../pix-api/pix-api-client';
 import { PixApiRecurrences } from '../pix-api/pix-api-recurrences';
 
 const MAX_EVENT_BYTES = 64 * 1024;
@@ -21,6 +22,7 @@ const MAX_EVENT_BYTES = 64 * 1024;
   providers: [
     HttpBankProvider,
     PixApiRecurrences,
+    { provide: PIX_API_CALLER, useExisting: PixApiClient },
     PixApiBillings,
     PixApiBankProvider,
     {
@@ -32,7 +34,7 @@ const MAX_EVENT_BYTES = 64 * 1024;
     ProviderEventRouter,
     ProviderEventsService,
   ],
-  exports: [BankProvider, ProviderEventRouter, PixApiModule, PixApiRecurrences, PixApiBillings],
+  exports: [BankProvider, ProviderEventRouter, PixApiModule, PixApiRecurrences, PixApiBillings, PIX_API_CALLER],
 })
 export class ProviderBankModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

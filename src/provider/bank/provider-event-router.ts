@@ -12,6 +12,14 @@ export type InboundOutcome = 'APPLIED' | 'DUPLICATE' | 'LATE' | 'PARKED' | 'UNKN
 
 export type InboundEventHandler = (event: InboundProviderEvent) => Promise<{ outcome: InboundOutcome }>;
 
+/** What a provider adapter may read of the feature's billings (API Pix reconciliation), without importing it. */
+export interface BillingStatusView {
+  /** Current status of each billing with one of these idTx (absent: not ours). */
+  statuses(idTxs: string[]): Promise<Map<string, string>>;
+  /** Due-date range of the billings the provider holds open (SENT, ACTIVE) due before `day`; null when none. */
+  openDueBefore(day: string): Promise<{ first: string; last: string } | null>;
+}
+
 /**
  * Where inbound provider events go. The provider module knows HTTP and signatures, not what an
  * event means; the feature that owns the events registers its handler here at boot, so the
@@ -20,9 +28,15 @@ export type InboundEventHandler = (event: InboundProviderEvent) => Promise<{ out
 @Injectable()
 export class ProviderEventRouter {
   private handler: InboundEventHandler | null = null;
+  private view: BillingStatusView | null = null;
 
-  register(handler: InboundEventHandler): void {
+  register(handler: InboundEventHandler, view?: BillingStatusView): void {
     this.handler = handler;
+    if (view) this.view = view;
+  }
+
+  billings(): BillingStatusView | null {
+    return this.view;
   }
 
   dispatch(event: InboundProviderEvent): Promise<{ outcome: InboundOutcome }> | null {

@@ -7,6 +7,7 @@
  * | .51   | REJECTED (no balance)                   |
  * | .52   | EXPIRED (not paid by the due date)      |
  * | .53   | CANCELLED_PAYER (the payer cancels it)  |
+ * | .54   | REJECTED (no balance on the due date; on the API Pix face a retry is paid) |
  * | other | COMPLETED                               |
  */
 export type Settlement = 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED_PAYER';
@@ -14,6 +15,7 @@ export type Settlement = 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED_PAYER
 export function settlementOf(amountCents: number): Settlement {
   switch (amountCents % 100) {
     case 51:
+    case 54:
       return 'REJECTED';
     case 52:
       return 'EXPIRED';

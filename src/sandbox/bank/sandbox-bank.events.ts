@@ -31,6 +31,24 @@ function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
   return m;
 }
 
+/** A pending row of the bank's outbox. */
+export interface PendingBankEvent {
+  id: string;
+  payload: BankEvent;
+  attempts: number;
+}
+
+/**
+ * The sandbox PSP's face of the outbox: events about recurrences and billings created through API
+ * Pix go out as its callbacks (`{webhookUrl}/rec`, `/cobr`) instead of `/provider/events`.
+ */
+export interface PspEventFace {
+  /** The ids among `pending` this face delivers. */
+  claim(pending: PendingBankEvent[]): Promise<Set<string>>;
+  /** Delivers them; ids not in `delivered` are tried again on the next flush. */
+  deliver(events: PendingBankEvent[]): Promise<{ delivered: string[] }>;
+}
+
 /**
  * The bank's outbox toward the service: events are stored with the state change that causes
  * them, then POSTed (HMAC-signed) to the service's `/provider/events`. Undelivered events stay
@@ -42,6 +60,7 @@ export class SandboxBankEvents {
   private client: ResilientHttp | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly random: () => number;
+  private pspFace: PspEventFace | null = null;
 
   constructor(
     private readonly config: SandboxConfig,
@@ -57,6 +76,11 @@ export class SandboxBankEvents {
     return this.client;
   }
 
+  /** The sandbox PSP takes the events of its own entities (one bank state, two faces). */
+  attachPspFace(face: PspEventFace): void {
+    this.pspFace = face;
+  }
+
   /** Delivers everything pending; concurrent calls queue behind each other. Never throws. */
   flush(): Promise<void> {
     const run = this.flushing.then(() => this.deliverPending());
@@ -66,8 +90,23 @@ export class SandboxBankEvents {
 
   private async deliverPending(): Promise<void> {
     for (let i = 0; i < MAX_BATCHES_PER_FLUSH; i++) {
-      const pending = await this.store.undelivered(BATCH);
-      if (!pending.length) return;
+      const all = await this.store.undelivered(BATCH);
+      if (!all.length) return;
+      let pending = all;
+      let pspFailed = 0;
+      if (this.pspFace) {
+        const mine = await this.pspFace.claim(all);
+        if (mine.size) {
+          const psp = all.filter((r) => mine.has(r.id));
+          const { delivered } = await this.pspFace.deliver(psp);
+          const done = new Set(delivered);
+          await this.store.markDelivered(delivered);
+          const failedIds = psp.filter((r) => !done.has(r.id)).map((r) => r.id);
+          await this.store.countAttempt(failedIds);
+          pspFailed = failedIds.length;
+          pending = all.filter((r) => !mine.has(r.id));
+        }
+      }
       // In order per idTx, several idTx at a time. Chaos: one shuffled line with duplicates, and
       // some events held back for 1 to MAX_HOLDS flushes (they arrive after their successors).
       const held = new Set(this.config.chaos ? pending.filter((r) => r.attempts < holdsFor(r.id, this.config.chaosSeed)).map((r) => r.id) : []);
@@ -89,8 +128,8 @@ export class SandboxBankEvents {
       );
       await this.store.markDelivered([...delivered].filter((id) => !failed.has(id)));
       await this.store.countAttempt([...failed]);
-      if (failed.size) return; // the service is not taking events now (or chaos held some): next flush
-      if (pending.length < BATCH) return;
+      if (failed.size || pspFailed) return; // the service is not taking events now (or chaos held some): next flush
+      if (all.length < BATCH) return;
     }
   }
 

@@ -163,8 +163,9 @@ export class SandboxBankStore {
     return r.map(bil);
   }
 
+  /** Billings of the service face due by `day` (a PSP-face cobr settles by its attempts: SandboxCobrSettlement). */
   async lockDue(m: EntityManager, day: string): Promise<BankBilling[]> {
-    const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 ORDER BY sandbox_bank_billings.due_date, sandbox_bank_billings.id_tx FOR UPDATE SKIP LOCKED`, [day]);
+    const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 AND id_rec IS NULL ORDER BY sandbox_bank_billings.due_date, sandbox_bank_billings.id_tx FOR UPDATE SKIP LOCKED`, [day]);
     return r.map(bil);
   }
 

@@ -1,0 +1,34 @@
+import { defineConfig } from '../../platform/config/config';
+
+/** The receiver's account at its PSP (cobr `recebedor`). */
+export interface ReceiverAccount {
+  conta: string;
+  tipoConta: 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO';
+  agencia?: string;
+}
+
+/** The cobr side of BANK_PROVIDER=pix-api: where callbacks come, the receiver's account, reconciliation. */
+export class PixApiCobrConfig {
+  /** BANK_PROVIDER=pix-api. */
+  enabled: boolean;
+  /** PIX_API_WEBHOOK_URL: the base URL the PSP calls back (it appends /rec, /cobr); unset: `<this server>/provider/pix-api`. */
+  webhookUrl: string | undefined;
+  /** PIX_API_RECEIVER_ACCOUNT `agencia/conta/TIPO` (cobr `recebedor`): the receiver's account at its PSP. */
+  receiverAccount: ReceiverAccount;
+  /** PIX_API_RECONCILE_INTERVAL_MS: how often open billings past their due date are checked with GET /cobr (0: never). */
+  reconcileIntervalMs: number;
+}
+
+const ACCOUNT = /^(\d{1,4})?\/(\d{1,20})\/(CORRENTE|POUPANCA|PAGAMENTO)$/;
+
+export const pixApiCobrConfig = defineConfig(PixApiCobrConfig, (env) => {
+  const raw = env.str('PIX_API_RECEIVER_ACCOUNT', '0001/1234567/CORRENTE');
+  const m = ACCOUNT.exec(raw);
+  if (!m) env.problems.push(`PIX_API_RECEIVER_ACCOUNT must be agencia/conta/CORRENTE|POUPANCA|PAGAMENTO (e.g. 0001/1234567/CORRENTE), got "${raw}"`);
+  return {
+    enabled: env.str('BANK_PROVIDER', 'service') === 'pix-api',
+    webhookUrl: env.url('PIX_API_WEBHOOK_URL')?.replace(/\/+$/, ''),
+    receiverAccount: m ? { ...(m[1] ? { agencia: m[1] } : {}), conta: m[2], tipoConta: m[3] as ReceiverAccount['tipoConta'] } : { conta: '0', tipoConta: 'CORRENTE' },
+    reconcileIntervalMs: env.int('PIX_API_RECONCILE_INTERVAL_MS', 15 * 60_000, 0, 86_400_000),
+  };
+});

@@ -1,0 +1,76 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../platform/clock/clock';
+import { withAdvisoryLock } from '../../platform/database/advisory-lock';
+import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { ProviderEventRouter } from '../bank/provider-event-router';
+import { retryDate } from './cobr-retry';
+import { billingStatusOfCobr } from './cobr-status.map';
+import { PixApiBillings } from './pix-api-billings';
+import { PixApiCallbackQueue } from './pix-api-callbacks.queue';
+import { PixApiCobrConfig } from './pix-api-cobr.config';
+
+/** Advisory lock of one reconciliation pass (any replica). */
+export const RECONCILE_LOCK_KEY = 7_310_016;
+const PER_PAGE = 1000;
+const MAX_PAGES = 10_000;
+/** A cobr is created up to this many days before its due date (the Central Bank's maximum, with a margin). */
+const CREATED_BEFORE_DUE_DAYS = 12;
+
+function addDays(date: string, n: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Reconciliation for a PSP that dropped callbacks: billings the PSP still holds open on our side
+ * (SENT, ACTIVE) past their due date should have had a verdict. Every PIX_API_RECONCILE_INTERVAL_MS,
+ * under an advisory lock (one replica at a time), the cobrs created in the span those billings
+ * can have been created in are read page by page (`GET /cobr?inicio&fim`); each one whose state
+ * differs from ours, or that waits for a retry request, is queued exactly like a callback, so
+ * the worker applies it by the same path (and the same dedupe).
+ */
+@Injectable()
+export class PixApiReconciler implements OnModuleInit {
+  private readonly logger = new Logger('PixApiReconciler');
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly billings: PixApiBillings,
+    private readonly queue: PixApiCallbackQueue,
+    private readonly router: ProviderEventRouter,
+    private readonly jobs: PeriodicJobs,
+    private readonly clock: Clock,
+    private readonly config: PixApiCobrConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.config.enabled || this.config.reconcileIntervalMs <= 0) return;
+    this.jobs.schedule({ name: 'pix-api-reconcile', everyMs: this.config.reconcileIntervalMs, run: () => this.reconcile() });
+  }
+
+  /** One pass; the number of cobrs queued (null: another replica is running one). */
+  async reconcile(): Promise<number | null> {
+    return withAdvisoryLock(this.ds, RECONCILE_LOCK_KEY, { wait: false }, async () => {
+      const view = this.router.billings();
+      const today = this.clock.today();
+      const open = await view?.openDueBefore(today);
+      if (!view || !open) return 0;
+      const inicio = new Date(`${addDays(open.first, -CREATED_BEFORE_DUE_DAYS)}T00:00:00-03:00`).toISOString();
+      const fim = this.clock.now().toISOString();
+      let queued = 0;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const r = await this.billings.cobr().listCobr(inicio, fim, page, PER_PAGE);
+        const ours = await view.statuses(r.cobsr.map((c) => c.txid));
+        const stale = r.cobsr.filter((c) => {
+          const status = ours.get(c.txid);
+          return status !== undefined && (status !== billingStatusOfCobr(c) || retryDate(c, today) !== null);
+        });
+        await this.queue.enqueue('cobr', stale.map((c) => c.txid));
+        queued += stale.length;
+        if (page + 1 >= r.parametros.paginacao.quantidadeDePaginas) break;
+      }
+      if (queued) this.logger.log(`queued ${queued} cobrs whose callbacks did not arrive`);
+      return queued;
+    });
+  }
+}
