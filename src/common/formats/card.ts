@@ -1,3 +1,4 @@
+import { isLuhnValid } from './pan';
 /**
  * Card number helpers: Luhn check, brand from the BIN, CVV length, expiry and masking.
  * A PAN may be given with spaces or dashes; every function reads only its digits.
@@ -48,19 +49,7 @@ export function panDigits(pan: string): string {
 /** Luhn (mod 10) check over a 12 to 19 digit PAN. */
 export function luhnValid(pan: string): boolean {
   const digits = panDigits(pan);
-  if (digits.length < 12 || digits.length > 19) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = Number(digits[i]);
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
+  return digits.length >= 12 && digits.length <= 19 && isLuhnValid(digits);
 }
 
 /** Brand from the first digits, or null when no rule matches (at least 6 digits are needed for Elo). */

@@ -31,19 +31,11 @@
  *   terminal: "a COMPLETED billing cannot be cancelled".
  */
 import { defineStateMachine, TransitionResult, TransitionTable } from './state-machine';
+import { BankBillingStatus } from '../../provider/bank/bank-provider.port';
 
-export const BillingStatus = {
-  PENDING_SEND: 'PENDING_SEND',
-  SENT: 'SENT',
-  ACTIVE: 'ACTIVE',
-  COMPLETED: 'COMPLETED',
-  REJECTED: 'REJECTED',
-  EXPIRED: 'EXPIRED',
-  CANCELLED_RECEIVER: 'CANCELLED_RECEIVER',
-  CANCELLED_PAYER: 'CANCELLED_PAYER',
-  SEND_FAILED: 'SEND_FAILED',
-} as const;
-export type BillingStatus = (typeof BillingStatus)[keyof typeof BillingStatus];
+/** The nine billing statuses: the bank port's vocabulary, which this module speaks too. */
+export const BillingStatus = BankBillingStatus;
+export type BillingStatus = BankBillingStatus;
 
 /** The state a new billing (regular or ad hoc) is created in. */
 export const INITIAL_BILLING_STATUS: BillingStatus = BillingStatus.PENDING_SEND;
