@@ -95,7 +95,8 @@ describe('pix-api: the PSP callbacks on the service side', () => {
 
   it('registers its callback URL at the PSP (PUT /webhookrec and /webhookcobr) at start-up', async () => {
     await t.app.get(PixApiWebhookRegistrar).register();
-    const puts = psp.calls.filter((c) => c.method === 'PUT');
+    // (the Pix charges' own registration, PUT /webhook/{chave}, is the links side's)
+    const puts = psp.calls.filter((c) => c.method === 'PUT' && /^\/webhook(rec|cobr)$/.test(c.path));
     expect(puts.map((c) => c.path).sort()).toEqual(['/webhookcobr', '/webhookrec']);
     expect(puts[0].body).toEqual({ webhookUrl: `${t.url}/provider/pix-api` });
   });

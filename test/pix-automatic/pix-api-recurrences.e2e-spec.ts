@@ -3,6 +3,8 @@ import { http, TestApp } from '../support/test-app';
 import { recordExchanges } from '../support/pix-api-contract';
 import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
 import { PixApiRecurrences } from '../../src/provider/pix-api/pix-api-recurrences';
+import { PixApiReconciler } from '../../src/provider/pix-api/pix-api-reconciler';
+import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
 import { day, startPixApp } from './support';
 
 const BASE = '/v1/banking/pix/automatic';
@@ -104,6 +106,20 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect(JSON.stringify(r.body.details)).toContain('ispb');
     expect((await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n).toBe(before);
     expect(exchanges.seen.length).toBe(sent);
+  });
+
+  it('reconciles by GET /rec (inicio/fim) a payer\'s approval whose callback never came', async () => {
+    const c = await create({ amount: 33 });
+    const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
+    await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
+    await t.app.get(PixApiCallbackWorker).settle();
+    // as if the callback had been lost: ours still says PENDING
+    await t.sql(`UPDATE pix_recurrences SET status = 'PENDING' WHERE id = $1`, [c.body.recurrenceId]);
+    expect(await t.app.get(PixApiRecurrences).drifted(new Date())).toContain(stored.id_rec);
+    expect(await t.app.get(PixApiReconciler).reconcile()).toBeGreaterThanOrEqual(1);
+    await t.app.get(PixApiCallbackWorker).settle();
+    expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]))[0].status).toBe('ACCEPTED');
+    expect(exchanges.seen.some((x) => x.method === 'GET' && x.path === '/rec')).toBe(true);
   });
 
   it.each(['DAILY', 'BIMONTHLY'])('%s is refused with 400 periodicity_not_supported naming the provider; nothing is written or sent', async (periodicity) => {

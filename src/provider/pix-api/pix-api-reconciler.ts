@@ -9,6 +9,7 @@ import { billingStatusOfCobr } from './cobr-status.map';
 import { PixApiBillings } from './pix-api-billings';
 import { PixApiCallbackQueue } from './pix-api-callbacks.queue';
 import { PixApiCobrConfig } from './pix-api-cobr.config';
+import { PixApiRecurrences } from './pix-api-recurrences';
 
 /** Advisory lock of one reconciliation pass (any replica). */
 export const RECONCILE_LOCK_KEY = 7_310_016;
@@ -22,7 +23,8 @@ function addDays(date: string, n: number): string {
 }
 
 /**
- * Reconciliation for a PSP that dropped callbacks: billings the PSP still holds open on our side
+ * Reconciliation for a PSP that dropped callbacks. Recurrences open on our side whose rec says
+ * otherwise (`GET /rec?inicio&fim`) are queued like a rec callback. Billings the PSP still holds open on our side
  * (SENT, ACTIVE) past their due date should have had a verdict. Every PIX_API_RECONCILE_INTERVAL_MS,
  * under an advisory lock (one replica at a time), the cobrs created in the span those billings
  * can have been created in are read page by page (`GET /cobr?inicio&fim`); each one whose state
@@ -41,6 +43,7 @@ export class PixApiReconciler implements OnModuleInit {
     private readonly jobs: PeriodicJobs,
     private readonly clock: Clock,
     private readonly config: PixApiCobrConfig,
+    private readonly recs: PixApiRecurrences,
   ) {}
 
   onModuleInit(): void {
@@ -54,10 +57,16 @@ export class PixApiReconciler implements OnModuleInit {
       const view = this.router.billings();
       const today = this.clock.today();
       const open = await view?.openDueBefore(today);
-      if (!view || !open) return 0;
+      // recurrences first: a payer's approval or cancel whose callback never came
+      const drifted = await this.recs.drifted(this.clock.now()).catch((e) => {
+        this.logger.warn(`recurrence reconciliation skipped this pass: ${e?.message ?? e}`);
+        return [] as string[];
+      });
+      await this.queue.enqueue('rec', drifted);
+      if (!view || !open) return drifted.length;
       const inicio = new Date(`${addDays(open.first, -CREATED_BEFORE_DUE_DAYS)}T00:00:00-03:00`).toISOString();
       const fim = this.clock.now().toISOString();
-      let queued = 0;
+      let queued = drifted.length;
       for (let page = 0; page < MAX_PAGES; page++) {
         const r = await this.billings.cobr().listCobr(inicio, fim, page, PER_PAGE);
         const ours = await view.statuses(r.cobsr.map((c) => c.txid));

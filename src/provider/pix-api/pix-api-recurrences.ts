@@ -135,6 +135,37 @@ export class PixApiRecurrences {
     }
   }
 
+  /**
+   * Recurrences still open on our side (awaiting the payer, or authorized) whose rec at the PSP
+   * says otherwise: read page by page with `GET /rec?inicio&fim`, for the reconciliation of
+   * callbacks a PSP dropped. Answers their idRec.
+   */
+  async drifted(now: Date, perPage = 1000, maxPages = 10_000): Promise<string[]> {
+    const open: { id_rec: string; status: string; created_at: Date }[] = await this.ds.query(
+      `SELECT id_rec, status, created_at FROM pix_recurrences WHERE id_rec IS NOT NULL AND status IN ('PENDING','ACCEPTED','ACTIVE')`,
+    );
+    if (!open.length) return [];
+    const ours = new Map(open.map((r) => [r.id_rec, r.status]));
+    const first = Math.min(...open.map((r) => new Date(r.created_at).getTime()));
+    const query = { inicio: new Date(first - 3_600_000).toISOString(), fim: now.toISOString() };
+    const out: string[] = [];
+    for (let page = 0; page < maxPages; page++) {
+      const r = await this.psp.call<{ recs?: RecAnswer[]; parametros?: { paginacao?: { quantidadeDePaginas?: number } } }>({
+        operation: 'listRec',
+        method: 'GET',
+        path: '/rec',
+        query: { ...query, 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(perPage) },
+        idempotent: true,
+      });
+      for (const rec of r.recs ?? []) {
+        const status = ours.get(rec.idRec);
+        if (status !== undefined && recurrenceStatusOfRec(rec, status === 'ACTIVE') !== status) out.push(rec.idRec);
+      }
+      if (page + 1 >= (r.parametros?.paginacao?.quantidadeDePaginas ?? 1)) break;
+    }
+    return out;
+  }
+
   private async findByContrato(req: BankRecurrenceRequest): Promise<RecAnswer | null> {
     const now = Date.now();
     const query: Record<string, string> = { inicio: new Date(now - 3_600_000).toISOString(), fim: new Date(now + 60_000).toISOString() };
