@@ -1,6 +1,8 @@
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 
+const PROVIDER_KEY = 'hostile-provider-key-0123456789abcdef';
+
 /** Issue 18's reproductions, each a clear 4xx in the envelope, never a 500, nothing half-written. */
 describe('hostile input gets a clear 4xx in the envelope', () => {
   jest.setTimeout(60_000);
@@ -14,7 +16,7 @@ describe('hostile input gets a clear 4xx in the envelope', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { PROVIDER_RETRY_DELAYS_MS: '10', ACQUIRER_RETRY_DELAYS_MS: '10' } });
+    t = await startTestApp({ env: { PROVIDER_API_KEY: PROVIDER_KEY, PROVIDER_RETRY_DELAYS_MS: '10', ACQUIRER_RETRY_DELAYS_MS: '10' } });
     acme = await onboardTenant(t, { name: 'ACME', rateLimitPerMinute: 100000 });
   });
   afterAll(() => t?.close());
@@ -114,6 +116,55 @@ describe('hostile input gets a clear 4xx in the envelope', () => {
       envelope(xml, 415, 'unsupported_media_type');
       const big = await http(t.url, 'POST', '/v1/acquiring/links', JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }), { ...acme.auth, 'content-type': 'application/json' });
       envelope(big, 413, 'payload_too_large');
+    });
+  });
+
+  describe('found by the schema-driven fuzz', () => {
+    const day = () => new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    it('an amount in exponent form (1e-7) or beyond what money.ts holds is 400 naming the field', async () => {
+      for (const amount of [1e-7, 1e308, 10.001]) {
+        const r = await http(t.url, 'POST', '/v1/acquiring/fees/simulate', { amount, paymentMethod: 'CARD' }, acme.auth);
+        envelope(r, 400, 'validation_error');
+        expect(r.body.details[0].field).toBe('amount');
+      }
+    });
+    it('offset empty, not a number, or beyond the largest page start is 400', async () => {
+      for (const q of ['offset=', 'offset=0x10', 'offset=99999999999999999999', 'offset=1e308', 'limit=1&limit=2']) {
+        envelope(await http(t.url, 'GET', `/v1/acquiring/links?${q}`, undefined, acme.auth), 400, 'validation_error');
+      }
+    });
+    it('a body nested 4000 deep, or a bare JSON null, is 400 before any code walks it', async () => {
+      const deep = await http(t.url, 'POST', '/v1/acquiring/links', '['.repeat(4000) + ']'.repeat(4000), { ...acme.auth, 'content-type': 'application/json' });
+      envelope(deep, 400, 'validation_error');
+      const nul = await http(t.url, 'PATCH', `/admin/tenants/${acme.tenantId}`, 'null', { ...admin(), 'content-type': 'application/json' });
+      envelope(nul, 400, 'validation_error');
+    });
+    it('a lone surrogate in a string is 400 (it is not a character)', async () => {
+      const r = await http(t.url, 'POST', '/v1/acquiring/links', '{"name":"x","paymentMethods":["PIX"],"actor":{"email":"a\\ud800@x.com"}}', { ...acme.auth, 'content-type': 'application/json' });
+      envelope(r, 400, 'validation_error');
+      expect(r.body.details[0]).toMatchObject({ field: 'actor.email', code: 'invalid_unicode' });
+    });
+    it('a nested object given as an array is 400', async () => {
+      const l = await http(t.url, 'POST', '/v1/acquiring/links', { name: 'Ator', paymentMethods: ['PIX'] }, acme.auth);
+      envelope(await http(t.url, 'PATCH', `/v1/acquiring/links/${l.body.linkId}`, { actor: [] }, acme.auth), 400, 'validation_error');
+    });
+    it('NUL in the path of the public checkout is 400 before its guard looks the link up', async () => {
+      envelope(await http(t.url, 'POST', '/checkout/%00/payments', { method: 'PIX', amount: 10, payer: { name: 'Ana', email: 'ana@example.com' } }), 400, 'validation_error');
+    });
+    it('a query string that is not valid percent-encoding is 400, a single parameter given twice too', async () => {
+      envelope(await http(t.url, 'GET', '/v1/acquiring/links?status=%E0%A4%A', undefined, acme.auth), 400, 'bad_request');
+      const s = await http(t.url, 'POST', '/v1/acquiring/card-sessions', { documentId: '11222333000181' }, acme.auth);
+      const page = new URL(s.body.hostedCardUrl);
+      envelope(await http(t.url, 'GET', `${page.pathname}${page.search}&lang=en&lang=pt-BR`), 400, 'validation_error');
+    });
+    it("the sandbox bank's API: an impossible date or amount is 400, another recurrence's idTx 409", async () => {
+      const key = { 'X-Provider-Key': PROVIDER_KEY };
+      const rec = (over: object) => ({ recurrenceId: `r-${Math.random()}`, idTx: `RR${Date.now()}${Math.floor(Math.random() * 1e6)}`, receiver: { id: acme.tenantId, name: 'ACME' }, amountCents: 4990, currency: 'BRL', periodicity: 'MONTHLY', firstDueDate: day(), dayAdjustment: 'KEEP_DUE_DATE', payerName: 'Maria', payerTaxId: '52998224725', ...over });
+      envelope(await http(t.url, 'POST', '/sandbox/bank/recurrences', rec({ firstDueDate: '2026-02-30' }), key), 400, 'validation_error');
+      envelope(await http(t.url, 'POST', '/sandbox/bank/recurrences', rec({ amountCents: 1e308 }), key), 400, 'validation_error');
+      const first = rec({});
+      expect((await http(t.url, 'POST', '/sandbox/bank/recurrences', first, key)).status).toBe(201);
+      envelope(await http(t.url, 'POST', '/sandbox/bank/recurrences', { ...first, recurrenceId: 'another' }, key), 409, 'conflict');
     });
   });
 });

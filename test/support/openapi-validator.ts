@@ -67,6 +67,17 @@ export class OpenApiValidator {
     }
     return out;
   }
+
+  /** A validator of values against one schema of the document (a request body, a parameter). */
+  schemaValidator(schema: object): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let v = this.cache.get(key);
+    if (!v) {
+      v = this.ajv.compile(this.rewrite(schema));
+      this.cache.set(key, v);
+    }
+    return v;
+  }
 }
 
 export interface Recorded {

@@ -11,6 +11,8 @@ export class ProviderProxy {
   target = '';
   mode: 'up' | 'down' = 'up';
   calls = 0;
+  /** When set, answers a request itself when the rule returns an answer (status and JSON body); else forwards. */
+  rule: ((req: IncomingMessage, body: string) => { status: number; body: unknown } | null) | null = null;
 
   constructor() {
     this.server = createServer((req, res) => this.handle(req, res));
@@ -28,13 +30,32 @@ export class ProviderProxy {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
       return;
     }
+    if (this.rule) {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const answer = this.rule?.(req, body.toString('utf8'));
+        if (answer) {
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+          return;
+        }
+        this.forward(req, res, body);
+      });
+      return;
+    }
+    this.forward(req, res);
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse, body?: Buffer): void {
     const url = new URL(req.url ?? '/', this.target);
     const up = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
     });
     up.on('error', () => res.writeHead(502).end());
-    req.pipe(up);
+    if (body) up.end(body);
+    else req.pipe(up);
   }
 
   async close(): Promise<void> {

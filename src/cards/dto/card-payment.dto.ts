@@ -1,18 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { NestedObject } from '../../common/dto/nested';
+import { IsMoney } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
 import { CARD_PAYMENT_STATUSES, CardPaymentStatus } from '../payments/card-payment.state-machine';
 import { PageOf } from '../../platform/pagination/pagination';
@@ -51,7 +41,7 @@ export class ThreeDsDataDto {
 
 export class CreateCardPaymentDto {
   @ApiProperty({ description: 'Amount in BRL (currency units, at most 2 decimals)', example: 150.75 })
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @IsMoney()
   @Min(0.01)
   @Max(10_000_000)
   amount: number;
@@ -79,14 +69,12 @@ export class CreateCardPaymentDto {
 
   @ApiProperty({ type: TokenDataDto, description: 'Exactly one of slugStoredCard or slugToken' })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => TokenDataDto)
+  @NestedObject(() => TokenDataDto)
   tokenData: TokenDataDto;
 
   @ApiPropertyOptional({ type: ThreeDsDataDto, description: 'The 3DS result (FRICTIONLESS or after the challenge)' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ThreeDsDataDto)
+  @NestedObject(() => ThreeDsDataDto)
   threeDsData?: ThreeDsDataDto;
 
   @ApiPropertyOptional({ description: 'Merchant CPF/CNPJ (digits only) the payment is for', example: '11222333000181' })
@@ -104,7 +92,7 @@ export class CreateCardPaymentDto {
 export class CapturePaymentDto {
   @ApiPropertyOptional({ description: 'Amount to capture (default: the authorized amount; at most it)', example: 150.75 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @IsMoney()
   @Min(0.01)
   amount?: number;
 }

@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { i18nFor } from '../../common/i18n';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiHtmlPage } from '../../platform/openapi/truth';
 import { CardBody, TokenizationResultDto, TokenizeCardDto } from '../dto/tokenize.dto';
 import { RequestId } from '../request-id';
 import { TokenizationResult } from '../tokenize/tokenize-card';
@@ -35,7 +36,7 @@ export class HostedCardPageController {
     operationId: 'hostedCardPage',
     summary: 'The hosted card page (HTML) behind hostedCardUrl; single use: a second load answers 410 and token_expired',
   })
-  @ApiProduces('text/html')
+  @ApiHtmlPage()
   @ApiQuery({ name: 'key', required: true, type: String, description: 'The URL key of hostedCardUrl' })
   @ApiResponse({ status: 200, description: 'The card form (HTML); posts `ready` to its host' })
   @ApiResponse({ status: 404, description: 'Unknown session or key: the "expired" page (HTML); posts `token_expired` when framed' })

@@ -1,6 +1,6 @@
+import { QueryNumber } from '../../platform/pagination/pagination';
 import { Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AdminKeyGuard } from '../../tenants/admin-key.guard';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
@@ -9,7 +9,7 @@ import { RewrapReport, VaultRotation } from './vault-rotation';
 export class RewrapQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 5000, default: 500, example: 500 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryNumber()
   @IsInt()
   @Min(1)
   @Max(5000)

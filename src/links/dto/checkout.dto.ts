@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+
+import { IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { NestedObject } from '../../common/dto/nested';
+import { IsMoney } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
 import { FeeOptionDto } from './fees.dto';
 
@@ -63,7 +65,7 @@ export class CheckoutPaymentDto {
 
   @ApiPropertyOptional({ description: 'Open-amount links only, BRL', example: 50.0 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   amount?: number;
 
@@ -75,20 +77,18 @@ export class CheckoutPaymentDto {
   installments?: number;
 
   @ApiProperty({ type: CheckoutPayerDto })
-  @ValidateNested()
-  @Type(() => CheckoutPayerDto)
+  @NestedObject(() => CheckoutPayerDto)
   payer: CheckoutPayerDto;
 
   @ApiPropertyOptional({ type: CheckoutCardDto })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => CheckoutCardDto)
+  @NestedObject(() => CheckoutCardDto)
   card?: CheckoutCardDto;
 }
 
 export class QuoteDto {
   @ApiProperty({ example: 50.0 })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   amount: number;
 }

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Length, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, Length, Max, Min } from 'class-validator';
+import { IsMoney } from '../../common/dto/amount';
 
 export class SimulateFeesDto {
   @ApiProperty({ description: 'BRL. With passFee: what the merchant wants to receive; without: what the payer pays', example: 100.0 })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   amount: number;
 

@@ -1,25 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsNumber,
-  IsOptional,
-  IsPositive,
-  IsString,
-  Length,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsPositive, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { NestedArray, NestedObject } from '../../common/dto/nested';
+import { IsMoney } from '../../common/dto/amount';
 import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { LinkFeeSimulationDto } from './fees.dto';
 
@@ -31,12 +14,12 @@ export class SplitShareDto {
 
   @ApiPropertyOptional({ description: 'Percent of what is left after fixed shares (0 < p <= 100, 2 decimals); give this or amount', example: 70 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   percentage?: number;
 
   @ApiPropertyOptional({ description: 'Fixed share, BRL; give this or percentage', example: 10.0 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   amount?: number;
 }
 
@@ -64,19 +47,19 @@ export class CreateLinkDto {
 
   @ApiPropertyOptional({ nullable: true, description: 'Fixed price, BRL. Absent or null: open amount (the payer types it)', example: 150.0 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   amount?: number | null;
 
   @ApiPropertyOptional({ description: 'Open amount only: least the payer may type, BRL', example: 10.0 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   minAmount?: number | null;
 
   @ApiPropertyOptional({ description: 'Open amount only: most the payer may type, BRL', example: 5000.0 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   maxAmount?: number | null;
 
@@ -104,8 +87,7 @@ export class CreateLinkDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => SplitShareDto)
+  @NestedArray(() => SplitShareDto)
   splits?: SplitShareDto[] | null;
 
   @ApiPropertyOptional({ nullable: true, minimum: 1, example: 100, description: 'At most this many confirmed payments; then EXHAUSTED' })
@@ -141,8 +123,7 @@ export class CreateLinkDto {
 
   @ApiPropertyOptional({ type: ActorDto })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ActorDto)
+  @NestedObject(() => ActorDto)
   actor?: ActorDto | null;
 }
 
@@ -161,19 +142,19 @@ export class UpdateLinkDto {
 
   @ApiPropertyOptional({ nullable: true, example: 180.0 })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   amount?: number | null;
 
   @ApiPropertyOptional({ nullable: true })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   minAmount?: number | null;
 
   @ApiPropertyOptional({ nullable: true })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @IsPositive()
   maxAmount?: number | null;
 
@@ -202,8 +183,7 @@ export class UpdateLinkDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => SplitShareDto)
+  @NestedArray(() => SplitShareDto)
   splits?: SplitShareDto[] | null;
 
   @ApiPropertyOptional({ nullable: true })
@@ -232,8 +212,7 @@ export class UpdateLinkDto {
 
   @ApiPropertyOptional({ type: ActorDto, nullable: true })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ActorDto)
+  @NestedObject(() => ActorDto)
   actor?: ActorDto | null;
 }
 

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsNumber, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+
+import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { NestedObject } from '../../common/dto/nested';
+import { IsMoney } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
 
 const PERCENT_EXAMPLE = { 1: 2.99, 2: 3.49, 3: 3.49, 4: 3.49, 5: 3.49, 6: 3.49, 7: 3.99, 8: 3.99, 9: 3.99, 10: 3.99, 11: 3.99, 12: 3.99 };
@@ -10,26 +12,26 @@ export class CardFeesDto {
   @IsObject()
   percentByInstallments: Record<string, number>;
   @ApiProperty({ description: 'Fixed part per transaction, BRL', example: 0 })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @Min(0)
   fixed: number;
 }
 
 export class PixFeesDto {
   @ApiProperty({ example: 0.99 })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @Min(0)
   @Max(99.99)
   percent: number;
   @ApiProperty({ example: 0 })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @Min(0)
   fixed: number;
 }
 
 export class BoletoFeesDto {
   @ApiProperty({ description: 'Per paid boleto, BRL', example: 3.49 })
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsMoney()
   @Min(0)
   fixed: number;
 }
@@ -39,20 +41,17 @@ export class FeeTableDto {
   @ApiProperty({ type: CardFeesDto })
   @IsDefined()
   @IsObject()
-  @ValidateNested()
-  @Type(() => CardFeesDto)
+  @NestedObject(() => CardFeesDto)
   CARD: CardFeesDto;
   @ApiProperty({ type: PixFeesDto })
   @IsDefined()
   @IsObject()
-  @ValidateNested()
-  @Type(() => PixFeesDto)
+  @NestedObject(() => PixFeesDto)
   PIX: PixFeesDto;
   @ApiProperty({ type: BoletoFeesDto })
   @IsDefined()
   @IsObject()
-  @ValidateNested()
-  @Type(() => BoletoFeesDto)
+  @NestedObject(() => BoletoFeesDto)
   BOLETO: BoletoFeesDto;
 }
 
@@ -99,7 +98,6 @@ export class CreateMerchantDto {
   @ApiPropertyOptional({ type: FeeTableDto, description: 'Fees of this merchant; absent = the default table (LINKS_DEFAULT_FEE_TABLE)' })
   @IsOptional()
   @IsObject()
-  @ValidateNested()
-  @Type(() => FeeTableDto)
+  @NestedObject(() => FeeTableDto)
   fees?: FeeTableDto;
 }

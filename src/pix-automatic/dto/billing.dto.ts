@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Max } from 'class-validator';
+import { IsIn, IsOptional, IsPositive, IsString, Length, Max } from 'class-validator';
+import { IsMoney } from '../../common/dto/amount';
 import { BillingStatus } from '../domain/billing.state-machine';
 import { DayAdjustment } from '../domain/calendar';
 import { IsIsoDate, NotInPast } from './date-rules';
@@ -20,7 +21,7 @@ export class CreateAdHocBillingDto {
   dueDate: string;
 
   @ApiProperty({ description: 'Amount in BRL, > 0, at most 2 decimals', example: 19.9 })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number with at most 2 decimals' })
+  @IsMoney({ message: 'amount must be a number with at most 2 decimals' })
   @IsPositive({ message: 'amount must be greater than 0' })
   @Max(MAX_AMOUNT)
   amount: number;

@@ -1,8 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength, ValidateNested } from 'class-validator';
+
+import { IsIn, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength } from 'class-validator';
+import { NestedObject } from '../../common/dto/nested';
+import { IsMoney } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
-import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
+import { PageOf, PageQueryDto, QueryNumber } from '../../platform/pagination/pagination';
 import { DayAdjustment, Periodicity } from '../domain/calendar';
 import { RecurrenceStatus } from '../domain/recurrence.state-machine';
 import { IsIsoDate, NotBefore, NotInPast } from './date-rules';
@@ -31,7 +33,7 @@ export class PayerBankAccountDto {
 
 export class CreateRecurrenceDto {
   @ApiProperty({ description: 'Amount in BRL, > 0, at most 2 decimals', example: 49.9 })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number with at most 2 decimals' })
+  @IsMoney({ message: 'amount must be a number with at most 2 decimals' })
   @IsPositive({ message: 'amount must be greater than 0' })
   @Max(MAX_AMOUNT)
   amount: number;
@@ -86,8 +88,7 @@ export class CreateRecurrenceDto {
       "Also push the authorization request to the payer's bank (the standard's Jornada 1, `POST /solicrec`): the payer authorizes in their bank app without reading the QR. Only with BANK_PROVIDER=pix-api; the `service` provider answers 400 push_authorization_not_supported. The authorizationUrl (QR, Jornada 2) is answered either way.",
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => PayerBankAccountDto)
+  @NestedObject(() => PayerBankAccountDto)
   payerBankAccount?: PayerBankAccountDto;
 }
 
@@ -149,8 +150,8 @@ export class ListRecurrencesQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({ example: 49.9 })
   @IsOptional()
-  @Type(() => Number)
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @QueryNumber()
+  @IsMoney()
   @IsPositive()
   amount?: number;
 

@@ -45,6 +45,12 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_CTP_INVALID_CONTENT_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Type; send application/json' },
 };
 
+/** The SQLSTATE of a PostgreSQL error, as pg raises it or as TypeORM wraps it. */
+function sqlStateOf(err: any): string | undefined {
+  const code = err?.driverError?.code ?? (err?.severity && err?.routine ? err.code : undefined);
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
 export function resolveError(err: any): ResolvedError {
   if (err instanceof AppError) {
     const body: ResolvedError['body'] = { statusCode: err.status, error: err.code, message: err.message };
@@ -82,6 +88,15 @@ export function resolveError(err: any): ResolvedError {
     if (status === 413) message = 'The request body is larger than 1 MiB';
     if (status >= 500) message = 'Internal server error';
     return { status, body: { statusCode: status, error: code, message }, headers: {}, unexpected: status >= 500 };
+  }
+  const sqlState = sqlStateOf(err);
+  if (sqlState === '23505') {
+    // a uniqueness rule no caller turned into its own answer: the row exists already
+    return { status: 409, body: { statusCode: 409, error: 'conflict', message: 'It conflicts with something that already exists' }, headers: {}, unexpected: true };
+  }
+  if (sqlState?.startsWith('22')) {
+    // a data exception (a value PostgreSQL cannot store) that validation should have refused
+    return { status: 400, body: { statusCode: 400, error: 'bad_request', message: 'A value is out of the range this field can hold' }, headers: {}, unexpected: true };
   }
   if (isDatabaseUnavailable(err)) {
     return { status: 503, body: { statusCode: 503, error: 'database_unavailable', message: 'The database is unavailable; retry shortly' }, headers: { 'Retry-After': '1' }, unexpected: false };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { PlatformErrors } from '../errors/app-error';
+import { CONTROL } from '../../common/formats/text';
 import { DatabaseState } from '../database/database.state';
 import { MetricsService } from '../metrics/metrics.service';
 import { isProbe, stripQuery } from '../logging/logger.options';
@@ -28,7 +29,7 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseS
       done(PlatformErrors.error('database_unavailable', 'The database is not ready yet; retry shortly', { headers: { 'Retry-After': '1' } }));
       return;
     }
-    done();
+    done(urlDefect(req.url) ?? undefined);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     deps.metrics.observeRequest(req.method, routeTemplate(req), reply.statusCode, reply.elapsedTime / 1000);
@@ -37,6 +38,32 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseS
   });
   // Errors raised before Nest routes the request (body parsing, limits, these hooks) reach
   // Nest's Fastify error handler, hence the same exception filter and envelope.
+}
+
+/** A percent-encoded C0 control or DEL (`%00`…`%1F` but tab, LF, CR; `%7F`). */
+const ENCODED_CONTROL = /%(?:0[0-8BCEF]|1[0-9A-F]|7F)/i;
+
+/**
+ * What is wrong with a request URL before any guard or route reads it: a control character in
+ * the path (guards look rows up by path parameters, so the pipes would come too late), or a
+ * query string that is not valid percent-encoding (the query parser would pass it on mangled).
+ */
+export function urlDefect(url: string): Error | null {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (ENCODED_CONTROL.test(path) || CONTROL.test(path)) {
+    return PlatformErrors.error('validation_error', 'The path holds control characters', { details: [{ field: 'path', code: 'control_characters', message: 'the path must not contain control characters (NUL and the like)' }] });
+  }
+  if (q >= 0 && url.includes('%', q)) {
+    for (const part of url.slice(q + 1).split('&')) {
+      try {
+        decodeURIComponent(part.replace(/\+/g, ' '));
+      } catch {
+        return PlatformErrors.error('bad_request', 'The query string is not valid percent-encoding');
+      }
+    }
+  }
+  return null;
 }
 
 /**

@@ -1,9 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { CONTROL, LONE_SURROGATE } from '../../common/formats/text';
 import { ErrorDetail, PlatformErrors } from '../errors/app-error';
 
-/** C0 controls and DEL, except tab, line feed and carriage return (multi-line text). */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 const MAX_DEPTH = 32;
 
 /** Whether the API documents `null` for this property of a DTO class (`nullable: true`). */
@@ -19,9 +17,10 @@ function nullable(metatype: unknown, prop: string): boolean {
 
 /**
  * One input boundary before validation, for every body, query and path parameter of every route:
- * strings with NUL or other control characters (tab, line feed and carriage return excepted)
- * are refused, and an explicit `null` is refused where the API does not document `null` (there
+ * strings with NUL or other control characters (tab, line feed and carriage return excepted),
+ * or with a lone UTF-16 surrogate, are refused, and an explicit `null` is refused where the API does not document `null` (there
  * it means "clear this field"): `@IsOptional()` alone would let both through to SQL and code.
+ * A single query parameter given twice is refused too.
  * 400 `validation_error` naming each field.
  */
 @Injectable()
@@ -30,6 +29,10 @@ export class InputBoundaryPipe implements PipeTransform {
     if (meta.type === 'custom') return value;
     const details: ErrorDetail[] = [];
     const prefix = meta.type === 'body' ? '' : (meta.data ?? '');
+    if (meta.type === 'query' && meta.data && meta.metatype !== Array && Array.isArray(value)) {
+      // `?lang=en&lang=pt` arrives as an array where one string was declared
+      throw PlatformErrors.error('validation_error', 'The request has invalid fields', { details: [{ field: meta.data, code: 'repeated', message: `${meta.data} must be given once` }] });
+    }
     walk(value, prefix, 0, details);
     if (meta.type === 'body' && value && typeof value === 'object' && !Array.isArray(value)) {
       for (const [k, v] of Object.entries(value)) {
@@ -45,6 +48,7 @@ function walk(v: unknown, path: string, depth: number, out: ErrorDetail[]): void
   if (out.length >= 20 || depth > MAX_DEPTH) return;
   if (typeof v === 'string') {
     if (CONTROL.test(v)) out.push({ field: path || 'value', code: 'control_characters', message: `${path || 'value'} must not contain control characters (NUL and the like)` });
+    else if (LONE_SURROGATE.test(v)) out.push({ field: path || 'value', code: 'invalid_unicode', message: `${path || 'value'} holds a lone surrogate (not a character)` });
   } else if (Array.isArray(v)) {
     v.forEach((x, i) => walk(x, `${path}[${i}]`, depth + 1, out));
   } else if (v && typeof v === 'object') {

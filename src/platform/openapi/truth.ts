@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtension, ApiProduces } from '@nestjs/swagger';
 import { errorCodesWithStatus } from '../errors/app-error';
 
 /**
@@ -102,6 +104,27 @@ export function registerOpenApiWebhooks(webhooks: Record<string, Json>, schemas:
   Object.assign(WEBHOOKS.schemas, schemas);
 }
 
+/** Whether a request body's JSON schema requires any field (a body of only optional fields may be left out: an empty body is no body). */
+function bodyHasRequiredFields(doc: Json, body: Json): boolean {
+  const schema = body.content?.['application/json']?.schema;
+  if (!schema) return true;
+  const ref = typeof schema.$ref === 'string' ? doc.components?.schemas?.[schema.$ref.split('/').pop()] : schema;
+  return !isObj(ref) || ref.type !== 'object' || (Array.isArray(ref.required) && ref.required.length > 0);
+}
+
+/** Marks an operation that answers a browser with HTML pages, its errors included (`@ApiExtension(PAGE_EXTENSION, true)`). */
+export const PAGE_EXTENSION = 'x-html-page';
+const HTML = { schema: { type: 'string' } };
+
+/** A page's answers below 500 are HTML (an error page too); a JSON error it can also give stays beside it. */
+function htmlPage(op: Json): void {
+  delete op[PAGE_EXTENSION];
+  for (const [status, res] of Object.entries<Json>(op.responses)) {
+    if (Number(status) >= 500 || Number(status) === 302) continue;
+    res.content = { 'text/html': HTML, ...(res.content ?? {}) };
+  }
+}
+
 export function makeTruthful(doc: Json): Json {
   doc.openapi = '3.1.0';
   for (const [name, s] of Object.entries<Json>(doc.components?.schemas ?? {})) doc.components.schemas[name] = schema31(s);
@@ -110,7 +133,9 @@ export function makeTruthful(doc: Json): Json {
       if (!isObj(op) || !op.responses) continue;
       for (const p of op.parameters ?? []) if (p.schema) p.schema = schema31(p.schema, p.name);
       if (op.requestBody) mediaSchemas(op.requestBody.content, (s) => schema31(s));
+      if (op.requestBody && !bodyHasRequiredFields(doc, op.requestBody)) op.requestBody.required = false;
       const tenantRoute = (op.security ?? []).some((r: Json) => 'bearer' in r);
+      if (op[PAGE_EXTENSION]) htmlPage(op);
       for (const [status, res] of Object.entries<Json>(op.responses)) {
         const code = Number(status);
         mediaSchemas(res.content, (s) => (s.$ref === ERROR_REF && code >= 400 ? errorSchema(code) : schema31(s)));
@@ -126,4 +151,9 @@ export function makeTruthful(doc: Json): Json {
     Object.assign(doc.components.schemas, WEBHOOKS.schemas);
   }
   return doc;
+}
+
+/** An operation that answers a browser with HTML pages, error pages included (the document says so). */
+export function ApiHtmlPage(): MethodDecorator {
+  return applyDecorators(ApiProduces('text/html'), ApiExtension(PAGE_EXTENSION, true));
 }

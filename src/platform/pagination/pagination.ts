@@ -1,23 +1,36 @@
 import { Type as ClassType } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** `limit` (default 50, max 100) and `offset` (default 0) on every list. */
+/** Largest `offset` a list takes (PostgreSQL's int range; beyond it a list is not paged by offset). */
+export const MAX_OFFSET = 2_147_483_647;
+
+/**
+ * A query-string number: plain decimal digits (`12`, `49.90`) become a number; anything else
+ * (an empty string, `0x10`, `1e3`, a repeated parameter) becomes NaN, which the number
+ * validators refuse. `@QueryNumber()` would read `''` as 0 and `0x10` as 16.
+ */
+export function QueryNumber(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' && /^-?\d{1,20}(\.\d{1,20})?$/.test(value) ? Number(value) : typeof value === 'number' ? value : NaN));
+}
+
+/** `limit` (default 50, max 100) and `offset` (default 0, max MAX_OFFSET) on every list. */
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50, example: 50 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryNumber()
   @IsInt()
   @Min(1)
   @Max(100)
   limit: number = 50;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0, example: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0, example: 0 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryNumber()
   @IsInt()
   @Min(0)
+  @Max(MAX_OFFSET)
   offset: number = 0;
 }
 

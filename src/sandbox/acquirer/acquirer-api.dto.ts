@@ -1,5 +1,7 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIsoDate } from '../../common/dto/dates';
+import { NestedObject } from '../../common/dto/nested';
 
 /** Bodies of the simulated acquirer's API (its own contract, reached by the HTTP client). */
 export class CardDataDto {
@@ -41,12 +43,12 @@ export class CardAuthorizationDto {
   @IsInt() @Min(1) @Max(99_999_999_999) amountCents: number;
   @IsInt() @Min(1) @Max(12) installments: number;
   @IsIn(['SALE', 'PREAUTH']) capture: 'SALE' | 'PREAUTH';
-  @ValidateNested() @Type(() => CardDataDto) card: CardDataDto;
-  @IsOptional() @ValidateNested() @Type(() => ThreeDsDataDto) threeDs?: ThreeDsDataDto;
+  @NestedObject(() => CardDataDto) card: CardDataDto;
+  @IsOptional() @NestedObject(() => ThreeDsDataDto) threeDs?: ThreeDsDataDto;
 }
 
 export class CaptureDto {
-  @IsOptional() @IsInt() @Min(1) amountCents?: number;
+  @IsOptional() @IsInt() @Min(1) @Max(99_999_999_999) amountCents?: number;
 }
 
 export class PixChargeDto {
@@ -67,6 +69,6 @@ export class BoletoDto {
   @IsString() @Length(1, 100) transactionId: string;
   @IsString() @Length(1, 100) merchantId: string;
   @IsInt() @Min(1) @Max(9_999_999_999) amountCents: number;
-  @Matches(/^\d{4}-\d{2}-\d{2}$/) dueDate: string;
-  @ValidateNested() @Type(() => BoletoPayerDto) payer: BoletoPayerDto;
+  @IsIsoDate() dueDate: string;
+  @NestedObject(() => BoletoPayerDto) payer: BoletoPayerDto;
 }

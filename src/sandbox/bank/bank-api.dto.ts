@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateNested } from 'class-validator';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIsoDate, isIsoDate } from '../../common/dto/dates';
+import { NestedArray, NestedObject } from '../../common/dto/nested';
+import { MAX_CENTS } from '../../common/formats/money';
 
 export class BankReceiverDto {
   @ApiProperty({ example: '7d1c2a0e-5c1f-4f63-9c55-1f0b7f8a9e10' })
@@ -25,12 +26,12 @@ export class BankRecurrenceRequestDto {
   @Length(1, 64)
   idTx: string;
   @ApiProperty({ type: BankReceiverDto })
-  @ValidateNested()
-  @Type(() => BankReceiverDto)
+  @NestedObject(() => BankReceiverDto)
   receiver: BankReceiverDto;
   @ApiProperty({ example: 4990 })
   @IsInt()
   @Min(1)
+  @Max(MAX_CENTS)
   amountCents: number;
   @ApiProperty({ example: 'BRL' })
   @IsIn(['BRL'])
@@ -39,11 +40,11 @@ export class BankRecurrenceRequestDto {
   @IsString()
   periodicity: string;
   @ApiProperty({ example: '2026-12-10' })
-  @Matches(DATE)
+  @IsIsoDate()
   firstDueDate: string;
   @ApiPropertyOptional({ nullable: true, example: null })
   @IsOptional()
-  @Matches(DATE)
+  @IsIsoDate()
   expirationDate: string | null;
   @ApiProperty({ example: 'MOVE_FORWARD_NEXT_BUSINESS_DAY' })
   @IsString()
@@ -76,12 +77,13 @@ export class BankBillingDto {
   @ApiProperty({ example: 4990 })
   @IsInt()
   @Min(1)
+  @Max(MAX_CENTS)
   amountCents: number;
   @ApiProperty({ example: 'BRL' })
   @IsIn(['BRL'])
   currency: string;
   @ApiProperty({ example: '2026-12-10' })
-  @Matches(DATE)
+  @IsIsoDate()
   dueDate: string;
 }
 
@@ -90,8 +92,7 @@ export class BankBillingBatchDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(5000)
-  @ValidateNested({ each: true })
-  @Type(() => BankBillingDto)
+  @NestedArray(() => BankBillingDto)
   billings: BankBillingDto[];
 }
 
@@ -106,9 +107,9 @@ const BILLING_FIELDS: [keyof BankBillingDto, (v: unknown) => boolean][] = [
   ['idTx', (v) => typeof v === 'string' && v.length >= 1 && v.length <= 64],
   ['billingId', (v) => typeof v === 'string' && v.length >= 1 && v.length <= 64],
   ['recurrenceId', (v) => typeof v === 'string' && v.length >= 1 && v.length <= 64],
-  ['amountCents', (v) => Number.isSafeInteger(v) && (v as number) >= 1],
+  ['amountCents', (v) => Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= MAX_CENTS],
   ['currency', (v) => v === 'BRL'],
-  ['dueDate', (v) => typeof v === 'string' && DATE.test(v)],
+  ['dueDate', isIsoDate],
 ];
 
 /**

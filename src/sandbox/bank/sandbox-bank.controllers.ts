@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { i18nFor } from '../../common/i18n';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiHtmlPage } from '../../platform/openapi/truth';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { SandboxConfig } from '../sandbox.config';
 import { BankBillingBatchDto, BankCancelBillingDto, BankRecurrenceRequestDto } from './bank-api.dto';
@@ -149,7 +150,7 @@ export class SandboxBankPagesController {
 
   @Get('authorize/:recurrenceId')
   @ApiOperation({ operationId: 'sandboxAuthorizationPage', summary: 'The authorizationUrl page: receiver, amount, periodicity, term; Authorize or Refuse' })
-  @ApiProduces('text/html')
+  @ApiHtmlPage()
   @ApiOkResponse({ description: 'The HTML page (also for an expired request)' })
   async authorization(@Param('recurrenceId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
     send(reply, await this.pages.authorization(i18nFor(lang), id));
@@ -163,7 +164,7 @@ export class SandboxBankPagesController {
 
   @Get('payer/recurrences/:recurrenceId')
   @ApiOperation({ operationId: 'sandboxPayerRecurrencePage', summary: "The payer's view of an automatic Pix in their bank, with Cancel" })
-  @ApiProduces('text/html')
+  @ApiHtmlPage()
   @ApiOkResponse({ description: 'The HTML page' })
   async payer(@Param('recurrenceId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
     send(reply, await this.pages.payer(i18nFor(lang), id));

@@ -6,7 +6,6 @@ import {
   IsEmail,
   IsIn,
   IsInt,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -16,6 +15,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsMoney } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
 
 /** EMV 3DS transType by name. */
@@ -25,7 +25,7 @@ export const DEVICE_CHANNELS = { SDK: '01', BROWSER: '02', '3RI': '03' } as cons
 
 export class InitializePaymentDto {
   @ApiProperty({ description: 'Amount in BRL (currency units, at most 2 decimals) to authenticate; the payment must use the same amount', example: 150.75 })
-  @IsNumber({ maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false })
+  @IsMoney()
   @Min(0.01)
   @Max(10_000_000)
   amount: number;

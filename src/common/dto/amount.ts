@@ -1,0 +1,33 @@
+import { buildMessage, ValidateBy, ValidationOptions } from 'class-validator';
+import { MAX_CENTS, toCents } from '../formats/money';
+
+export const IS_MONEY = 'isMoney';
+
+/** Whether `value` is a JSON number that money.ts converts exactly: finite, not negative, at most 2 decimals, at most MAX_CENTS. */
+export function isMoney(value: unknown): boolean {
+  if (typeof value !== 'number') return false;
+  try {
+    toCents(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * class-validator decorator for amounts (BRL) and 2-decimal percentages: {@link isMoney}. It
+ * replaces `IsNumber({ maxDecimalPlaces: 2 })`, which throws on exponent forms (`1e-7`) and lets
+ * through what money.ts cannot represent (`1e308`).
+ */
+export function IsMoney(validationOptions?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: IS_MONEY,
+      validator: {
+        validate: isMoney,
+        defaultMessage: buildMessage((each) => `${each}$property must be a number with at most 2 decimals, from 0 to ${MAX_CENTS / 100}`, validationOptions),
+      },
+    },
+    validationOptions,
+  );
+}
