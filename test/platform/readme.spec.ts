@@ -18,4 +18,12 @@ describe('README.md', () => {
     expect(at('## Configuration')).toBeGreaterThan(at('npm test'));
     expect(at('## Running on docker compose and Kubernetes')).toBeGreaterThan(at('## Configuration'));
   });
+
+  it('is a front door: at most 250 lines, linking every guide, ARCHITECTURE.md and the decisions', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+    for (const g of require('node:fs').readdirSync(join(ROOT, 'docs/guide'))) expect(readme).toContain(`(docs/guide/${g})`);
+    expect(readme).toContain('(ARCHITECTURE.md)');
+    expect(readme).toContain('(docs/decisions.md)');
+  });
 });

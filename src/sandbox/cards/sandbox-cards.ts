@@ -1,6 +1,6 @@
 /**
  * Authorization outcomes of the sandbox acquirer, driven by the card number as in Stripe's
- * test mode. The table is rendered in the README: keep descriptions short and factual.
+ * test mode. The table is rendered in docs/guide/cards.md: keep descriptions short and factual.
  *
  * Any card number that is not listed is approved, both as a direct sale (ACCEPTED) and as a
  * pre-authorization (PREAUTH, later captured to CAPTURED), so every test card works with
@@ -27,7 +27,7 @@ export interface SandboxTestCard {
   number: string;
   brand: CardBrand;
   outcome: SandboxCardOutcome;
-  /** payment item status, as shown in the README */
+  /** payment item status, as shown in docs/guide/cards.md */
   status: 'ACCEPTED or PREAUTH' | 'AUTH_REJECTED' | 'FAILED';
   reason?: SandboxRefusalReason | SandboxFailureReason;
   description: string;
@@ -66,7 +66,7 @@ const ROWS: readonly Row[] = [
   },
 ];
 
-/** The sandbox's test cards, in README order. Any other card number is approved. */
+/** The sandbox's test cards, in the guide's order. Any other card number is approved. */
 export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = Object.freeze(
   ROWS.map(
     (row): SandboxTestCard => ({

@@ -72,7 +72,7 @@ export interface ThreeDsTestCard {
   description: string;
 }
 
-/** The sandbox's 3DS test cards (Cardinal Commerce EMV 3DS 2.2 Visa numbers), in README order. */
+/** The sandbox's 3DS test cards (Cardinal Commerce EMV 3DS 2.2 Visa numbers), in the guide's order. */
 export const THREE_DS_TEST_CARDS: readonly ThreeDsTestCard[] = Object.freeze([
   {
     number: '4000000000002701',

@@ -1,6 +1,6 @@
 /**
  * Code a webhook receiver can paste: plain Node.js (CommonJS, `node:crypto` only). These exact
- * strings go into README.md; receiver-examples.spec.ts runs them verbatim against bodies made
+ * strings go into docs/guide/webhooks.md; receiver-examples.spec.ts runs them verbatim against bodies made
  * by ./signing and ./sealing. Keep them free of backticks and `${`.
  */
 
