@@ -18,3 +18,8 @@ export const AuthErrors = defineErrors({
   invalid_client: 401,
   unsupported_grant_type: 400,
 });
+
+declare module '../platform/errors/app-error' {
+  /** AuthErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof AuthErrors.table, true> {}
+}

@@ -1,4 +1,6 @@
 import { defineErrors } from '../platform/errors/app-error';
+import { registerDomainErrors } from '../platform/errors/app-error';
+import { CardsDomainError, CardsDomainErrorCode } from './domain/errors';
 
 /** Error codes of the cards module (card sessions, hosted page, vault, tokens, card payments). */
 export const CardErrors = defineErrors({
@@ -21,3 +23,22 @@ export const CardErrors = defineErrors({
   acquirer_rejected: 500,
   vault_unavailable: 500,
 });
+
+/** The cards domain's own errors: the vault's and the fingerprint key's, ours (an invalid card number is the shared format's). */
+registerDomainErrors<CardsDomainErrorCode>(CardsDomainError, {
+  vault_key_ring_empty: 500,
+  vault_key_ring_malformed: 500,
+  vault_key_id_invalid: 500,
+  vault_key_id_duplicate: 500,
+  vault_key_length_invalid: 500,
+  vault_active_key_missing: 500,
+  vault_key_not_found: 500,
+  vault_record_malformed: 500,
+  vault_decryption_failed: 500,
+  fingerprint_key_invalid: 500,
+});
+
+declare module '../platform/errors/app-error' {
+  /** CardErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof CardErrors.table, true> {}
+}

@@ -10,3 +10,8 @@ export const GatewayErrors = defineErrors({
   rate_limited: 429,
   provider_unavailable: 500,
 });
+
+declare module '../platform/errors/app-error' {
+  /** GatewayErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof GatewayErrors.table, true> {}
+}

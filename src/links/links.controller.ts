@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
 import type { TenantContext } from '../platform/http/tenant-context';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
 import { FeeSimulationResultDto, SimulateFeesDto } from './dto/fees.dto';
 import { CreatedLinkDto, CreateLinkDto, LinkDto, LinkListQueryDto, LinkPageDto, LinkStatusDto, UpdateLinkDto } from './dto/link.dto';
 import { MerchantListDto } from './dto/merchant.dto';
@@ -11,8 +11,8 @@ import { FeesService } from './fees/fees.service';
 import { LinksService } from './links/links.service';
 import { MerchantsService } from './merchants/merchants.service';
 
-const LINK_400: [number, string, string] = [400, 'validation_error', 'Invalid fields; also invalid_amount, invalid_link, fee_invalid and the split rules (split_owner_missing, split_duplicate_merchant, split_share_invalid, split_total_mismatch, split_merchant_unknown)'];
-const LINK_404: [number, string, string] = [404, 'link_not_found', 'No such link for this tenant'];
+const LINK_400: ApiError = [400, 'validation_error', 'Invalid fields; also invalid_amount, invalid_link, fee_invalid and the split rules (split_owner_missing, split_duplicate_merchant, split_share_invalid, split_total_mismatch, split_merchant_unknown)'];
+const LINK_404: ApiError = [404, 'link_not_found', 'No such link for this tenant'];
 
 @ApiTags('payment links')
 @TenantRoute()

@@ -1,4 +1,10 @@
 import { defineErrors } from '../platform/errors/app-error';
+import { registerDomainErrors } from '../platform/errors/app-error';
+import { FeeError, FeeErrorCode } from './domain/fees';
+import { LinkStateError, LinkStateErrorCode } from './domain/link.state-machine';
+import { PaymentItemStateError, PaymentItemStateErrorCode } from './domain/payment-item.state-machine';
+import { SplitError, SplitErrorCode } from './domain/splits';
+import { PixChargeRefused } from '../provider/pix-charges.port';
 
 /** Error codes of payment links, merchants, fees and the checkout. */
 export const LinkErrors = defineErrors({
@@ -30,3 +36,22 @@ export const LinkErrors = defineErrors({
   provider_unavailable: 503,
 });
 export type LinkErrorCode = keyof typeof LinkErrors.table;
+
+/** The links domain's own errors, when no use case answered them with its own code. */
+registerDomainErrors<FeeErrorCode>(FeeError, {
+  fee_table_invalid: 400,
+  fee_method_invalid: 400,
+  fee_installments_invalid: 400,
+  fee_amount_invalid: 400,
+  fee_exceeds_amount: 400,
+  fee_installment_too_small: 400,
+});
+registerDomainErrors<SplitErrorCode>(SplitError, { split_owner_missing: 400, split_duplicate_merchant: 400, split_share_invalid: 400, split_total_mismatch: 400 });
+registerDomainErrors<LinkStateErrorCode>(LinkStateError, { invalid_transition: 409, link_status_not_settable: 400 });
+registerDomainErrors<PaymentItemStateErrorCode>(PaymentItemStateError, { invalid_transition: 409, unknown_status: 400 });
+registerDomainErrors(PixChargeRefused, { pix_charge_rejected: 400 });
+
+declare module '../platform/errors/app-error' {
+  /** LinkErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof LinkErrors.table, true> {}
+}

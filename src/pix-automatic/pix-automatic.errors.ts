@@ -1,4 +1,6 @@
 import { defineErrors } from '../platform/errors/app-error';
+import { registerDomainErrors } from '../platform/errors/app-error';
+import { CalendarInputError, CalendarInputErrorCode } from './domain/calendar';
 
 export const PixAutomaticErrors = defineErrors({
   recurrence_not_found: 404,
@@ -16,3 +18,19 @@ export const PixAutomaticErrors = defineErrors({
   /** The provider refused the request. */
   provider_error: 500,
 });
+
+/** The calendar's input errors: requests are validated before any date arithmetic, so one here is ours. */
+registerDomainErrors<CalendarInputErrorCode>(CalendarInputError, {
+  INVALID_DATE: 500,
+  INVALID_YEAR: 500,
+  INVALID_COUNT: 500,
+  INVALID_PERIODICITY: 500,
+  INVALID_DAY_ADJUSTMENT: 500,
+  INVALID_TIME_ZONE: 500,
+  INVALID_INSTANT: 500,
+});
+
+declare module '../platform/errors/app-error' {
+  /** PixAutomaticErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof PixAutomaticErrors.table, true> {}
+}

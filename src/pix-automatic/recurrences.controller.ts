@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
 import type { TenantContext } from '../platform/http/tenant-context';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
 import { PageQueryDto } from '../platform/pagination/pagination';
 import { BillingPageDto } from './dto/billing.dto';
 import { CreateRecurrenceDto, ListRecurrencesQueryDto, RecurrenceCreatedDto, RecurrenceDto, RecurrencePageDto, RecurrenceStatusDto } from './dto/recurrence.dto';
@@ -12,8 +12,8 @@ import { ListBillings } from './use-cases/list-billings';
 import { ListRecurrences } from './use-cases/list-recurrences';
 import { RefreshRecurrence } from './use-cases/refresh-recurrence';
 
-const NOT_FOUND: [number, string, string] = [404, 'recurrence_not_found', 'No recurrence with this id for this tenant'];
-const PROVIDER_DOWN: [number, string, string] = [500, 'provider_unavailable', 'The banking provider is unavailable (or refused: `provider_error`); retry at 1 s, 3 s, 9 s'];
+const NOT_FOUND: ApiError = [404, 'recurrence_not_found', 'No recurrence with this id for this tenant'];
+const PROVIDER_DOWN: ApiError = [500, 'provider_unavailable', 'The banking provider is unavailable (or refused: `provider_error`); retry at 1 s, 3 s, 9 s'];
 
 @ApiTags('pix-automatic')
 @TenantRoute()

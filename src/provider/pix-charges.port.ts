@@ -1,3 +1,4 @@
+import { CodedError } from '../common/formats/coded-error';
 import type { BoletoResult, PixChargeRequest, PixChargeResult } from './acquirer.port';
 
 export type { PixChargeRequest, PixChargeResult } from './acquirer.port';
@@ -39,7 +40,7 @@ export interface PixChargeViolation {
  * request's content (…OperacaoInvalida), 409 when it refused us (AcessoNegado, NaoEncontrado:
  * the receiver's key or contract), with its violations.
  */
-export class PixChargeRefused extends Error {
+export class PixChargeRefused extends CodedError<'pix_charge_rejected'> {
   constructor(
     readonly status: 400 | 409,
     /** The PSP's problem name (`CobOperacaoInvalida`). */
@@ -47,8 +48,7 @@ export class PixChargeRefused extends Error {
     message: string,
     readonly violations: PixChargeViolation[],
   ) {
-    super(message);
-    this.name = 'PixChargeRefused';
+    super('pix_charge_rejected', message);
   }
 }
 

@@ -9,3 +9,8 @@ export const SandboxErrors = defineErrors({
   recurrence_not_cancelable: 409,
   invalid_request: 400,
 });
+
+declare module '../platform/errors/app-error' {
+  /** SandboxErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof SandboxErrors.table, true> {}
+}

@@ -5,3 +5,8 @@ export const TenantErrors = defineErrors({
   invalid_cidr: 400,
   admin_unauthorized: 401,
 });
+
+declare module '../platform/errors/app-error' {
+  /** TenantErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof TenantErrors.table, true> {}
+}

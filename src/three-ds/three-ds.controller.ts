@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CardDataRoute } from '../gateway/card-data-route';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
 import type { TenantContext } from '../platform/http/tenant-context';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
 import {
   ChallengeResultDto,
   InitializePaymentDto,
@@ -20,9 +20,9 @@ import { ChallengeResultGuard, isAcsFormPost } from './challenge-result.guard';
 import { ThreeDsAuthenticateService } from './three-ds-authenticate.service';
 import { ThreeDsService } from './three-ds.service';
 
-const TOKEN_401: [number, string, string] = [401, 'invalid_payment_token', 'Bearer token invalid (`invalid_token`) or the initialize token unknown/expired (`invalid_payment_token`)'];
-const ACQUIRER_500: [number, string, string] = [500, 'acquirer_unavailable', 'Communication with the acquirer\'s 3DS server failed; retry at 1 s, 3 s, 9 s'];
-const MERCHANT_403: [number, string, string] = [403, 'merchant_not_found', 'Caller IP not allowed (`ip_not_allowed`) or merchant (documentId) not found (`merchant_not_found`)'];
+const TOKEN_401: ApiError = [401, 'invalid_payment_token', 'Bearer token invalid (`invalid_token`) or the initialize token unknown/expired (`invalid_payment_token`)'];
+const ACQUIRER_500: ApiError = [500, 'acquirer_unavailable', 'Communication with the acquirer\'s 3DS server failed; retry at 1 s, 3 s, 9 s'];
+const MERCHANT_403: ApiError = [403, 'merchant_not_found', 'Caller IP not allowed (`ip_not_allowed`) or merchant (documentId) not found (`merchant_not_found`)'];
 
 @ApiTags('3DS')
 @Controller()

@@ -1,4 +1,7 @@
 import { defineErrors } from '../platform/errors/app-error';
+import { registerDomainErrors } from '../platform/errors/app-error';
+import { WebhooksDomainError, WebhooksDomainErrorCode } from './domain/errors';
+import { SecretBoxError } from './endpoints/secret-box';
 
 export const WebhookErrors = defineErrors({
   /** The URL is not an http(s) URL this deployment accepts (see docs/guide/webhooks.md). */
@@ -14,3 +17,23 @@ export const WebhookErrors = defineErrors({
   /** A feature published an event the outbox cannot take (a programming error, never caller input). */
   invalid_outbound_event: 500,
 });
+
+/** The webhooks domain's own errors: signing and sealing inputs are ours, so a failure is a 500. */
+registerDomainErrors<WebhooksDomainErrorCode>(WebhooksDomainError, {
+  signing_secret_invalid: 500,
+  webhook_id_invalid: 500,
+  signing_timestamp_invalid: 500,
+  sealing_key_invalid: 500,
+  sealing_key_id_invalid: 500,
+  sealed_payload_invalid: 500,
+  sealed_body_malformed: 500,
+  sealed_body_authentication_failed: 500,
+  sealed_body_not_json: 500,
+  invalid_attempt_number: 500,
+});
+registerDomainErrors(SecretBoxError, { webhook_secret_unreadable: 500 });
+
+declare module '../platform/errors/app-error' {
+  /** WebhookErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof WebhookErrors.table, true> {}
+}

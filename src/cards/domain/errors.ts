@@ -1,25 +1,21 @@
+import { CodedError } from '../../common/formats/coded-error';
+
 /**
  * Typed errors of the cards domain. Every error carries a stable snake_case `code` that
  * callers (services, controllers, the error envelope) switch on; messages are for humans and
  * never contain a card number, a key or a secret.
  */
-export abstract class CardsDomainError extends Error {
-  abstract readonly code: string;
+/** Every code a cards domain error carries (cards.errors.ts gives each its status). */
+export type CardsDomainErrorCode = VaultKeyRingErrorCode | 'vault_key_not_found' | 'vault_record_malformed' | 'vault_decryption_failed' | 'fingerprint_key_invalid';
 
+export abstract class CardsDomainError<C extends string = CardsDomainErrorCode> extends CodedError<C> {
   constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
+    super(undefined as unknown as C, message);
   }
 }
 
-/** The input is not a card number: after removing spaces and hyphens it must be 12–19 digits. */
-export class InvalidPanError extends CardsDomainError {
-  readonly code = 'invalid_pan' as const;
-
-  constructor() {
-    super('card number must be 12 to 19 digits');
-  }
-}
+/** The input is not a card number (12–19 digits after removing spaces and hyphens): the shared format's error. */
+export { InvalidCardNumber as InvalidPanError } from '../../common/formats/pan';
 
 export type VaultKeyRingErrorCode =
   | 'vault_key_ring_empty'

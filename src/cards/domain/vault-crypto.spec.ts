@@ -1,27 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  CardsDomainError,
-  FingerprintKeyError,
-  InvalidPanError,
-  VaultDecryptionError,
-  VaultKeyNotFoundError,
-  VaultKeyRingError,
-  VaultRecordMalformedError,
-} from './errors';
-import {
-  aes256GcmDecrypt,
-  aes256GcmEncrypt,
-  assertKeyRing,
-  decryptPan,
-  EncryptedPan,
-  encryptPan,
-  fingerprint,
-  MasterKeyRing,
-  needsRewrap,
-  parseFingerprintKey,
-  parseKeyRing,
-  rewrap,
-} from './vault-crypto';
+import { CodedError } from '../../common/formats/coded-error';
+import { FingerprintKeyError, InvalidPanError, VaultDecryptionError, VaultKeyNotFoundError, VaultKeyRingError, VaultRecordMalformedError } from './errors';
+import { aes256GcmDecrypt, aes256GcmEncrypt, assertKeyRing, decryptPan, EncryptedPan, encryptPan, fingerprint, MasterKeyRing, needsRewrap, parseFingerprintKey, parseKeyRing, rewrap } from './vault-crypto';
 
 const PAN = '4111111111111111';
 const k1 = randomBytes(32);
@@ -41,8 +21,8 @@ function codeOf(fn: () => unknown): string {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(CardsDomainError);
-    return (err as CardsDomainError).code;
+    expect(err).toBeInstanceOf(CodedError);
+    return (err as CodedError).code;
   }
   throw new Error('expected a typed error');
 }

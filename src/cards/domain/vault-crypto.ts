@@ -33,7 +33,7 @@ import {
   VaultKeyRingError,
   VaultRecordMalformedError,
 } from './errors';
-import { normalizePan } from './pan';
+import { normalizePan } from '../../common/formats/pan';
 
 export const KEY_BYTES = 32;
 export const IV_BYTES = 12;

@@ -2,14 +2,14 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
 import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { PageQueryDto } from '../../platform/pagination/pagination';
 import { CapturePaymentDto, CardPaymentDto, CardPaymentPageDto, CreateCardPaymentDto } from '../dto/card-payment.dto';
 import { RequestId } from '../request-id';
 import { CardPaymentsService } from './card-payments.service';
 
-const NOT_FOUND: [number, string, string] = [404, 'payment_not_found', 'No such card payment for this tenant'];
-const ACQUIRER: [number, string, string] = [500, 'acquirer_unavailable', 'The acquirer could not be reached (`acquirer_unavailable`) or refused (`acquirer_rejected`); the payment is unchanged'];
+const NOT_FOUND: ApiError = [404, 'payment_not_found', 'No such card payment for this tenant'];
+const ACQUIRER: ApiError = [500, 'acquirer_unavailable', 'The acquirer could not be reached (`acquirer_unavailable`) or refused (`acquirer_rejected`); the payment is unchanged'];
 
 @ApiTags('card payments')
 @TenantRoute()

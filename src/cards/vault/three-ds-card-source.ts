@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { ThreeDsCardLookup, ThreeDsCardReference, ThreeDsCardSource } from '../../common/contracts/three-ds-card-source.port';
 import { brandName } from '../domain/card-input';
-import { isLuhnValid } from '../domain/pan';
+import { isLuhnValid } from '../../common/formats/pan';
 import { CardVault } from './card-vault';
 import { StoredCardRecord, StoredCardsRepository } from './stored-cards.repository';
 

@@ -3,11 +3,11 @@ import { MAX_CENTS, toCents } from '../formats/money';
 
 export const IS_MONEY = 'isMoney';
 
-/** Whether `value` is a JSON number that money.ts converts exactly: finite, not negative, at most 2 decimals, at most MAX_CENTS. */
+/** Whether `value` is a JSON number that money.ts converts exactly: finite, at most 2 decimals, at most MAX_CENTS in size (the sign is for `@IsPositive()` or `@Min()` to judge). */
 export function isMoney(value: unknown): boolean {
   if (typeof value !== 'number') return false;
   try {
-    toCents(value);
+    toCents(Math.abs(value));
     return true;
   } catch {
     return false;
@@ -25,7 +25,7 @@ export function IsMoney(validationOptions?: ValidationOptions): PropertyDecorato
       name: IS_MONEY,
       validator: {
         validate: isMoney,
-        defaultMessage: buildMessage((each) => `${each}$property must be a number with at most 2 decimals, from 0 to ${MAX_CENTS / 100}`, validationOptions),
+        defaultMessage: buildMessage((each) => `${each}$property must be a number with at most 2 decimals, at most ${MAX_CENTS / 100}`, validationOptions),
       },
     },
     validationOptions,

@@ -1,9 +1,8 @@
+import { CodedError } from './coded-error';
 /** A card number that is not 12–19 digits (the message never echoes the input). */
-export class InvalidCardNumber extends Error {
-  readonly code = 'invalid_pan' as const;
+export class InvalidCardNumber extends CodedError<'invalid_pan'> {
   constructor() {
-    super('card number must be 12 to 19 digits');
-    this.name = 'InvalidCardNumber';
+    super('invalid_pan', 'card number must be 12 to 19 digits');
   }
 }
 

@@ -1,3 +1,4 @@
+import { CodedError } from '../../common/formats/coded-error';
 /**
  * Business-day calendar of the billing engine (ARCHITECTURE.md, "Billing engine calendar").
  *
@@ -46,13 +47,9 @@ export type CalendarInputErrorCode =
   | 'INVALID_TIME_ZONE'
   | 'INVALID_INSTANT';
 
-export class CalendarInputError extends Error {
-  constructor(
-    readonly code: CalendarInputErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CalendarInputError';
+export class CalendarInputError extends CodedError<CalendarInputErrorCode> {
+  constructor(code: CalendarInputErrorCode, message: string) {
+    super(code, message);
   }
 }
 

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { AppError, CODE_BY_STATUS, ErrorDetail, statusOfCode } from './app-error';
+import { AppError, CODE_BY_STATUS, ErrorDetail, statusOfDomainError } from './app-error';
 import { CodedError } from '../../common/formats/coded-error';
 
 /** The body of every error answer (except the RFC 6749 token errors, which add their own). */
@@ -60,10 +60,11 @@ export function resolveError(err: any): ResolvedError {
     return { status: err.status, body, headers: err.extras.headers ?? {}, unexpected: err.status >= 500 };
   }
   if (err instanceof CodedError) {
-    // A domain rule of a pure helper (money, fees, a state table) that no caller translated:
-    // its code keeps the status its module's table gives it, 400 otherwise. Never a 500.
-    const status = statusOfCode(err.code) ?? 400;
-    return { status, body: { statusCode: status, error: err.code, message: err.message }, headers: {}, unexpected: false };
+    // A domain error no caller translated: the status its module registered for its class and
+    // code. An unregistered one is a gap (500, logged); past 500 its message stays in the log.
+    const status = statusOfDomainError(err) ?? 500;
+    const message = status >= 500 ? 'Internal server error' : err.message;
+    return { status, body: { statusCode: status, error: status >= 500 && statusOfDomainError(err) === undefined ? 'internal_error' : err.code, message }, headers: {}, unexpected: status >= 500 };
   }
   const fst = err?.code && FASTIFY_CODES[err.code];
   if (fst) return { status: fst.status, body: { statusCode: fst.status, error: fst.code, message: fst.message }, headers: {}, unexpected: false };

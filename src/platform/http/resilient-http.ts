@@ -1,3 +1,5 @@
+import { CodedError } from '../../common/formats/coded-error';
+import { registerDomainErrors } from '../errors/app-error';
 import { Agent as HttpAgent, IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,17 +19,22 @@ export interface ResilientCall {
   timeoutMs?: number;
 }
 
-export class ProviderCallError extends Error {
+export type ProviderCallErrorCode = 'provider_unavailable' | 'provider_error' | 'provider_rejected';
+
+export class ProviderCallError extends CodedError<ProviderCallErrorCode> {
   constructor(
-    readonly code: 'provider_unavailable' | 'provider_error' | 'provider_rejected',
+    code: ProviderCallErrorCode,
     message: string,
     readonly status?: number,
     readonly body?: unknown,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'ProviderCallError';
   }
 }
+
+/** A provider call no use case answered: the spec's 500 with the reason as the code. */
+registerDomainErrors<ProviderCallErrorCode>(ProviderCallError, { provider_unavailable: 500, provider_error: 500, provider_rejected: 500 });
 
 export interface ResilientHttpOptions {
   baseUrl: string;

@@ -5,3 +5,8 @@ export const IdempotencyErrors = defineErrors({
   idempotency_in_flight: 409,
   idempotency_key_reused: 422,
 });
+
+declare module '../errors/app-error' {
+  /** IdempotencyErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof IdempotencyErrors.table, true> {}
+}

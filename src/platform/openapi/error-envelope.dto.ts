@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import type { ErrorCode } from '../errors/app-error';
 
 export class ErrorDetailDto {
   @ApiProperty({ example: 'payerTaxId' })
@@ -26,7 +27,7 @@ export class ErrorEnvelopeDto {
   ip?: string;
 }
 
-const DESCRIPTIONS: Record<number, [string, string]> = {
+const DESCRIPTIONS: Record<number, [ErrorCode, string]> = {
   400: ['validation_error', 'Invalid parameters or malformed JSON'],
   401: ['invalid_token', 'Missing, invalid or expired credentials'],
   403: ['ip_not_allowed', 'The caller IP is not on the allow-list'],
@@ -40,8 +41,11 @@ const DESCRIPTIONS: Record<number, [string, string]> = {
   503: ['database_unavailable', 'A dependency is unavailable; retry shortly'],
 };
 
-/** Documents error answers with the envelope schema; `codes` names the codes a route can give. */
-export function ApiErrors(...statuses: (number | [number, string, string?])[]) {
+/** One documented error answer: status, a code of a module's table, and what it means. */
+export type ApiError = [number, ErrorCode, string?];
+
+/** Documents error answers with the envelope schema; a tuple names a code (of a module's table, checked by type) and its description. */
+export function ApiErrors(...statuses: (number | ApiError)[]) {
   return applyDecorators(
     ...statuses.map((s) => {
       const [status, code, description] = Array.isArray(s) ? s : [s, DESCRIPTIONS[s]?.[0] ?? 'error', undefined];

@@ -55,3 +55,8 @@ export class AcquirerEventsController {
     return { received: true, ...(await this.events.dispatch(event)) };
   }
 }
+
+declare module '../../platform/errors/app-error' {
+  /** AcquirerEventErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof AcquirerEventErrors.table, true> {}
+}

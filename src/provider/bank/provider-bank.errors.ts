@@ -6,3 +6,8 @@ export const ProviderBankErrors = defineErrors({
   unknown_event_type: 400,
   events_not_handled: 503,
 });
+
+declare module '../../platform/errors/app-error' {
+  /** ProviderBankErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof ProviderBankErrors.table, true> {}
+}

@@ -4,3 +4,8 @@ export const PixApiCallbackErrors = defineErrors({
   /** A callback body that is not the standard's `{recs:[…]}` / `{cobsr:[…]}`. */
   invalid_callback: 400,
 });
+
+declare module '../../platform/errors/app-error' {
+  /** PixApiCallbackErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof PixApiCallbackErrors.table, true> {}
+}

@@ -53,3 +53,8 @@ export class PixApiPixCallbacksController {
     return { received: ids.length };
   }
 }
+
+declare module '../../platform/errors/app-error' {
+  /** PixApiPixCallbackErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof PixApiPixCallbackErrors.table, true> {}
+}

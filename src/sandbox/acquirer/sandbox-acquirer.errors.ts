@@ -15,3 +15,8 @@ export const SandboxAcquirerErrors = defineErrors({
   boleto_not_payable: 409,
   invalid_card: 400,
 });
+
+declare module '../../platform/errors/app-error' {
+  /** SandboxAcquirerErrors' codes are codes @ApiErrors may name. */
+  interface ErrorCodes extends Record<keyof typeof SandboxAcquirerErrors.table, true> {}
+}

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res, UseGua
 import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { i18nFor } from '../../common/i18n';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { ApiHtmlPage } from '../../platform/openapi/truth';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { SandboxConfig } from '../sandbox.config';
@@ -62,7 +62,7 @@ class SandboxAccountLimitsDto {
   pix: SandboxPixLimitsDto;
 }
 
-const DISABLED: [number, string, string] = [404, 'sandbox_disabled', 'The sandbox is disabled (or, on pages, no such recurrence)'];
+const DISABLED: ApiError = [404, 'sandbox_disabled', 'The sandbox is disabled (or, on pages, no such recurrence)'];
 
 const view = (r: { recurrenceId: string; status: string }) => ({ recurrenceId: r.recurrenceId, status: r.status });
 

@@ -1,3 +1,4 @@
+import { CodedError } from '../../common/formats/coded-error';
 /**
  * Port: the 3DS server (Cardinal/CyberSource-like) that talks to the card schemes' directory
  * servers and the issuers' ACS. Bound to an HTTP client of THREE_DS_SERVER_URL (by default the
@@ -45,13 +46,11 @@ export interface ThreeDsServerResult {
   challenged: boolean;
 }
 
-export class ThreeDsServerError extends Error {
-  constructor(
-    readonly code: 'merchant_not_found' | 'reference_not_found' | 'rejected' | 'unavailable',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ThreeDsServerError';
+export type ThreeDsServerErrorCode = 'merchant_not_found' | 'reference_not_found' | 'rejected' | 'unavailable';
+
+export class ThreeDsServerError extends CodedError<ThreeDsServerErrorCode> {
+  constructor(code: ThreeDsServerErrorCode, message: string) {
+    super(code, message);
   }
 }
 

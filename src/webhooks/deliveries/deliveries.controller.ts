@@ -2,11 +2,11 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
 import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, DeliveryQueryDto } from '../dto/delivery.dto';
 import { WebhookDeliveriesService } from './deliveries.service';
 
-const NOT_FOUND: [number, string, string] = [404, 'delivery_not_found', 'No such delivery for this tenant'];
+const NOT_FOUND: ApiError = [404, 'delivery_not_found', 'No such delivery for this tenant'];
 
 @ApiTags('webhooks')
 @TenantRoute()

@@ -1,13 +1,15 @@
+import { CodedError } from '../../common/formats/coded-error';
+
 /**
  * Typed errors of the webhooks domain. Every error carries a stable snake_case `code`;
  * messages never contain a secret, a key or a decrypted payload.
  */
-export abstract class WebhooksDomainError extends Error {
-  abstract readonly code: string;
+/** Every code a webhooks domain error carries (webhooks.errors.ts gives each its status). */
+export type WebhooksDomainErrorCode = SigningInputErrorCode | SealingInputErrorCode | SealedBodyErrorCode | 'invalid_attempt_number';
 
+export abstract class WebhooksDomainError<C extends string = WebhooksDomainErrorCode> extends CodedError<C> {
   constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
+    super(undefined as unknown as C, message);
   }
 }
 

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
 import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import {
   AcquiringWebhookDto,
   AcquiringWebhookWithSecretDto,
@@ -13,8 +13,8 @@ import {
 } from '../dto/endpoint.dto';
 import { WebhookEndpointsService } from './endpoints.service';
 
-const NOT_FOUND: [number, string, string] = [404, 'webhook_not_found', 'No webhook is registered for this domain'];
-const BAD_URL: [number, string, string] = [400, 'invalid_webhook_url', 'Invalid fields (`validation_error`) or a URL this deployment does not accept (`invalid_webhook_url`)'];
+const NOT_FOUND: ApiError = [404, 'webhook_not_found', 'No webhook is registered for this domain'];
+const BAD_URL: ApiError = [400, 'invalid_webhook_url', 'Invalid fields (`validation_error`) or a URL this deployment does not accept (`invalid_webhook_url`)'];
 
 @ApiTags('webhooks')
 @TenantRoute()

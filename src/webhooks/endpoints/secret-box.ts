@@ -1,3 +1,4 @@
+import { CodedError } from '../../common/formats/coded-error';
 /**
  * Signing secrets and sealing keys at rest: AES-256-GCM under a key derived from
  * WEBHOOK_SECRETS_KEY, bound (AAD) to the tenant and domain of the registration, so a box
@@ -15,11 +16,9 @@ const V2 = 'v2.';
 /** The key-id label a v1 box (no key id) is counted under. */
 export const LEGACY_KEY_ID = 'v1';
 
-export class SecretBoxError extends Error {
-  readonly code = 'webhook_secret_unreadable';
+export class SecretBoxError extends CodedError<'webhook_secret_unreadable'> {
   constructor() {
-    super('A stored webhook secret cannot be opened (its key is not in WEBHOOK_SECRETS_KEY / WEBHOOK_SECRETS_KEYS_PREVIOUS, or the row was altered)');
-    this.name = 'SecretBoxError';
+    super('webhook_secret_unreadable', 'A stored webhook secret cannot be opened (its key is not in WEBHOOK_SECRETS_KEY / WEBHOOK_SECRETS_KEYS_PREVIOUS, or the row was altered)');
   }
 }
 
