@@ -21,5 +21,6 @@ export const AuthErrors = defineErrors({
 
 declare module '../platform/errors/app-error' {
   /** AuthErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof AuthErrors.table, true> {}
 }

@@ -40,5 +40,6 @@ registerDomainErrors<CardsDomainErrorCode>(CardsDomainError, {
 
 declare module '../platform/errors/app-error' {
   /** CardErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof CardErrors.table, true> {}
 }

@@ -13,5 +13,6 @@ export const GatewayErrors = defineErrors({
 
 declare module '../platform/errors/app-error' {
   /** GatewayErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof GatewayErrors.table, true> {}
 }

@@ -53,5 +53,6 @@ registerDomainErrors(PixChargeRefused, { pix_charge_rejected: 400 });
 
 declare module '../platform/errors/app-error' {
   /** LinkErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof LinkErrors.table, true> {}
 }

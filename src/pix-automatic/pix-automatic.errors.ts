@@ -32,5 +32,6 @@ registerDomainErrors<CalendarInputErrorCode>(CalendarInputError, {
 
 declare module '../platform/errors/app-error' {
   /** PixAutomaticErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof PixAutomaticErrors.table, true> {}
 }

@@ -12,5 +12,6 @@ export const SandboxErrors = defineErrors({
 
 declare module '../platform/errors/app-error' {
   /** SandboxErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof SandboxErrors.table, true> {}
 }

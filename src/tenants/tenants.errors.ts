@@ -8,5 +8,6 @@ export const TenantErrors = defineErrors({
 
 declare module '../platform/errors/app-error' {
   /** TenantErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof TenantErrors.table, true> {}
 }

@@ -25,5 +25,6 @@ registerDomainErrors<ThreeDsServerErrorCode>(ThreeDsServerError, { merchant_not_
 
 declare module '../platform/errors/app-error' {
   /** ThreeDsErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof ThreeDsErrors.table, true> {}
 }

@@ -35,5 +35,6 @@ registerDomainErrors(SecretBoxError, { webhook_secret_unreadable: 500 });
 
 declare module '../platform/errors/app-error' {
   /** WebhookErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof WebhookErrors.table, true> {}
 }

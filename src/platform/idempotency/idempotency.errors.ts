@@ -8,5 +8,6 @@ export const IdempotencyErrors = defineErrors({
 
 declare module '../errors/app-error' {
   /** IdempotencyErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof IdempotencyErrors.table, true> {}
 }

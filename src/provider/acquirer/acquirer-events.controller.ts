@@ -58,5 +58,6 @@ export class AcquirerEventsController {
 
 declare module '../../platform/errors/app-error' {
   /** AcquirerEventErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof AcquirerEventErrors.table, true> {}
 }

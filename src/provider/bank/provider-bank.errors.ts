@@ -9,5 +9,6 @@ export const ProviderBankErrors = defineErrors({
 
 declare module '../../platform/errors/app-error' {
   /** ProviderBankErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof ProviderBankErrors.table, true> {}
 }

@@ -7,5 +7,6 @@ export const PixApiCallbackErrors = defineErrors({
 
 declare module '../../platform/errors/app-error' {
   /** PixApiCallbackErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof PixApiCallbackErrors.table, true> {}
 }

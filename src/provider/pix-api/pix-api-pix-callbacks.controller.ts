@@ -56,5 +56,6 @@ export class PixApiPixCallbacksController {
 
 declare module '../../platform/errors/app-error' {
   /** PixApiPixCallbackErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof PixApiPixCallbackErrors.table, true> {}
 }

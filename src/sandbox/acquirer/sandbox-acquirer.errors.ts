@@ -18,5 +18,6 @@ export const SandboxAcquirerErrors = defineErrors({
 
 declare module '../../platform/errors/app-error' {
   /** SandboxAcquirerErrors' codes are codes @ApiErrors may name. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof SandboxAcquirerErrors.table, true> {}
 }
