@@ -3,6 +3,8 @@
  * repeated until authenticate; authenticate ends it or opens a challenge; the challenge result
  * ends it. Persisted with conditional UPDATEs over `sourcesOf(trigger)`.
  */
+import { stateMachineOfTable } from '../platform/state-machine/state-machine';
+
 export const THREE_DS_STATUSES = [
   'INITIALIZED',
   'SETUP_COMPLETE',
@@ -33,12 +35,16 @@ const TABLE: Readonly<Record<ThreeDsStatus, Partial<Record<ThreeDsTrigger, Three
   CHALLENGE_FAILED: {},
 };
 
+/** The 3DS authentication machine on the kernel's API. */
+export const THREE_DS_MACHINE = stateMachineOfTable('three-ds', THREE_DS_STATUSES, THREE_DS_TRIGGERS, TABLE);
+
 export function transition(from: ThreeDsStatus, trigger: ThreeDsTrigger): ThreeDsStatus | null {
-  return TABLE[from][trigger] ?? null;
+  const r = THREE_DS_MACHINE.transition(from, trigger);
+  return r.ok ? r.to : null;
 }
 
 export function sourcesOf(trigger: ThreeDsTrigger): ThreeDsStatus[] {
-  return THREE_DS_STATUSES.filter((s) => TABLE[s][trigger] !== undefined);
+  return THREE_DS_MACHINE.sourcesOf(trigger);
 }
 
 /** The trigger of a 3DS server answer (`challenged`: the answer comes after a challenge). */

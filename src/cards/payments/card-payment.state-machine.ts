@@ -3,6 +3,8 @@
  * their transitions as a pure table. Persisted with a conditional UPDATE whose allowed sources
  * come from `sourcesOf`, so two writers cannot both win and a terminal state never regresses.
  */
+import { stateMachineOfTable } from '../../platform/state-machine/state-machine';
+
 export const CARD_PAYMENT_STATUSES = [
   'PROCESSING',
   'ACCEPTED',
@@ -34,18 +36,22 @@ const TABLE: Readonly<Record<CardPaymentStatus, Partial<Record<CardPaymentTrigge
   FAILED: {},
 };
 
+/** The card payment machine on the kernel's API. */
+export const CARD_PAYMENT_MACHINE = stateMachineOfTable('card-payment', CARD_PAYMENT_STATUSES, CARD_PAYMENT_TRIGGERS, TABLE);
+
 /** The next status, or null when the trigger is not allowed from `from`. */
 export function transition(from: CardPaymentStatus, trigger: CardPaymentTrigger): CardPaymentStatus | null {
-  return TABLE[from][trigger] ?? null;
+  const r = CARD_PAYMENT_MACHINE.transition(from, trigger);
+  return r.ok ? r.to : null;
 }
 
 /** Every status the trigger may leave from (the `status = ANY(…)` of the conditional UPDATE). */
 export function sourcesOf(trigger: CardPaymentTrigger): CardPaymentStatus[] {
-  return CARD_PAYMENT_STATUSES.filter((s) => TABLE[s][trigger] !== undefined);
+  return CARD_PAYMENT_MACHINE.sourcesOf(trigger);
 }
 
 export function isTerminal(status: CardPaymentStatus): boolean {
-  return Object.keys(TABLE[status]).length === 0;
+  return CARD_PAYMENT_MACHINE.isTerminal(status);
 }
 
 /** Statuses counted as paid (spec: ACCEPTED, CAPTURED). */

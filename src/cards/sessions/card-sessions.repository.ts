@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { rows, Sql } from '../sql';
+import { CARD_SESSION_MACHINE } from './card-session.state-machine';
 
 export interface NewCardSession {
   id: string;
@@ -56,11 +57,11 @@ export class SqlCardSessionsRepository extends CardSessionsRepository {
   async open(id: string, urlKeyHash: Buffer, pageKeyHash: Buffer, now: Date): Promise<SessionView | null> {
     const r = await rows(
       this.ds,
-      `UPDATE hosted_card_sessions s SET status = 'OPENED', opened_at = $4, page_key_hash = $3
-        WHERE s.id = $1 AND s.url_key_hash = $2 AND s.status = 'CREATED' AND s.expires_at > $4
+      `UPDATE hosted_card_sessions s SET status = $6, opened_at = $4, page_key_hash = $3
+        WHERE s.id = $1 AND s.url_key_hash = $2 AND s.status = ANY($5) AND s.expires_at > $4
         RETURNING s.tenant_id, s.parent_origin,
                   (SELECT c.frame_ancestors FROM card_settings c WHERE c.tenant_id = s.tenant_id) AS frame_ancestors`,
-      [id, urlKeyHash, pageKeyHash, now],
+      [id, urlKeyHash, pageKeyHash, now, CARD_SESSION_MACHINE.sourcesOf('open'), CARD_SESSION_MACHINE.targetOf('open')],
     );
     return r[0] ? view(r[0]) : null;
   }
@@ -93,10 +94,10 @@ export class SqlCardSessionsRepository extends CardSessionsRepository {
   async markUsed(db: Sql, id: string, pageKeyHash: Buffer, storedCardId: string, now: Date): Promise<boolean> {
     const r = await rows(
       db,
-      `UPDATE hosted_card_sessions SET status = 'USED', used_at = $4, stored_card_id = $3
-        WHERE id = $1 AND page_key_hash = $2 AND status = 'OPENED' AND expires_at > $4
+      `UPDATE hosted_card_sessions SET status = $6, used_at = $4, stored_card_id = $3
+        WHERE id = $1 AND page_key_hash = $2 AND status = ANY($5) AND expires_at > $4
         RETURNING id`,
-      [id, pageKeyHash, storedCardId, now],
+      [id, pageKeyHash, storedCardId, now, CARD_SESSION_MACHINE.sourcesOf('tokenize'), CARD_SESSION_MACHINE.targetOf('tokenize')],
     );
     return r.length === 1;
   }

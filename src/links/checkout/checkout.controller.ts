@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { acceptsPayments } from '../domain/link.state-machine';
 import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
@@ -57,7 +58,7 @@ export class CheckoutController {
     const parent = parentOrigin && ORIGIN.test(parentOrigin) ? parentOrigin : null;
     if (!model) return this.html(reply, 404, notFoundPage(t));
     const l = model.link;
-    if (l.status !== 'ACTIVE') return this.html(reply, l.status === 'INACTIVE' ? 409 : 410, unavailablePage(t, l, isEmbed));
+    if (!acceptsPayments(l.status)) return this.html(reply, l.status === 'INACTIVE' ? 409 : 410, unavailablePage(t, l, isEmbed));
     return this.html(reply, 200, checkoutPage(t, model, isEmbed, parent));
   }
 

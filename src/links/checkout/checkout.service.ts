@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { acceptsPayments } from '../domain/link.state-machine';
 import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
 import { formatLine, itfBarcodeSvg } from '../../common/formats/boleto';
 import { toCents } from '../../common/formats/money';
@@ -44,7 +45,7 @@ export class CheckoutService {
     if (!counted) return null;
     const link = await this.lifecycle.fresh(counted);
     const owner = await this.merchants.get(link.tenantId, link.ownerMerchantId);
-    const options = link.status === 'ACTIVE' && link.amountCents !== null ? this.options(link, link.amountCents, owner) : [];
+    const options = acceptsPayments(link.status) && link.amountCents !== null ? this.options(link, link.amountCents, owner) : [];
     return { link, merchantName: owner.name, options, sandbox: this.config.sandbox };
   }
 

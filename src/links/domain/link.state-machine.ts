@@ -1,3 +1,4 @@
+import { defineStateMachine } from '../../platform/state-machine/state-machine';
 import { CodedError } from '../../common/formats/coded-error';
 
 /**
@@ -31,6 +32,37 @@ export const LINK_TRANSITIONS: Readonly<Record<LinkStatus, Readonly<Partial<Reco
   EXHAUSTED: Object.freeze({}),
 });
 
+/** What the link's own triggers look at: the clock, its expiry, its use count. */
+export interface LinkGuardContext {
+  now: Date;
+  expiresAt: Date | null;
+  maxUses: number | null;
+  paidCount: number;
+}
+
+/** The link machine on the kernel's API; its guards decide when the service's own triggers fire. */
+export const LINK_MACHINE = defineStateMachine<LinkStatus, LinkTrigger, LinkGuardContext>(
+  'link',
+  Object.fromEntries(LINK_STATUSES.map((s) => [s, s])) as Record<LinkStatus, LinkStatus>,
+  Object.fromEntries(LINK_TRIGGERS.map((t) => [t, t])) as Record<LinkTrigger, LinkTrigger>,
+  {
+    DEACTIVATE: { from: ['ACTIVE'], to: 'INACTIVE' },
+    ACTIVATE: { from: ['INACTIVE'], to: 'ACTIVE' },
+    EXPIRES_AT_REACHED: { from: ['ACTIVE'], to: 'EXPIRED' },
+    MAX_USES_REACHED: { from: ['ACTIVE'], to: 'EXHAUSTED' },
+  },
+  ['EXPIRED', 'EXHAUSTED'],
+  {
+    EXPIRES_AT_REACHED: (c) => c.expiresAt !== null && c.expiresAt.getTime() <= c.now.getTime(),
+    MAX_USES_REACHED: (c) => c.maxUses !== null && c.paidCount >= c.maxUses,
+  },
+);
+
+/** Whether a link's own trigger (expiry, use count) fires now: its status allows it and its guard holds. */
+export function linkTriggerDue(status: LinkStatus, trigger: 'EXPIRES_AT_REACHED' | 'MAX_USES_REACHED', ctx: LinkGuardContext): boolean {
+  return LINK_MACHINE.transition(status, trigger, ctx).ok;
+}
+
 export type LinkStateErrorCode = 'invalid_transition' | 'link_status_not_settable';
 
 export class LinkStateError extends CodedError<LinkStateErrorCode> {
@@ -39,11 +71,10 @@ export class LinkStateError extends CodedError<LinkStateErrorCode> {
   }
 }
 
-/** The next status, or null when the trigger does not apply to `from`. */
+/** The next status, or null when the trigger does not apply to `from` (guards aside: see linkTriggerDue). */
 export function nextLinkStatus(from: LinkStatus, trigger: LinkTrigger): LinkStatus | null {
-  if (!Object.prototype.hasOwnProperty.call(LINK_TRANSITIONS, from)) return null;
-  const row = LINK_TRANSITIONS[from];
-  return Object.prototype.hasOwnProperty.call(row, trigger) ? (row[trigger] as LinkStatus) : null;
+  if (!LINK_MACHINE.isState(from) || !LINK_MACHINE.isTrigger(trigger)) return null;
+  return LINK_MACHINE.allowedFrom(trigger).includes(from) ? LINK_MACHINE.targetOf(trigger) : null;
 }
 
 /** The next status. @throws LinkStateError invalid_transition */
@@ -57,17 +88,17 @@ export function transition(from: LinkStatus, trigger: LinkTrigger): LinkStatus {
 
 /** Statuses from which `trigger` is allowed (for the conditional UPDATE). */
 export function allowedFrom(trigger: LinkTrigger): LinkStatus[] {
-  return LINK_STATUSES.filter((s) => nextLinkStatus(s, trigger) !== null);
+  return LINK_MACHINE.allowedFrom(trigger);
 }
 
 /** True for EXPIRED and EXHAUSTED: no trigger leaves them. */
 export function isTerminal(status: LinkStatus): boolean {
-  return LINK_TRIGGERS.every((t) => nextLinkStatus(status, t) === null);
+  return LINK_MACHINE.isTerminal(status);
 }
 
-/** Only an ACTIVE link takes new payments. */
+/** Only a link that can still be deactivated, expire or fill up (ACTIVE) takes new payments. */
 export function acceptsPayments(status: LinkStatus): boolean {
-  return status === 'ACTIVE';
+  return LINK_MACHINE.allowedFrom('DEACTIVATE').includes(status);
 }
 
 export type LinkStatusChange = { kind: 'noop'; status: LinkStatus } | { kind: 'transition'; trigger: LinkTrigger; from: LinkStatus; to: LinkStatus };

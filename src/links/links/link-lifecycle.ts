@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { allowedFrom } from '../domain/link.state-machine';
+import { allowedFrom, linkTriggerDue } from '../domain/link.state-machine';
 import { Link } from './link.types';
 import { LinksRepository } from './links.repository';
 
@@ -21,8 +21,9 @@ export class LinkLifecycle {
     return this.clock.now();
   }
 
-  isPastExpiry(l: Pick<Link, 'expiresAt'>, now = this.clock.now()): boolean {
-    return l.expiresAt !== null && l.expiresAt.getTime() <= now.getTime();
+  /** Whether the link machine expires this link now (ACTIVE and past expiresAt). */
+  isDueToExpire(l: Pick<Link, 'status' | 'expiresAt'>, now = this.clock.now()): boolean {
+    return linkTriggerDue(l.status, 'EXPIRES_AT_REACHED', { now, expiresAt: l.expiresAt, maxUses: null, paidCount: 0 });
   }
 
   async expireIn(m: EntityManager, linkId: string): Promise<boolean> {
@@ -32,10 +33,10 @@ export class LinkLifecycle {
     return moved;
   }
 
-  /** ACTIVE and full → EXHAUSTED (call with the row locked, after counting a payment). */
-  async exhaustIfFullIn(m: EntityManager, l: Pick<Link, 'id' | 'maxUses' | 'paidCount'>): Promise<boolean> {
-    if (l.maxUses === null || l.paidCount < l.maxUses) return false;
+  /** ACTIVE and full → EXHAUSTED, as the link machine's guard decides (call with the row locked, after counting a payment). */
+  async exhaustIfFullIn(m: EntityManager, l: Pick<Link, 'id' | 'status' | 'maxUses' | 'paidCount'>): Promise<boolean> {
     const now = this.clock.now();
+    if (!linkTriggerDue(l.status, 'MAX_USES_REACHED', { now, expiresAt: null, maxUses: l.maxUses, paidCount: l.paidCount })) return false;
     const moved = await this.links.transition(m, l.id, allowedFrom('MAX_USES_REACHED'), 'EXHAUSTED', now);
     if (moved) await this.links.addEvent(m, l.id, 'LINK_EXHAUSTED', { paidCount: l.paidCount, maxUses: l.maxUses }, now);
     return moved;
@@ -43,7 +44,7 @@ export class LinkLifecycle {
 
   /** Reading a link whose expiry passed before the timer saw it: expire it now and answer the fresh state. */
   async fresh(l: Link): Promise<Link> {
-    if (l.status !== 'ACTIVE' || !this.isPastExpiry(l)) return l;
+    if (!this.isDueToExpire(l)) return l;
     await this.ds.transaction((m) => this.expireIn(m, l.id));
     return { ...l, status: 'EXPIRED' };
   }

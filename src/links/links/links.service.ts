@@ -71,7 +71,7 @@ export class LinksService {
   async detail(tenantId: string, id: string): Promise<LinkDetailDto> {
     let row = await this.links.detail(tenantId, id);
     if (!row) throw notFound();
-    if (row.link.status === 'ACTIVE' && this.lifecycle.isPastExpiry(row.link)) {
+    if (this.lifecycle.isDueToExpire(row.link)) {
       await this.lifecycle.fresh(row.link);
       row = (await this.links.detail(tenantId, id))!;
     }
@@ -105,7 +105,7 @@ export class LinksService {
       const locked = (await this.links.lock(m, id))!;
       let l = await this.links.updateSettings(m, id, s, now);
       await this.links.addEvent(m, id, 'LINK_UPDATED', { fields: changed }, now);
-      if (l.status === 'ACTIVE' && (await this.lifecycle.exhaustIfFullIn(m, { ...l, paidCount: locked.paidCount }))) l = { ...l, status: 'EXHAUSTED' };
+      if (await this.lifecycle.exhaustIfFullIn(m, { ...l, paidCount: locked.paidCount })) l = { ...l, status: 'EXHAUSTED' };
       return l;
     });
     return this.toDto(link);
@@ -130,11 +130,11 @@ export class LinksService {
       await this.links.addEvent(m, id, trigger === 'ACTIVATE' ? 'LINK_ACTIVATED' : 'LINK_DEACTIVATED', { from, to }, now);
       const l = (await this.links.lock(m, id))!;
       // Activating a link that filled up or expired while paused ends it at once.
-      if (to === 'ACTIVE' && this.lifecycle.isPastExpiry(l, now)) {
+      if (this.lifecycle.isDueToExpire({ ...l, status: to }, now)) {
         await this.lifecycle.expireIn(m, id);
         return { ...l, status: 'EXPIRED' as const };
       }
-      if (to === 'ACTIVE' && (await this.lifecycle.exhaustIfFullIn(m, l))) return { ...l, status: 'EXHAUSTED' as const };
+      if (await this.lifecycle.exhaustIfFullIn(m, { ...l, status: to })) return { ...l, status: 'EXHAUSTED' as const };
       return l;
     });
     return this.toDto(link);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { acceptsPayments } from '../domain/link.state-machine';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { isPaid, nextItemStatus, PaymentItemTrigger, TransactionMethod } from '../domain/payment-item.state-machine';
@@ -44,11 +45,11 @@ export class PaymentLedger {
     const outcome = await this.ds.transaction(async (m) => {
       const now = this.clock.now();
       const l = (await this.links.lock(m, linkId))!;
-      if (l.status === 'ACTIVE' && this.lifecycle.isPastExpiry(l, now)) {
+      if (this.lifecycle.isDueToExpire(l, now)) {
         await this.lifecycle.expireIn(m, l.id);
         return 'EXPIRED';
       }
-      if (l.status !== 'ACTIVE') return l.status;
+      if (!acceptsPayments(l.status)) return l.status;
       if (l.maxUses === null) return 'OK';
       if (l.paidCount >= l.maxUses) {
         await this.lifecycle.exhaustIfFullIn(m, l);
@@ -130,7 +131,7 @@ export class PaymentLedger {
   private async afterStatus(m: EntityManager, link: Link, p: PaymentItem, from: string | null, now: Date): Promise<void> {
     if (isPaid(p.status) && (from === null || !isPaid(from))) {
       const c = await this.payments.countPaid(m, link.id, p.amountCents, now);
-      if (c.status === 'ACTIVE') await this.lifecycle.exhaustIfFullIn(m, { id: link.id, maxUses: c.maxUses, paidCount: c.paidCount });
+      await this.lifecycle.exhaustIfFullIn(m, { id: link.id, status: c.status, maxUses: c.maxUses, paidCount: c.paidCount });
     }
     await this.effects.onStatus(m, link, p, from, now);
   }

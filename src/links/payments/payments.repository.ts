@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { PAYMENT_COLUMNS, PaymentItem, toPayment } from './payment.types';
+import type { LinkStatus } from '../domain/link.state-machine';
 
 export type NewPaymentItem = Omit<PaymentItem, 'seq' | 'createdAt' | 'updatedAt'>;
 
@@ -13,7 +14,7 @@ export abstract class PaymentsRepository {
   /** Conditional transition: the updated item, or null when it was not in `from`. */
   abstract transition(m: EntityManager, id: string, from: string[], to: string, now: Date, paidAt: Date | null): Promise<PaymentItem | null>;
   /** paidCount + 1 and totalPaid + amount; answers the new counters. */
-  abstract countPaid(m: EntityManager, linkId: string, amountCents: number, now: Date): Promise<{ paidCount: number; maxUses: number | null; status: string }>;
+  abstract countPaid(m: EntityManager, linkId: string, amountCents: number, now: Date): Promise<{ paidCount: number; maxUses: number | null; status: LinkStatus }>;
   abstract activeHolds(m: EntityManager, linkId: string, now: Date): Promise<number>;
   abstract hold(m: EntityManager, paymentId: string, linkId: string, until: Date): Promise<void>;
   abstract release(m: EntityManager, paymentId: string): Promise<void>;

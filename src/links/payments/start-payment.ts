@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { acceptsPayments } from '../domain/link.state-machine';
 import { randomUUID } from 'node:crypto';
 import { cardBrand, luhnValid, panDigits, validCvv, validExpiry } from '../../common/formats/card';
 import { toCents } from '../../common/formats/money';
@@ -48,7 +49,7 @@ export class StartPayment {
       const again = await this.ledger.find(dto.attemptId);
       if (again) return { link, item: this.sameAttempt(again, link, dto) };
     }
-    if (link.status !== 'ACTIVE') throw unavailable(link.status);
+    if (!acceptsPayments(link.status)) throw unavailable(link.status);
     if (!link.paymentMethods.includes(dto.method)) bad('method_not_enabled', 'method', `This link does not accept ${dto.method}`);
     const installments = dto.installments ?? 1;
     const maxInstallments = dto.method === 'CARD' ? link.maxInstallments : 1;

@@ -4,7 +4,7 @@ import * as BillingSM from '../domain/billing.state-machine';
 import { BillingStatus, BillingTrigger } from '../domain/billing.state-machine';
 import * as RecurrenceSM from '../domain/recurrence.state-machine';
 import { RecurrenceTrigger } from '../domain/recurrence.state-machine';
-import { TransitionRefusal } from '../domain/state-machine';
+import { TransitionRefusal } from '../../platform/state-machine/state-machine';
 import { BillingsRepository, TransitionExtras } from '../billings.repository';
 import { Billing, Recurrence } from '../pix.model';
 import { RecurrencesRepository } from '../recurrences.repository';

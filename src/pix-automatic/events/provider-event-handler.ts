@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { InboundOutcome, InboundProviderEvent, ProviderEventRouter } from '../../provider/bank/provider-event-router';
 import { refusedBillingEvent, refusedRecurrenceEvent } from '../domain/event-order';
 import { classifyProviderEvent, ProviderEventMapping } from '../domain/provider-events';
-import { TransitionRefusal } from '../domain/state-machine';
+import { TransitionRefusal } from '../../platform/state-machine/state-machine';
 import { BillingsRepository } from '../billings.repository';
 import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { RecurrencesRepository } from '../recurrences.repository';

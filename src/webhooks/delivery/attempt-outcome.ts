@@ -5,6 +5,7 @@
  * attempt whose next one follows the schedule (0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h,
  * with Retry-After honoured), or dead after the 8th.
  */
+import { afterAttempt } from '../domain/delivery.state-machine';
 import { nextAttemptAt } from '../domain/retry-schedule';
 import { AttemptOutcome } from '../outbox/outbox.store';
 
@@ -26,8 +27,8 @@ export const ERROR_MAX_CHARS = 300;
 export function classifyAttempt(http: HttpOutcome, attempt: number, now: Date): Classified {
   if (http.kind === 'response') {
     const code = http.statusCode;
-    if (code >= 200 && code < 300) return { status: 'DELIVERED', nextAttemptAt: null, outcome: 'delivered', statusCode: code, error: null };
-    if (code === 410) return { status: 'CANCELLED', nextAttemptAt: null, outcome: 'gone', statusCode: code, error: 'endpoint_gone' };
+    if (code >= 200 && code < 300) return { status: afterAttempt('delivered'), nextAttemptAt: null, outcome: 'delivered', statusCode: code, error: null };
+    if (code === 410) return { status: afterAttempt('endpoint_gone'), nextAttemptAt: null, outcome: 'gone', statusCode: code, error: 'endpoint_gone' };
     return failed(attempt, now, http.retryAfter, 'failed', code, `http_${code}`);
   }
   return failed(attempt, now, undefined, http.refused ? 'refused' : 'failed', null, cleanText(http.error, ERROR_MAX_CHARS));
@@ -35,7 +36,7 @@ export function classifyAttempt(http: HttpOutcome, attempt: number, now: Date): 
 
 function failed(attempt: number, now: Date, retryAfter: string | undefined, outcome: AttemptOutcome, code: number | null, error: string): Classified {
   const next = nextAttemptAt(attempt + 1, retryAfter, now);
-  return { status: next ? 'PENDING' : 'DEAD', nextAttemptAt: next, outcome, statusCode: code, error };
+  return { status: afterAttempt(next ? 'attempt_failed' : 'attempts_exhausted'), nextAttemptAt: next, outcome, statusCode: code, error };
 }
 
 /** Text safe for a PostgreSQL `text` column: no NUL, at most `maxChars` characters. */
