@@ -9,7 +9,7 @@ import { runMigrationsLocked } from '../src/platform/database/migrate';
 import { AppError } from '../src/platform/errors/app-error';
 import { TenantEntity } from '../src/tenants/tenant.entity';
 import { TenantsService } from '../src/tenants/tenants.service';
-import { TypeOrmTenantsRepository } from '../src/tenants/tenants.repository';
+import { SqlTenantsRepository } from '../src/tenants/tenants.repository';
 import { scriptDatabase } from './lib/database';
 
 interface Args {
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     await ds.initialize();
     const ran = await runMigrationsLocked(ds);
     if (ran.length) process.stderr.write(`applied ${ran.length} migration(s)\n`);
-    const t = await new TenantsService(new TypeOrmTenantsRepository(ds)).create({ name: args.name, allowedCidrs: args.allow, rateLimitPerMinute: args.rateLimit });
+    const t = await new TenantsService(new SqlTenantsRepository(ds)).create({ name: args.name, allowedCidrs: args.allow, rateLimitPerMinute: args.rateLimit });
     process.stderr.write(`tenant "${t.name}" created; allow-list ${t.allowedCidrs.join(', ')}; ${t.rateLimitPerMinute} requests/minute\n`);
     process.stdout.write(`${t.tenantId}\n`);
   } catch (e: any) {

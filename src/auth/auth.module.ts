@@ -4,7 +4,7 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { AdminKeysController } from './admin/admin-keys.controller';
 import { AdminKeysService } from './admin/admin-keys.service';
 import { CredentialsService } from './credentials/credentials.service';
-import { AuthKeysRepository, PgAuthKeysRepository } from './keys/auth-keys.repository';
+import { AuthKeysRepository, SqlAuthKeysRepository } from './keys/auth-keys.repository';
 import { KeysService } from './keys/keys.service';
 import { SetupController } from './keys/setup.controller';
 import { AccessTokenCodec } from './token/access-token.codec';
@@ -22,7 +22,7 @@ import { TokenService } from './token/token.service';
   imports: [TenantsModule],
   controllers: [SetupController, TokenController, AdminKeysController],
   providers: [
-    { provide: AuthKeysRepository, useClass: PgAuthKeysRepository },
+    { provide: AuthKeysRepository, useClass: SqlAuthKeysRepository },
     KeysService,
     CredentialsService,
     AccessTokenCodec,

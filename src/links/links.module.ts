@@ -11,15 +11,15 @@ import { FeesService } from './fees/fees.service';
 import { AcquiringController, LinksController } from './links.controller';
 import { AcquirerEventsSubscriber, LinkExpiryJob } from './links.timers';
 import { LinkLifecycle } from './links/link-lifecycle';
-import { LinksRepository, PgLinksRepository } from './links/links.repository';
+import { LinksRepository, SqlLinksRepository } from './links/links.repository';
 import { LinksService } from './links/links.service';
 import { AdminMerchantsController } from './merchants/admin-merchants.controller';
-import { MerchantsRepository, PgMerchantsRepository } from './merchants/merchants.repository';
+import { MerchantsRepository, SqlMerchantsRepository } from './merchants/merchants.repository';
 import { MerchantsService } from './merchants/merchants.service';
 import { LinksHousekeeping } from './payments/links-housekeeping';
 import { PaymentEffects } from './payments/payment-effects';
 import { PaymentLedger } from './payments/payment-ledger';
-import { PaymentsRepository, PgPaymentsRepository } from './payments/payments.repository';
+import { PaymentsRepository, SqlPaymentsRepository } from './payments/payments.repository';
 import { StartPayment } from './payments/start-payment';
 
 /**
@@ -30,9 +30,9 @@ import { StartPayment } from './payments/start-payment';
   imports: [AcquirerModule, PixChargesModule, WebhooksModule, TenantsModule],
   controllers: [LinksController, AcquiringController, AdminMerchantsController, CheckoutController, SdkController],
   providers: [
-    { provide: LinksRepository, useClass: PgLinksRepository },
-    { provide: MerchantsRepository, useClass: PgMerchantsRepository },
-    { provide: PaymentsRepository, useClass: PgPaymentsRepository },
+    { provide: LinksRepository, useClass: SqlLinksRepository },
+    { provide: MerchantsRepository, useClass: SqlMerchantsRepository },
+    { provide: PaymentsRepository, useClass: SqlPaymentsRepository },
     MerchantsService,
     FeesService,
     LinksService,

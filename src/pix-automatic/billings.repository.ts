@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { isUuid } from '../tenants/tenants.repository';
 import { BillingStatus } from './domain/billing.state-machine';
 import { Billing, BILLING_COLUMNS, billingFromRow } from './pix.model';
 import { exec } from './sql';
+import { Tx, pool } from '../platform/database/sql';
 
 export interface NewAdHocBilling {
   tenantId: string;
@@ -25,24 +26,24 @@ export interface TransitionExtras {
 
 /** Port: the billings store. */
 export abstract class BillingsRepository {
-  abstract insertAdHoc(m: EntityManager, b: NewAdHocBilling): Promise<Billing>;
+  abstract insertAdHoc(m: Tx, b: NewAdHocBilling): Promise<Billing>;
   abstract findForTenant(tenantId: string, id: string): Promise<Billing | null>;
-  abstract lockForTenant(m: EntityManager, tenantId: string, id: string): Promise<Billing | null>;
-  abstract lockByIdTx(m: EntityManager, idTx: string): Promise<Billing | null>;
+  abstract lockForTenant(m: Tx, tenantId: string, id: string): Promise<Billing | null>;
+  abstract lockByIdTx(m: Tx, idTx: string): Promise<Billing | null>;
   abstract listForRecurrence(tenantId: string, recurrenceId: string, limit: number, offset: number): Promise<[Billing[], number]>;
   /** Billings of a recurrence the receiver can still cancel, locked. */
-  abstract lockCancelable(m: EntityManager, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]>;
+  abstract lockCancelable(m: Tx, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]>;
   /** Conditional update; returns the updated billing, or null when its status was not in `from`. */
-  abstract transition(m: EntityManager, id: string, to: BillingStatus, from: BillingStatus[], extras?: TransitionExtras): Promise<Billing | null>;
+  abstract transition(m: Tx, id: string, to: BillingStatus, from: BillingStatus[], extras?: TransitionExtras): Promise<Billing | null>;
 }
 
 @Injectable()
-export class TypeOrmBillingsRepository extends BillingsRepository {
+export class SqlBillingsRepository extends BillingsRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }
 
-  async insertAdHoc(m: EntityManager, b: NewAdHocBilling): Promise<Billing> {
+  async insertAdHoc(m: Tx, b: NewAdHocBilling): Promise<Billing> {
     const { rows } = await exec(
       m,
       `INSERT INTO pix_billings (tenant_id, recurrence_id, kind, id_tx, amount_cents, due_date, next_attempt_at)
@@ -54,41 +55,41 @@ export class TypeOrmBillingsRepository extends BillingsRepository {
 
   async findForTenant(tenantId: string, id: string): Promise<Billing | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(this.ds.manager, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+    const { rows } = await exec(pool(this.ds), `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 
-  async lockForTenant(m: EntityManager, tenantId: string, id: string): Promise<Billing | null> {
+  async lockForTenant(m: Tx, tenantId: string, id: string): Promise<Billing | null> {
     if (!isUuid(id)) return null;
     const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [id, tenantId]);
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 
-  async lockByIdTx(m: EntityManager, idTx: string): Promise<Billing | null> {
+  async lockByIdTx(m: Tx, idTx: string): Promise<Billing | null> {
     const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id_tx = $1 FOR UPDATE`, [idTx]);
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 
   async listForRecurrence(tenantId: string, recurrenceId: string, limit: number, offset: number): Promise<[Billing[], number]> {
     const { rows } = await exec(
-      this.ds.manager,
+      pool(this.ds),
       `SELECT ${BILLING_COLUMNS}, count(*) OVER () AS total FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2
        ORDER BY pix_billings.due_date, pix_billings.created_at, pix_billings.id LIMIT $3 OFFSET $4`,
       [recurrenceId, tenantId, limit, offset],
     );
     let total = rows.length ? Number(rows[0].total) : 0;
     if (!rows.length && offset > 0) {
-      total = Number((await exec(this.ds.manager, `SELECT count(*) AS n FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2`, [recurrenceId, tenantId])).rows[0].n);
+      total = Number((await exec(pool(this.ds), `SELECT count(*) AS n FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2`, [recurrenceId, tenantId])).rows[0].n);
     }
     return [rows.map(billingFromRow), total];
   }
 
-  async lockCancelable(m: EntityManager, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]> {
+  async lockCancelable(m: Tx, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]> {
     const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE recurrence_id = $1 AND status = ANY($2) ORDER BY pix_billings.due_date, pix_billings.id FOR UPDATE`, [recurrenceId, states]);
     return rows.map(billingFromRow);
   }
 
-  async transition(m: EntityManager, id: string, to: BillingStatus, from: BillingStatus[], x: TransitionExtras = {}): Promise<Billing | null> {
+  async transition(m: Tx, id: string, to: BillingStatus, from: BillingStatus[], x: TransitionExtras = {}): Promise<Billing | null> {
     const sets = ['status = $2', 'updated_at = now()'];
     const params: unknown[] = [id, to, from];
     if (x.countAttempt) sets.push('send_attempts = send_attempts + 1');

@@ -4,17 +4,17 @@ import { ProviderBankModule } from '../provider/bank/provider-bank.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { BillingsController } from './billings.controller';
-import { BillingsRepository, TypeOrmBillingsRepository } from './billings.repository';
+import { BillingsRepository, SqlBillingsRepository } from './billings.repository';
 import { validationToday } from './dto/date-rules';
 import { BillingEngine } from './engine/billing-engine';
 import { BillingSender } from './engine/billing-sender';
 import { EngineScheduler } from './engine/engine-scheduler';
-import { EngineRepository, TypeOrmEngineRepository } from './engine/engine.repository';
+import { EngineRepository, SqlEngineRepository } from './engine/engine.repository';
 import { OutboundEvents } from './events/outbound-events';
 import { PixTransitions } from './events/pix-transitions';
 import { ProviderEventHandler } from './events/provider-event-handler';
 import { RecurrencesController } from './recurrences.controller';
-import { RecurrencesRepository, TypeOrmRecurrencesRepository } from './recurrences.repository';
+import { RecurrencesRepository, SqlRecurrencesRepository } from './recurrences.repository';
 import { TenantNames } from './tenant-names';
 import { CancelBilling } from './use-cases/cancel-billing';
 import { CancelRecurrence } from './use-cases/cancel-recurrence';
@@ -29,9 +29,9 @@ import { RefreshRecurrence } from './use-cases/refresh-recurrence';
   imports: [ProviderBankModule, TenantsModule, WebhooksModule],
   controllers: [RecurrencesController, BillingsController],
   providers: [
-    { provide: RecurrencesRepository, useClass: TypeOrmRecurrencesRepository },
-    { provide: BillingsRepository, useClass: TypeOrmBillingsRepository },
-    { provide: EngineRepository, useClass: TypeOrmEngineRepository },
+    { provide: RecurrencesRepository, useClass: SqlRecurrencesRepository },
+    { provide: BillingsRepository, useClass: SqlBillingsRepository },
+    { provide: EngineRepository, useClass: SqlEngineRepository },
     TenantNames,
     OutboundEvents,
     PixTransitions,

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { isUuid } from '../tenants/tenants.repository';
 import { RecurrenceStatus } from './domain/recurrence.state-machine';
 import { Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow } from './pix.model';
 import { exec } from './sql';
+import { Tx, pool } from '../platform/database/sql';
 
 export type NewRecurrence = Omit<Recurrence, 'status' | 'nextCycle' | 'nextSendDate' | 'createdAt' | 'updatedAt'> & {
   nextSendDate: string | null;
@@ -23,24 +24,24 @@ export abstract class RecurrencesRepository {
   abstract insert(r: NewRecurrence): Promise<Recurrence>;
   abstract findForTenant(tenantId: string, id: string): Promise<Recurrence | null>;
   /** Locks the row for the rest of `m`'s transaction. */
-  abstract lockForTenant(m: EntityManager, tenantId: string, id: string): Promise<Recurrence | null>;
-  abstract lockByIdTx(m: EntityManager, idTx: string): Promise<Recurrence | null>;
+  abstract lockForTenant(m: Tx, tenantId: string, id: string): Promise<Recurrence | null>;
+  abstract lockByIdTx(m: Tx, idTx: string): Promise<Recurrence | null>;
   abstract list(tenantId: string, f: RecurrenceFilter, limit: number, offset: number): Promise<[Recurrence[], number]>;
   /** `UPDATE … SET status = to WHERE id AND status = ANY(from)`; false when another writer won. */
-  abstract transition(m: EntityManager, id: string, to: RecurrenceStatus, from: RecurrenceStatus[]): Promise<boolean>;
+  abstract transition(m: Tx, id: string, to: RecurrenceStatus, from: RecurrenceStatus[]): Promise<boolean>;
   /** The refresh operation: the provider's status replaces ours, nothing else changes. */
   abstract overwriteStatus(tenantId: string, id: string, status: RecurrenceStatus): Promise<Recurrence | null>;
 }
 
 @Injectable()
-export class TypeOrmRecurrencesRepository extends RecurrencesRepository {
+export class SqlRecurrencesRepository extends RecurrencesRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }
 
   async insert(r: NewRecurrence): Promise<Recurrence> {
     const { rows } = await exec(
-      this.ds.manager,
+      pool(this.ds),
       `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
          payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
@@ -52,17 +53,17 @@ export class TypeOrmRecurrencesRepository extends RecurrencesRepository {
 
   async findForTenant(tenantId: string, id: string): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(this.ds.manager, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+    const { rows } = await exec(pool(this.ds), `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
 
-  async lockForTenant(m: EntityManager, tenantId: string, id: string): Promise<Recurrence | null> {
+  async lockForTenant(m: Tx, tenantId: string, id: string): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
     const { rows } = await exec(m, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [id, tenantId]);
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
 
-  async lockByIdTx(m: EntityManager, idTx: string): Promise<Recurrence | null> {
+  async lockByIdTx(m: Tx, idTx: string): Promise<Recurrence | null> {
     const { rows } = await exec(m, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id_tx = $1 FOR UPDATE`, [idTx]);
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
@@ -80,19 +81,19 @@ export class TypeOrmRecurrencesRepository extends RecurrencesRepository {
     if (f.status !== undefined) add('status = ?', f.status);
     const cond = where.join(' AND ');
     const { rows } = await exec(
-      this.ds.manager,
+      pool(this.ds),
       `SELECT ${RECURRENCE_COLUMNS}, count(*) OVER () AS total FROM pix_recurrences WHERE ${cond}
        ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit, offset],
     );
     let total = rows.length ? Number(rows[0].total) : 0;
     if (!rows.length && offset > 0) {
-      total = Number((await exec(this.ds.manager, `SELECT count(*) AS n FROM pix_recurrences WHERE ${cond}`, params)).rows[0].n);
+      total = Number((await exec(pool(this.ds), `SELECT count(*) AS n FROM pix_recurrences WHERE ${cond}`, params)).rows[0].n);
     }
     return [rows.map(recurrenceFromRow), total];
   }
 
-  async transition(m: EntityManager, id: string, to: RecurrenceStatus, from: RecurrenceStatus[]): Promise<boolean> {
+  async transition(m: Tx, id: string, to: RecurrenceStatus, from: RecurrenceStatus[]): Promise<boolean> {
     const { count } = await exec(m, `UPDATE pix_recurrences SET status = $2, updated_at = now() WHERE id = $1 AND status = ANY($3)`, [id, to, from]);
     return count === 1;
   }
@@ -100,7 +101,7 @@ export class TypeOrmRecurrencesRepository extends RecurrencesRepository {
   async overwriteStatus(tenantId: string, id: string, status: RecurrenceStatus): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
     const { rows } = await exec(
-      this.ds.manager,
+      pool(this.ds),
       `UPDATE pix_recurrences SET status = $3, updated_at = CASE WHEN status = $3 THEN updated_at ELSE now() END
        WHERE id = $1 AND tenant_id = $2 RETURNING ${RECURRENCE_COLUMNS}`,
       [id, tenantId, status],

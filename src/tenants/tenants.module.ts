@@ -4,12 +4,12 @@ import { AdminKeyGuard } from './admin-key.guard';
 import { AdminTenantsController } from './admin-tenants.controller';
 import { TenantEntity } from './tenant.entity';
 import { TenantsService } from './tenants.service';
-import { TenantsRepository, TypeOrmTenantsRepository } from './tenants.repository';
+import { TenantsRepository, SqlTenantsRepository } from './tenants.repository';
 
 @Module({
   imports: [EntitiesModule.register([TenantEntity])],
   controllers: [AdminTenantsController],
-  providers: [TenantsService, AdminKeyGuard, { provide: TenantsRepository, useClass: TypeOrmTenantsRepository }],
+  providers: [TenantsService, AdminKeyGuard, { provide: TenantsRepository, useClass: SqlTenantsRepository }],
   exports: [TenantsRepository, TenantsService, AdminKeyGuard],
 })
 export class TenantsModule {}

@@ -30,7 +30,7 @@ export function isUuid(s: string): boolean {
 }
 
 @Injectable()
-export class TypeOrmTenantsRepository extends TenantsRepository {
+export class SqlTenantsRepository extends TenantsRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }

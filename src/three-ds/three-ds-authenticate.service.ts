@@ -8,6 +8,7 @@ import { ThreeDsRecord, ThreeDsRepository } from './three-ds.repository';
 import { ThreeDsService } from './three-ds.service';
 import { sourcesOf, transition, triggerOf } from './three-ds.state-machine';
 import { browserUrl, centsOf, decimal, resultView } from './three-ds.view';
+import { isUniqueViolation } from '../platform/database/sql';
 
 export const CHALLENGE_RESULT_PATH = '/v1/acquiring/payments/3ds/challenge-result';
 
@@ -60,7 +61,7 @@ export class ThreeDsAuthenticateService {
         this.clock.now(),
       );
     } catch (e: any) {
-      if (e?.code === '23505' || e?.driverError?.code === '23505') throw ThreeDsErrors.error('request_id_reused', 'requestId was already used by another 3DS authentication');
+      if (isUniqueViolation(e)) throw ThreeDsErrors.error('request_id_reused', 'requestId was already used by another 3DS authentication');
       throw e;
     }
     if (!saved) return this.replay((await this.base.authentication(tenantId, dto.token)), dto.requestId);

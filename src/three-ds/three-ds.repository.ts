@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ThreeDsAuthenticationFacts, ThreeDsResults } from '../common/contracts/three-ds-results.port';
 import { ThreeDsServerResult } from './ports/three-ds-server.port';
 import { ThreeDsStatus } from './three-ds.state-machine';
+import { Tx, managerOf } from '../platform/database/sql';
 
-type Db = DataSource | EntityManager;
+type Db = DataSource | Tx;
 
 export interface ThreeDsRecord {
   id: string;
@@ -40,7 +41,7 @@ export interface NewThreeDs {
 }
 
 async function q<T = any>(db: Db, text: string, params: unknown[]): Promise<T[]> {
-  const r = await db.query(text, params);
+  const r = await managerOf(db).query(text, params);
   return Array.isArray(r) && r.length === 2 && Array.isArray(r[0]) && typeof r[1] === 'number' ? r[0] : r;
 }
 
@@ -155,7 +156,7 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
 /** The three-ds module's binding of the cards' ThreeDsResults port. */
 @Injectable()
 export class SqlThreeDsResults extends ThreeDsResults {
-  async lockByDsTransactionId(m: EntityManager, tenantId: string, dsTransactionId: string): Promise<ThreeDsAuthenticationFacts | null> {
+  async lockByDsTransactionId(m: Tx, tenantId: string, dsTransactionId: string): Promise<ThreeDsAuthenticationFacts | null> {
     const r = await q(
       m,
       `SELECT id, status, trans_status, eci, cavv, ds_transaction_id, acs_transaction_id, amount_cents, card_fingerprint, payment_id
@@ -178,7 +179,7 @@ export class SqlThreeDsResults extends ThreeDsResults {
     };
   }
 
-  async markUsed(m: EntityManager, authenticationId: string, paymentId: string): Promise<boolean> {
+  async markUsed(m: Tx, authenticationId: string, paymentId: string): Promise<boolean> {
     const r = await q(m, `UPDATE three_ds_authentications SET payment_id = $2 WHERE id = $1 AND payment_id IS NULL RETURNING id`, [authenticationId, paymentId]);
     return r.length === 1;
   }

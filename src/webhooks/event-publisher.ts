@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { Tx } from '../platform/database/sql';
 
 /** The two outbound event domains and how their deliveries are protected. */
 export type EventDomain = 'acquiring' | 'pix-automatic';
@@ -20,7 +20,7 @@ export interface OutboundEvent {
  * Other outbox consumers (e-mail) use `kind` to say what the row is for.
  */
 export abstract class EventPublisher {
-  abstract publish(manager: EntityManager, event: OutboundEvent): Promise<void>;
+  abstract publish(manager: Tx, event: OutboundEvent): Promise<void>;
   /** As `publish` for each event, in their order, as one write (batch jobs publish thousands at once). */
-  abstract publishMany(manager: EntityManager, events: OutboundEvent[]): Promise<void>;
+  abstract publishMany(manager: Tx, events: OutboundEvent[]): Promise<void>;
 }

@@ -1,11 +1,11 @@
 import './webhooks.openapi';
 import { Module } from '@nestjs/common';
-import { DeliveriesRepository, PgDeliveriesRepository } from './deliveries/deliveries.repository';
+import { DeliveriesRepository, SqlDeliveriesRepository } from './deliveries/deliveries.repository';
 import { WebhookDeliveriesController } from './deliveries/deliveries.controller';
 import { WebhookDeliveriesService } from './deliveries/deliveries.service';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { WebhookTelemetry } from './delivery/webhook-telemetry';
-import { EndpointsRepository, PgEndpointsRepository } from './endpoints/endpoints.repository';
+import { EndpointsRepository, SqlEndpointsRepository } from './endpoints/endpoints.repository';
 import { WebhookEndpointsController } from './endpoints/endpoints.controller';
 import { WebhookEndpointsService } from './endpoints/endpoints.service';
 import { EventPublisher } from './event-publisher';
@@ -25,8 +25,8 @@ import { RewrapWebhookSecrets } from './secrets/rewrap-webhook-secrets';
   controllers: [WebhookEndpointsController, WebhookDeliveriesController, AdminWebhookSecretsController],
   providers: [
     { provide: EventPublisher, useClass: OutboxEventPublisher },
-    { provide: EndpointsRepository, useClass: PgEndpointsRepository },
-    { provide: DeliveriesRepository, useClass: PgDeliveriesRepository },
+    { provide: EndpointsRepository, useClass: SqlEndpointsRepository },
+    { provide: DeliveriesRepository, useClass: SqlDeliveriesRepository },
     WebhookEndpointsService,
     WebhookDeliveriesService,
     OutboxDb,

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { EngineRepository } from '../../src/pix-automatic/engine/engine.repository';
 import { TestApp } from '../support/test-app';
 import { newTenant, startPixApp, today } from './support';
+import { managerOf, transaction } from '../../src/platform/database/sql';
 
 interface PlanNode {
   'Node Type': string;
@@ -40,8 +41,8 @@ describe('billing engine claim plan', () => {
 
     const repo = t.app.get(EngineRepository);
     const plans: PlanNode[] = [];
-    await ds.transaction(async (m) => {
-      const qr = m.queryRunner!;
+    await transaction(ds, async (m) => {
+      const qr = managerOf(m).queryRunner!;
       const run = qr.query.bind(qr);
       // The repository's own statement, explained instead of run.
       qr.query = (async (sql: string, params?: unknown[]) => {

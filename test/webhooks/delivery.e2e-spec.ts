@@ -6,6 +6,7 @@ import { EventPublisher } from '../../src/webhooks/event-publisher';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { guideOpener, guideVerifier } from './guide-snippets';
 import { acquiringEvent, createTenant, endpoints, FAST_ENV, pixEvent, publish, Receiver, waitFor } from './support';
+import { transaction } from '../../src/platform/database/sql';
 
 const HOUR = 3600 * 1000;
 
@@ -99,7 +100,7 @@ describe('webhook deliveries over real HTTP', () => {
     const ds = t.app.get(DataSource);
     const publisher = t.app.get(EventPublisher);
     await expect(
-      ds.transaction(async (m) => {
+      transaction(ds, async (m) => {
         await publisher.publish(m, acquiringEvent(tenant, 1));
         throw new Error('the state change failed');
       }),
@@ -143,7 +144,7 @@ describe('webhook deliveries over real HTTP', () => {
     const ds = t.app.get(DataSource);
     const publisher = t.app.get(EventPublisher);
     const batch = [acquiringEvent(tenant, 1), acquiringEvent(tenant, 2, 'acquiring.payout'), pixEvent(tenant, 3)];
-    await ds.transaction((m) => publisher.publishMany(m, batch));
+    await transaction(ds, (m) => publisher.publishMany(m, batch));
     await waitFor('both acquiring events', () => rx.received.length === 2);
     expect(rx.received.map((r) => JSON.parse(r.body).data.n).sort()).toEqual([1, 2]);
     expect(new Set(rx.received.map((r) => r.headers['x-service-webhook-id'])).size).toBe(2);
@@ -154,7 +155,7 @@ describe('webhook deliveries over real HTTP', () => {
       // no pix-automatic registration for this tenant
       [3, 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', 'NO_ENDPOINT'],
     ]);
-    await expect(ds.transaction((m) => publisher.publishMany(m, [acquiringEvent(tenant, 4), { ...pixEvent(tenant, 5), idTx: undefined }]))).rejects.toMatchObject({ code: 'invalid_outbound_event' });
+    await expect(transaction(ds, (m) => publisher.publishMany(m, [acquiringEvent(tenant, 4), { ...pixEvent(tenant, 5), idTx: undefined }]))).rejects.toMatchObject({ code: 'invalid_outbound_event' });
     expect((await t.sql(`SELECT count(*)::int AS n FROM webhook_events WHERE tenant_id = $1`, [tenant]))[0].n).toBe(3);
   });
 

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { EventPublisher, OutboundEvent } from '../../src/webhooks/event-publisher';
 import { WebhookEndpointsService } from '../../src/webhooks/endpoints/endpoints.service';
 import { http, TestApp } from '../support/test-app';
+import { transaction } from '../../src/platform/database/sql';
 
 export interface Received {
   method: string;
@@ -80,7 +81,7 @@ export async function createTenant(t: TestApp, name = 'Webhook Tenant'): Promise
 export async function publish(t: TestApp, events: OutboundEvent[]): Promise<void> {
   const ds = t.app.get(DataSource);
   const publisher = t.app.get(EventPublisher);
-  await ds.transaction(async (m) => {
+  await transaction(ds, async (m) => {
     for (const e of events) await publisher.publish(m, e);
   });
 }

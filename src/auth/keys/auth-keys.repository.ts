@@ -67,7 +67,7 @@ function toKey(r: any): AuthKey {
 
 /** Single-statement SQL; every state change is a conditional UPDATE checked by its row count. */
 @Injectable()
-export class PgAuthKeysRepository extends AuthKeysRepository {
+export class SqlAuthKeysRepository extends AuthKeysRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }

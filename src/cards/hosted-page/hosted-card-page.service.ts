@@ -8,6 +8,7 @@ import { newSecret, secretHash } from '../ids';
 import { CardSessionsRepository, SessionView } from '../sessions/card-sessions.repository';
 import { TokenizationResult, TokenizeCard } from '../tokenize/tokenize-card';
 import { CardPageModel } from './card-page.view';
+import { transaction } from '../../platform/database/sql';
 
 const SESSION_ID = /^hcs_[A-Za-z0-9_-]{16,64}$/;
 const KEY = /^[A-Za-z0-9_-]{20,100}$/;
@@ -87,7 +88,7 @@ export class HostedCardPageService {
     }
     let slugToken: string | undefined;
     try {
-      return await this.ds.transaction(async (m) => {
+      return await transaction(this.ds, async (m) => {
         const result = await this.tokenizer.store(m, session.tenantId, card, call.requestId);
         slugToken = result.slugToken;
         const used = await this.sessions.markUsed(m, call.sessionId, pageKeyHash, result.slugStoredCard, this.clock.now());

@@ -7,6 +7,7 @@ import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repos
 import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';
 import { CardPaymentWriter } from './card-payment-writer';
 import { ChargeCard } from './payment-card-resolver';
+import { transaction } from '../../platform/database/sql';
 
 const TRIGGER: Record<CardAuthorizationResult['status'], CardPaymentTrigger> = {
   ACCEPTED: 'approved_sale',
@@ -74,7 +75,7 @@ export class CardAuthorizer {
     const to = transition('PROCESSING', trigger)!;
     const approved = to === 'ACCEPTED' || to === 'PREAUTH';
     const now = this.clock.now();
-    const done = await this.ds.transaction((m) =>
+    const done = await transaction(this.ds, (m) =>
       this.writer.change(m, p.id, {
         to,
         allowedFrom: sourcesOf(trigger),

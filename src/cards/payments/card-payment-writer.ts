@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { MetricsService } from '../../platform/metrics/metrics.service';
-import { EntityManager } from 'typeorm';
+
 import { CardPaymentRecord, CardPaymentsRepository, NewCardPayment, PaymentChange } from './card-payments.repository';
 import { isTerminal } from './card-payment.state-machine';
 import { PaymentEvents } from './payment-events';
+import { Tx } from '../../platform/database/sql';
 
 /** Every card payment write goes with its webhook in the same transaction. */
 @Injectable()
@@ -25,7 +26,7 @@ export class CardPaymentWriter {
   }
 
   /** Inserts a new attempt; a payment born final (3DS refusal) publishes at once. */
-  async insert(m: EntityManager, p: NewCardPayment, tenantId: string): Promise<CardPaymentRecord> {
+  async insert(m: Tx, p: NewCardPayment, tenantId: string): Promise<CardPaymentRecord> {
     await this.payments.insert(m, p);
     const rec = (await this.payments.find(m, tenantId, p.id))!;
     if (isTerminal(rec.status)) await this.events.paymentChanged(m, rec, p.now);
@@ -34,7 +35,7 @@ export class CardPaymentWriter {
   }
 
   /** Conditional status change plus its webhook; null when the payment was no longer in an allowed status. */
-  async change(m: EntityManager, id: string, c: PaymentChange): Promise<CardPaymentRecord | null> {
+  async change(m: Tx, id: string, c: PaymentChange): Promise<CardPaymentRecord | null> {
     const rec = await this.payments.change(m, id, c);
     if (rec) {
       await this.events.paymentChanged(m, rec, c.now);

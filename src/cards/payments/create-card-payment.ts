@@ -10,6 +10,7 @@ import { PaymentCardResolver } from './payment-card-resolver';
 import { StoredCardRecord } from '../vault/stored-cards.repository';
 import { PaymentThreeDsCheck, ThreeDsDecision } from './payment-three-ds-check';
 import { toCents } from './card-payment.view';
+import { transaction } from '../../platform/database/sql';
 
 /**
  * POST /v1/acquiring/payments. In one transaction: resolve the card (claiming a single-use
@@ -35,7 +36,7 @@ export class CreateCardPayment {
     const slugToken = dto.tokenData.slugToken;
     let decision: ThreeDsDecision | undefined;
     let card: StoredCardRecord | undefined;
-    const payment = await this.ds.transaction(async (m) => {
+    const payment = await transaction(this.ds, async (m) => {
       card = await this.cards.resolve(tenantId, dto.tokenData, m);
       decision = dto.threeDsData ? await this.threeDs.decide(m, tenantId, dto.threeDsData, card, amountCents) : undefined;
       const refused = decision?.refusedAs;

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+
 import { Clock } from '../../platform/clock/clock';
 import { CardErrors } from '../cards.errors';
 import { TokenDataDto } from '../dto/card-payment.dto';
 import { CardVault } from '../vault/card-vault';
 import { SecurityCodeStore } from '../vault/security-code-store';
 import { StoredCardRecord, StoredCardsRepository } from '../vault/stored-cards.repository';
+import { Tx } from '../../platform/database/sql';
 
 /** The card a payment charges, opened from the vault only for the acquirer call. */
 export interface ChargeCard {
@@ -35,7 +36,7 @@ export class PaymentCardResolver {
   }
 
   /** The stored card referenced; a slugToken is claimed (used) here, so call it inside the payment's transaction. */
-  async resolve(tenantId: string, t: TokenDataDto, m: EntityManager): Promise<StoredCardRecord> {
+  async resolve(tenantId: string, t: TokenDataDto, m: Tx): Promise<StoredCardRecord> {
     if (t.slugStoredCard) {
       const card = await this.cards.find(m, tenantId, t.slugStoredCard);
       if (!card) throw CardErrors.error('stored_card_not_found', 'No such stored card for this tenant');

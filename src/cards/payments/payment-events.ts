@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+
 import { EventPublisher } from '../../webhooks/event-publisher';
 import { CardPaymentRecord } from './card-payments.repository';
 import { paymentView } from './card-payment.view';
+import { Tx } from '../../platform/database/sql';
 
 export const FINANCIAL_TRANSACTION = 'acquiring.financial_transaction';
 
@@ -14,7 +15,7 @@ export const FINANCIAL_TRANSACTION = 'acquiring.financial_transaction';
 export class PaymentEvents {
   constructor(private readonly publisher: EventPublisher) {}
 
-  async paymentChanged(m: EntityManager, p: CardPaymentRecord, occurredAt: Date): Promise<void> {
+  async paymentChanged(m: Tx, p: CardPaymentRecord, occurredAt: Date): Promise<void> {
     await this.publisher.publish(m, {
       tenantId: p.tenantId,
       domain: 'acquiring',

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+
 import { CardErrors } from '../cards.errors';
 import { ThreeDsDataDto } from '../dto/card-payment.dto';
 import { ThreeDsResults } from '../../common/contracts/three-ds-results.port';
 import { StoredCardRecord } from '../vault/stored-cards.repository';
 import { CardPaymentStatus } from './card-payment.state-machine';
+import { Tx } from '../../platform/database/sql';
 
 /** What 3DS decides for the payment. */
 export interface ThreeDsDecision {
@@ -25,7 +26,7 @@ export interface ThreeDsDecision {
 export class PaymentThreeDsCheck {
   constructor(private readonly results: ThreeDsResults) {}
 
-  async decide(m: EntityManager, tenantId: string, data: ThreeDsDataDto, card: StoredCardRecord, amountCents: number): Promise<ThreeDsDecision> {
+  async decide(m: Tx, tenantId: string, data: ThreeDsDataDto, card: StoredCardRecord, amountCents: number): Promise<ThreeDsDecision> {
     const auth = await this.results.lockByDsTransactionId(m, tenantId, data.dsTransactionId);
     if (!auth) throw CardErrors.error('three_ds_not_found', 'No 3DS authentication with this dsTransactionId for this tenant');
     if (auth.paymentId) throw CardErrors.error('three_ds_already_used', 'This 3DS authentication was already used by another payment');
@@ -45,7 +46,7 @@ export class PaymentThreeDsCheck {
     };
   }
 
-  async markUsed(m: EntityManager, authenticationId: string, paymentId: string): Promise<void> {
+  async markUsed(m: Tx, authenticationId: string, paymentId: string): Promise<void> {
     if (!(await this.results.markUsed(m, authenticationId, paymentId))) {
       throw CardErrors.error('three_ds_already_used', 'This 3DS authentication was already used by another payment');
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { AcquirerPort } from '../../provider/acquirer.port';
 import { ProviderCallError } from '../../platform/http/resilient-http';
@@ -8,6 +8,7 @@ import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repos
 import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';
 import { CardPaymentWriter } from './card-payment-writer';
 import { toCents, toUnits } from './card-payment.view';
+import { Tx, transaction } from '../../platform/database/sql';
 
 /**
  * Capture (PREAUTH → CAPTURED) and void (→ VOIDED, on day 0 only) of a card payment. The row is
@@ -26,7 +27,7 @@ export class SettleCardPayment {
   ) {}
 
   capture(tenantId: string, paymentId: string, amount?: number): Promise<CardPaymentRecord> {
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       const p = await this.locked(m, tenantId, paymentId, 'capture');
       const cents = amount === undefined ? p.amountCents : toCents(amount);
       if (cents > p.amountCents) {
@@ -46,7 +47,7 @@ export class SettleCardPayment {
   }
 
   void(tenantId: string, paymentId: string): Promise<CardPaymentRecord> {
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       const p = await this.locked(m, tenantId, paymentId, 'void');
       if (p.authorizedOn !== this.clock.today()) {
         throw CardErrors.error('void_window_closed', `A card payment can be voided only on the day it was authorized (${p.authorizedOn}); today is ${this.clock.today()}`);
@@ -56,7 +57,7 @@ export class SettleCardPayment {
     });
   }
 
-  private async locked(m: EntityManager, tenantId: string, paymentId: string, trigger: CardPaymentTrigger): Promise<CardPaymentRecord> {
+  private async locked(m: Tx, tenantId: string, paymentId: string, trigger: CardPaymentTrigger): Promise<CardPaymentRecord> {
     const p = await this.payments.find(m, tenantId, paymentId, true);
     if (!p) throw CardErrors.error('payment_not_found', 'No such card payment for this tenant');
     if (!transition(p.status, trigger) || !p.acquirerTransactionId) {

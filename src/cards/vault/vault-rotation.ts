@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CardVault } from './card-vault';
 import { StoredCardsRepository } from './stored-cards.repository';
+import { transaction } from '../../platform/database/sql';
 
 export interface RewrapReport {
   activeKeyId: string;
@@ -26,7 +27,7 @@ export class VaultRotation {
 
   async rewrap(limit: number): Promise<RewrapReport> {
     const activeKeyId = this.vault.activeKeyId();
-    const rewrapped = await this.ds.transaction(async (m) => {
+    const rewrapped = await transaction(this.ds, async (m) => {
       const batch = await this.cards.lockForRewrap(m, activeKeyId, limit);
       for (const card of batch) await this.cards.updateWrapping(m, card.id, this.vault.rewrap(card.sealed, card.id));
       return batch.length;

@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import type { Tx } from '../tx';
 
 /** A 3DS authentication as the card payment sees it (bound by the three-ds module). */
 export interface ThreeDsAuthenticationFacts {
@@ -22,7 +22,7 @@ export interface ThreeDsAuthenticationFacts {
  */
 export abstract class ThreeDsResults {
   /** The tenant's authentication by its directory server transaction id, row-locked inside `m`. */
-  abstract lockByDsTransactionId(m: EntityManager, tenantId: string, dsTransactionId: string): Promise<ThreeDsAuthenticationFacts | null>;
+  abstract lockByDsTransactionId(m: Tx, tenantId: string, dsTransactionId: string): Promise<ThreeDsAuthenticationFacts | null>;
   /** Records the payment that used the authentication; false when another payment already did. */
-  abstract markUsed(m: EntityManager, authenticationId: string, paymentId: string): Promise<boolean>;
+  abstract markUsed(m: Tx, authenticationId: string, paymentId: string): Promise<boolean>;
 }

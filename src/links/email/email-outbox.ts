@@ -1,10 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { HealthRegistry } from '../../platform/health/health-registry';
 import { LinksConfig } from '../links.config';
 import { Notice } from './payment-notice';
+import { Tx, managerOf } from '../../platform/database/sql';
 
 const LEASE_SECONDS = 60;
 const BACKOFF_SECONDS = [5, 30, 120, 600, 1800, 3600];
@@ -46,8 +47,8 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  async enqueue(m: EntityManager, row: { tenantId: string; paymentId: string; to: string } & Notice): Promise<void> {
-    await m.query(
+  async enqueue(m: Tx, row: { tenantId: string; paymentId: string; to: string } & Notice): Promise<void> {
+    await managerOf(m).query(
       `INSERT INTO links_email_outbox (tenant_id, payment_id, to_address, subject, text_body, html_body) VALUES ($1,$2,$3,$4,$5,$6)
        ON CONFLICT (payment_id) DO NOTHING`,
       [row.tenantId, row.paymentId, row.to, row.subject, row.text, row.html],

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { allowedFrom, linkTriggerDue } from '../domain/link.state-machine';
 import { Link } from './link.types';
 import { LinksRepository } from './links.repository';
+import { Tx, transaction } from '../../platform/database/sql';
 
 /**
  * The transitions the service makes on its own: EXPIRED at expiresAt (test clock) and
@@ -26,7 +27,7 @@ export class LinkLifecycle {
     return linkTriggerDue(l.status, 'EXPIRES_AT_REACHED', { now, expiresAt: l.expiresAt, maxUses: null, paidCount: 0 });
   }
 
-  async expireIn(m: EntityManager, linkId: string): Promise<boolean> {
+  async expireIn(m: Tx, linkId: string): Promise<boolean> {
     const now = this.clock.now();
     const moved = await this.links.transition(m, linkId, allowedFrom('EXPIRES_AT_REACHED'), 'EXPIRED', now);
     if (moved) await this.links.addEvent(m, linkId, 'LINK_EXPIRED', {}, now);
@@ -34,7 +35,7 @@ export class LinkLifecycle {
   }
 
   /** ACTIVE and full → EXHAUSTED, as the link machine's guard decides (call with the row locked, after counting a payment). */
-  async exhaustIfFullIn(m: EntityManager, l: Pick<Link, 'id' | 'status' | 'maxUses' | 'paidCount'>): Promise<boolean> {
+  async exhaustIfFullIn(m: Tx, l: Pick<Link, 'id' | 'status' | 'maxUses' | 'paidCount'>): Promise<boolean> {
     const now = this.clock.now();
     if (!linkTriggerDue(l.status, 'MAX_USES_REACHED', { now, expiresAt: null, maxUses: l.maxUses, paidCount: l.paidCount })) return false;
     const moved = await this.links.transition(m, l.id, allowedFrom('MAX_USES_REACHED'), 'EXHAUSTED', now);
@@ -45,13 +46,13 @@ export class LinkLifecycle {
   /** Reading a link whose expiry passed before the timer saw it: expire it now and answer the fresh state. */
   async fresh(l: Link): Promise<Link> {
     if (!this.isDueToExpire(l)) return l;
-    await this.ds.transaction((m) => this.expireIn(m, l.id));
+    await transaction(this.ds, (m) => this.expireIn(m, l.id));
     return { ...l, status: 'EXPIRED' };
   }
 
   /** Every ACTIVE link past expiresAt (timer and test clock). */
   async expireDue(limit = 200): Promise<number> {
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       const ids = await this.links.claimExpired(m, this.clock.now(), limit);
       for (const id of ids) await this.expireIn(m, id);
       return ids.length;

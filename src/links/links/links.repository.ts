@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { LinkStatus } from '../domain/link.state-machine';
 import { Link, LINK_COLUMNS, LinkSettings, toLink } from './link.types';
+import { Tx, managerOf } from '../../platform/database/sql';
 
 export interface LinkDetailRow {
   link: Link;
@@ -11,22 +12,22 @@ export interface LinkDetailRow {
 
 /** Port: payment links and their history. Writes take the caller's transaction manager. */
 export abstract class LinksRepository {
-  abstract insert(m: EntityManager, l: Omit<Link, 'viewCount' | 'attemptCount' | 'paidCount' | 'totalPaidCents'>): Promise<Link>;
+  abstract insert(m: Tx, l: Omit<Link, 'viewCount' | 'attemptCount' | 'paidCount' | 'totalPaidCents'>): Promise<Link>;
   abstract find(tenantId: string, id: string): Promise<Link | null>;
   abstract findBySlug(slug: string): Promise<Link | null>;
   /** The link's id and per-minute checkout brake (null: none), by slug; null for an unknown slug. */
   abstract checkoutBrake(slug: string): Promise<{ linkId: string; perMinute: number | null } | null>;
   /** Locks the row for the rest of the transaction (serializes attempts and confirmations per link). */
-  abstract lock(m: EntityManager, id: string): Promise<Link | null>;
+  abstract lock(m: Tx, id: string): Promise<Link | null>;
   abstract list(tenantId: string, status: string | undefined, limit: number, offset: number): Promise<[Link[], number]>;
-  abstract updateSettings(m: EntityManager, id: string, s: LinkSettings, now: Date): Promise<Link>;
+  abstract updateSettings(m: Tx, id: string, s: LinkSettings, now: Date): Promise<Link>;
   /** Conditional transition: true when this writer moved it. */
-  abstract transition(m: EntityManager, id: string, from: LinkStatus[], to: LinkStatus, now: Date): Promise<boolean>;
+  abstract transition(m: Tx, id: string, from: LinkStatus[], to: LinkStatus, now: Date): Promise<boolean>;
   abstract countView(slug: string): Promise<Link | null>;
-  abstract addEvent(m: EntityManager, linkId: string, type: string, data: Record<string, unknown>, at: Date, paymentId?: string | null): Promise<void>;
+  abstract addEvent(m: Tx, linkId: string, type: string, data: Record<string, unknown>, at: Date, paymentId?: string | null): Promise<void>;
   abstract detail(tenantId: string, id: string): Promise<LinkDetailRow | null>;
   /** ACTIVE links whose expiresAt has passed, locked (SKIP LOCKED) for the caller's transaction. */
-  abstract claimExpired(m: EntityManager, now: Date, limit: number): Promise<string[]>;
+  abstract claimExpired(m: Tx, now: Date, limit: number): Promise<string[]>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,13 +37,13 @@ export const isUuid = (s: string) => UUID.test(s);
 export const DETAIL_EVENTS = 200;
 
 @Injectable()
-export class PgLinksRepository extends LinksRepository {
+export class SqlLinksRepository extends LinksRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }
 
-  async insert(m: EntityManager, l: Omit<Link, 'viewCount' | 'attemptCount' | 'paidCount' | 'totalPaidCents'>): Promise<Link> {
-    const rows = await m.query(
+  async insert(m: Tx, l: Omit<Link, 'viewCount' | 'attemptCount' | 'paidCount' | 'totalPaidCents'>): Promise<Link> {
+    const rows = await managerOf(m).query(
       `INSERT INTO links (id, tenant_id, slug, owner_merchant_id, name, description, amount_cents, min_amount_cents, max_amount_cents,
          payment_methods, max_installments, pass_fee, splits, max_uses, expires_at, notify_email, actor_email, status, created_at, updated_at,
          checkout_attempts_per_minute)
@@ -69,8 +70,8 @@ export class PgLinksRepository extends LinksRepository {
     return rows[0] ? { linkId: rows[0].id, perMinute: rows[0].checkout_attempts_per_minute } : null;
   }
 
-  async lock(m: EntityManager, id: string): Promise<Link | null> {
-    const rows = await m.query(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1 FOR UPDATE`, [id]);
+  async lock(m: Tx, id: string): Promise<Link | null> {
+    const rows = await managerOf(m).query(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ? toLink(rows[0]) : null;
   }
 
@@ -89,8 +90,8 @@ export class PgLinksRepository extends LinksRepository {
     return [rows.map(toLink), rows.length ? Number(rows[0].total) : 0];
   }
 
-  async updateSettings(m: EntityManager, id: string, s: LinkSettings, now: Date): Promise<Link> {
-    const res = await m.query(
+  async updateSettings(m: Tx, id: string, s: LinkSettings, now: Date): Promise<Link> {
+    const res = await managerOf(m).query(
       `UPDATE links SET name = $2, description = $3, amount_cents = $4, min_amount_cents = $5, max_amount_cents = $6, payment_methods = $7,
          max_installments = $8, pass_fee = $9, splits = $10, max_uses = $11, expires_at = $12, notify_email = $13, actor_email = $14, updated_at = $15,
          checkout_attempts_per_minute = $16
@@ -101,8 +102,8 @@ export class PgLinksRepository extends LinksRepository {
     return toLink(res[0][0]);
   }
 
-  async transition(m: EntityManager, id: string, from: LinkStatus[], to: LinkStatus, now: Date): Promise<boolean> {
-    const res = await m.query(`UPDATE links SET status = $2, updated_at = $3 WHERE id = $1 AND status = ANY($4)`, [id, to, now, from]);
+  async transition(m: Tx, id: string, from: LinkStatus[], to: LinkStatus, now: Date): Promise<boolean> {
+    const res = await managerOf(m).query(`UPDATE links SET status = $2, updated_at = $3 WHERE id = $1 AND status = ANY($4)`, [id, to, now, from]);
     return res[1] === 1;
   }
 
@@ -111,8 +112,8 @@ export class PgLinksRepository extends LinksRepository {
     return res[0][0] ? toLink(res[0][0]) : null;
   }
 
-  async addEvent(m: EntityManager, linkId: string, type: string, data: Record<string, unknown>, at: Date, paymentId: string | null = null): Promise<void> {
-    await m.query(`INSERT INTO links_events (link_id, type, payment_id, data, occurred_at) VALUES ($1,$2,$3,$4,$5)`, [linkId, type, paymentId, JSON.stringify(data), at]);
+  async addEvent(m: Tx, linkId: string, type: string, data: Record<string, unknown>, at: Date, paymentId: string | null = null): Promise<void> {
+    await managerOf(m).query(`INSERT INTO links_events (link_id, type, payment_id, data, occurred_at) VALUES ($1,$2,$3,$4,$5)`, [linkId, type, paymentId, JSON.stringify(data), at]);
   }
 
   /** One round trip: the link, its payments in attempt order and its newest events. */
@@ -133,8 +134,8 @@ export class PgLinksRepository extends LinksRepository {
     return { link: toLink(rows[0]), payments: rows[0].payments, events: rows[0].events ?? [] };
   }
 
-  async claimExpired(m: EntityManager, now: Date, limit: number): Promise<string[]> {
-    const rows = await m.query(
+  async claimExpired(m: Tx, now: Date, limit: number): Promise<string[]> {
+    const rows = await managerOf(m).query(
       `SELECT id FROM links WHERE status = 'ACTIVE' AND expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
       [now],
     );

@@ -17,6 +17,7 @@ import { LinkLifecycle } from './link-lifecycle';
 import { eventToDto, linkToDto, paymentToDto } from './link.mapper';
 import { Link, LinkSettings } from './link.types';
 import { LinksRepository } from './links.repository';
+import { isUniqueViolation, transaction } from '../../platform/database/sql';
 
 const SLUG_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
@@ -45,7 +46,7 @@ export class LinksService {
     if (s.amountCents !== null) assertPriceable(s, table, owner.id, s.amountCents);
     for (let attempt = 0; ; attempt++) {
       try {
-        const link = await this.ds.transaction(async (m) => {
+        const link = await transaction(this.ds, async (m) => {
           const l = await this.links.insert(m, { id: randomUUID(), tenantId, slug: newSlug(), ownerMerchantId: owner.id, status: 'ACTIVE', createdAt: now, updatedAt: now, ...s });
           await this.links.addEvent(m, l.id, 'LINK_CREATED', { status: 'ACTIVE' }, now);
           return l;
@@ -56,7 +57,7 @@ export class LinksService {
             : { amount: s.amountCents / 100, passFee: s.passFee, merchantId: owner.id, options: quoteAll(table, s.amountCents, s.paymentMethods, s.maxInstallments, s.passFee).map(optionToApi) };
         return { ...this.toDto(link), feeSimulation };
       } catch (e: any) {
-        if (e?.code === '23505' && String(e?.constraint ?? e?.driverError?.constraint).includes('links_slug_uq') && attempt < 3) continue;
+        if (isUniqueViolation(e, 'links_slug_uq') && attempt < 3) continue;
         throw e;
       }
     }
@@ -101,7 +102,7 @@ export class LinksService {
       assertPriceable(s, this.merchants.feeTable(owner), owner.id, s.amountCents);
     }
     const changed = Object.keys(definedOnly(dto));
-    const link = await this.ds.transaction(async (m) => {
+    const link = await transaction(this.ds, async (m) => {
       const locked = (await this.links.lock(m, id))!;
       let l = await this.links.updateSettings(m, id, s, now);
       await this.links.addEvent(m, id, 'LINK_UPDATED', { fields: changed }, now);
@@ -123,7 +124,7 @@ export class LinksService {
     if (plan.kind === 'noop') return this.toDto(current);
     const { trigger, from, to } = plan;
     const now = this.clock.now();
-    const link = await this.ds.transaction(async (m) => {
+    const link = await transaction(this.ds, async (m) => {
       if (!(await this.links.transition(m, id, [from], to, now))) {
         throw LinkErrors.error('invalid_transition', 'The link changed meanwhile; read it again');
       }

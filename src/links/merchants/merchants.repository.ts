@@ -36,7 +36,7 @@ export abstract class MerchantsRepository {
 const COLUMNS = 'id, tenant_id, name, tax_id, is_default, fee_table, source, created_at';
 
 @Injectable()
-export class PgMerchantsRepository extends MerchantsRepository {
+export class SqlMerchantsRepository extends MerchantsRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }

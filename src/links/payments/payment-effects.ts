@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { EntityManager } from 'typeorm';
+
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { PlatformConfig } from '../../platform/config/platform.config';
 import { EventPublisher } from '../../webhooks/event-publisher';
@@ -10,6 +10,7 @@ import { paymentNotice } from '../email/payment-notice';
 import { Link } from '../links/link.types';
 import { itemToDto } from '../links/link.mapper';
 import { PaymentItem } from './payment.types';
+import { Tx } from '../../platform/database/sql';
 
 /** The acquiring webhook a status gives, if any (spec "Acquiring-domain events"). */
 export function webhookTypeFor(method: string, from: string | null, to: string): string | null {
@@ -47,7 +48,7 @@ export class PaymentEffects {
     });
   }
 
-  async onStatus(m: EntityManager, link: Link, p: PaymentItem, from: string | null, at: Date): Promise<void> {
+  async onStatus(m: Tx, link: Link, p: PaymentItem, from: string | null, at: Date): Promise<void> {
     const type = webhookTypeFor(p.method, from, p.status);
     if (type) {
       const item = itemToDto(p);

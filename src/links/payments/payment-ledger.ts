@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { acceptsPayments } from '../domain/link.state-machine';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { isPaid, nextItemStatus, PaymentItemTrigger, TransactionMethod } from '../domain/payment-item.state-machine';
 import { LinkErrors } from '../links.errors';
@@ -10,6 +10,7 @@ import { LinksRepository } from '../links/links.repository';
 import { PaymentEffects } from './payment-effects';
 import { PaymentItem } from './payment.types';
 import { NewPaymentItem, PaymentsRepository } from './payments.repository';
+import { Tx, transaction } from '../../platform/database/sql';
 
 /** The triggers that take an item to the status the acquirer reports (a Pix reported SETTLED first is confirmed, then settled). */
 const PATHS: Record<TransactionMethod, Record<string, PaymentItemTrigger[]>> = {
@@ -42,7 +43,7 @@ export class PaymentLedger {
    * Two payers racing for the last use serialize on the row lock: one holds it, the other is refused.
    */
   async reserve(linkId: string, paymentId: string, holdUntil: Date): Promise<void> {
-    const outcome = await this.ds.transaction(async (m) => {
+    const outcome = await transaction(this.ds, async (m) => {
       const now = this.clock.now();
       const l = (await this.links.lock(m, linkId))!;
       if (this.lifecycle.isDueToExpire(l, now)) {
@@ -76,12 +77,12 @@ export class PaymentLedger {
 
   /** Gives a held use back (the attempt did not happen). */
   async releaseHold(paymentId: string): Promise<void> {
-    await this.ds.transaction((m) => this.payments.release(m, paymentId));
+    await transaction(this.ds, (m) => this.payments.release(m, paymentId));
   }
 
   /** Records an attempt as the link's next payment item, with its counters and effects. */
   async record(item: NewPaymentItem, holdUntil: Date | null): Promise<PaymentItem> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await transaction(this.ds, async (m) => {
       const now = this.clock.now();
       const link = (await this.links.lock(m, item.linkId))!;
       const p = await this.payments.insert(m, { ...item, paidAt: isPaid(item.status) ? now : null }, now);
@@ -107,7 +108,7 @@ export class PaymentLedger {
     const path = PATHS[known.method][reported];
     if (!path) return true;
     const reached: PaymentItem[] = [];
-    await this.ds.transaction(async (m) => {
+    await transaction(this.ds, async (m) => {
       const link = (await this.links.lock(m, known.linkId))!;
       let p = (await this.payments.lock(m, paymentId))!;
       for (const trigger of path) {
@@ -128,7 +129,7 @@ export class PaymentLedger {
   }
 
   /** Counters, exhaustion, webhook and e-mail for an item that reached `p.status` from `from`. */
-  private async afterStatus(m: EntityManager, link: Link, p: PaymentItem, from: string | null, now: Date): Promise<void> {
+  private async afterStatus(m: Tx, link: Link, p: PaymentItem, from: string | null, now: Date): Promise<void> {
     if (isPaid(p.status) && (from === null || !isPaid(from))) {
       const c = await this.payments.countPaid(m, link.id, p.amountCents, now);
       await this.lifecycle.exhaustIfFullIn(m, { id: link.id, status: c.status, maxUses: c.maxUses, paidCount: c.paidCount });

@@ -1,39 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { PAYMENT_COLUMNS, PaymentItem, toPayment } from './payment.types';
 import type { LinkStatus } from '../domain/link.state-machine';
+import { Tx, managerOf } from '../../platform/database/sql';
 
 export type NewPaymentItem = Omit<PaymentItem, 'seq' | 'createdAt' | 'updatedAt'>;
 
 /** Port: payment items, use holds and the link counters they move. Writes take the caller's transaction. */
 export abstract class PaymentsRepository {
   /** Inserts the item as the link's next attempt (attemptCount + 1, in the same statement). */
-  abstract insert(m: EntityManager, p: NewPaymentItem, now: Date): Promise<PaymentItem>;
+  abstract insert(m: Tx, p: NewPaymentItem, now: Date): Promise<PaymentItem>;
   abstract find(id: string): Promise<PaymentItem | null>;
-  abstract lock(m: EntityManager, id: string): Promise<PaymentItem | null>;
+  abstract lock(m: Tx, id: string): Promise<PaymentItem | null>;
   /** Conditional transition: the updated item, or null when it was not in `from`. */
-  abstract transition(m: EntityManager, id: string, from: string[], to: string, now: Date, paidAt: Date | null): Promise<PaymentItem | null>;
+  abstract transition(m: Tx, id: string, from: string[], to: string, now: Date, paidAt: Date | null): Promise<PaymentItem | null>;
   /** paidCount + 1 and totalPaid + amount; answers the new counters. */
-  abstract countPaid(m: EntityManager, linkId: string, amountCents: number, now: Date): Promise<{ paidCount: number; maxUses: number | null; status: LinkStatus }>;
-  abstract activeHolds(m: EntityManager, linkId: string, now: Date): Promise<number>;
-  abstract hold(m: EntityManager, paymentId: string, linkId: string, until: Date): Promise<void>;
-  abstract release(m: EntityManager, paymentId: string): Promise<void>;
+  abstract countPaid(m: Tx, linkId: string, amountCents: number, now: Date): Promise<{ paidCount: number; maxUses: number | null; status: LinkStatus }>;
+  abstract activeHolds(m: Tx, linkId: string, now: Date): Promise<number>;
+  abstract hold(m: Tx, paymentId: string, linkId: string, until: Date): Promise<void>;
+  abstract release(m: Tx, paymentId: string): Promise<void>;
   abstract dropExpiredHolds(now: Date): Promise<number>;
   /** A card attempt about to be sent to the acquirer, checked again after `checkAfterSeconds` if still here. */
   abstract savePendingCard(p: NewPaymentItem, checkAfterSeconds: number): Promise<void>;
-  abstract dropPendingCard(m: EntityManager | null, paymentId: string): Promise<void>;
+  abstract dropPendingCard(m: Tx | null, paymentId: string): Promise<void>;
   /** Pending card attempts whose time has come, leased for `leaseSeconds` (SKIP LOCKED: replicas share them). */
   abstract claimPendingCards(leaseSeconds: number, limit: number): Promise<NewPaymentItem[]>;
 }
 
 @Injectable()
-export class PgPaymentsRepository extends PaymentsRepository {
+export class SqlPaymentsRepository extends PaymentsRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }
 
-  async insert(m: EntityManager, p: NewPaymentItem, now: Date): Promise<PaymentItem> {
-    const rows = await m.query(
+  async insert(m: Tx, p: NewPaymentItem, now: Date): Promise<PaymentItem> {
+    const rows = await managerOf(m).query(
       `WITH n AS (UPDATE links SET attempt_count = attempt_count + 1, updated_at = $16 WHERE id = $2 RETURNING attempt_count)
        INSERT INTO links_payments (id, link_id, tenant_id, seq, method, status, amount_cents, fee_cents, net_cents, installments, payer, instrument, splits,
          acquirer_id, reason, paid_at, created_at, updated_at)
@@ -51,21 +52,21 @@ export class PgPaymentsRepository extends PaymentsRepository {
     return rows[0] ? toPayment(rows[0]) : null;
   }
 
-  async lock(m: EntityManager, id: string): Promise<PaymentItem | null> {
-    const rows = await m.query(`SELECT ${PAYMENT_COLUMNS} FROM links_payments WHERE id = $1 FOR UPDATE`, [id]);
+  async lock(m: Tx, id: string): Promise<PaymentItem | null> {
+    const rows = await managerOf(m).query(`SELECT ${PAYMENT_COLUMNS} FROM links_payments WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ? toPayment(rows[0]) : null;
   }
 
-  async transition(m: EntityManager, id: string, from: string[], to: string, now: Date, paidAt: Date | null): Promise<PaymentItem | null> {
-    const res = await m.query(
+  async transition(m: Tx, id: string, from: string[], to: string, now: Date, paidAt: Date | null): Promise<PaymentItem | null> {
+    const res = await managerOf(m).query(
       `UPDATE links_payments SET status = $2, updated_at = $3, paid_at = COALESCE(paid_at, $5) WHERE id = $1 AND status = ANY($4) RETURNING ${PAYMENT_COLUMNS}`,
       [id, to, now, from, paidAt],
     );
     return res[0][0] ? toPayment(res[0][0]) : null;
   }
 
-  async countPaid(m: EntityManager, linkId: string, amountCents: number, now: Date) {
-    const res = await m.query(
+  async countPaid(m: Tx, linkId: string, amountCents: number, now: Date) {
+    const res = await managerOf(m).query(
       `UPDATE links SET paid_count = paid_count + 1, total_paid_cents = total_paid_cents + $2, updated_at = $3 WHERE id = $1
        RETURNING paid_count, max_uses, status`,
       [linkId, amountCents, now],
@@ -74,19 +75,19 @@ export class PgPaymentsRepository extends PaymentsRepository {
     return { paidCount: r.paid_count, maxUses: r.max_uses, status: r.status };
   }
 
-  async activeHolds(m: EntityManager, linkId: string, now: Date): Promise<number> {
-    return (await m.query(`SELECT count(*)::int AS n FROM links_use_holds WHERE link_id = $1 AND expires_at > $2`, [linkId, now]))[0].n;
+  async activeHolds(m: Tx, linkId: string, now: Date): Promise<number> {
+    return (await managerOf(m).query(`SELECT count(*)::int AS n FROM links_use_holds WHERE link_id = $1 AND expires_at > $2`, [linkId, now]))[0].n;
   }
 
-  async hold(m: EntityManager, paymentId: string, linkId: string, until: Date): Promise<void> {
-    await m.query(
+  async hold(m: Tx, paymentId: string, linkId: string, until: Date): Promise<void> {
+    await managerOf(m).query(
       `INSERT INTO links_use_holds (payment_id, link_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (payment_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
       [paymentId, linkId, until],
     );
   }
 
-  async release(m: EntityManager, paymentId: string): Promise<void> {
-    await m.query(`DELETE FROM links_use_holds WHERE payment_id = $1`, [paymentId]);
+  async release(m: Tx, paymentId: string): Promise<void> {
+    await managerOf(m).query(`DELETE FROM links_use_holds WHERE payment_id = $1`, [paymentId]);
   }
 
   async savePendingCard(p: NewPaymentItem, checkAfterSeconds: number): Promise<void> {
@@ -96,8 +97,8 @@ export class PgPaymentsRepository extends PaymentsRepository {
     );
   }
 
-  async dropPendingCard(m: EntityManager | null, paymentId: string): Promise<void> {
-    await (m ?? this.ds).query(`DELETE FROM links_card_attempts WHERE payment_id = $1`, [paymentId]);
+  async dropPendingCard(m: Tx | null, paymentId: string): Promise<void> {
+    await managerOf(m ?? this.ds).query(`DELETE FROM links_card_attempts WHERE payment_id = $1`, [paymentId]);
   }
 
   async claimPendingCards(leaseSeconds: number, limit: number): Promise<NewPaymentItem[]> {

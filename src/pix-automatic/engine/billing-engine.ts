@@ -9,6 +9,7 @@ import { PixAutomaticConfig } from '../pix-automatic.config';
 import { BillingSender, SendTotals } from './billing-sender';
 import { CursorUpdate, EngineRepository, NewRegularBilling } from './engine.repository';
 import { planCycles } from './schedule';
+import { transaction } from '../../platform/database/sql';
 
 /** Key of the session advisory lock one engine run holds (any replica). */
 export const ENGINE_LOCK_KEY = 7_310_001;
@@ -138,7 +139,7 @@ export class BillingEngine {
 
   /** One transaction: claims a batch of due recurrences (SKIP LOCKED) and writes their cycles. */
   async generateBatch(day: string, nextAttemptAt: Date, after?: { date: string; id: string }): Promise<{ claimed: number; billings: Billing[]; skipped: number; last?: { date: string; id: string } }> {
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       const due = await this.repo.claimDueRecurrences(m, day, this.config.engineBatchSize, after);
       const toCreate: NewRegularBilling[] = [];
       const toSkip: { recurrenceId: string; cycle: number; dueDate: string }[] = [];
@@ -174,7 +175,7 @@ export class BillingEngine {
   async expire(day: string): Promise<number> {
     let total = 0;
     for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
-      const n = await this.ds.transaction(async (m) => {
+      const n = await transaction(this.ds, async (m) => {
         const expired = await this.repo.expireEnded(m, day, this.config.engineBatchSize);
         await this.events.publishManyOnce(m, expired.map((r) => recurrenceEvent(r, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE')));
         return expired.length;

@@ -8,6 +8,7 @@ import { Billing } from '../pix.model';
 import { EngineRepository } from './engine.repository';
 import { retryDelayMs } from './schedule';
 import { sendDays, sendVerdict, startOfSaoPauloDay } from './send-window';
+import { transaction } from '../../platform/database/sql';
 
 export interface SendTotals {
   sent: number;
@@ -96,7 +97,7 @@ export class BillingSender {
       else if (a?.retryable) push(failed, `provider unavailable: ${a.reason ?? 'no answer'}`, b);
       else refused.push({ b, reason: a?.reason ?? a?.status ?? 'missing from the provider answer' });
     }
-    await this.ds.transaction(async (m) => {
+    await transaction(this.ds, async (m) => {
       const moved = await this.repo.markSent(m, sent.map((b) => b.id));
       for (const [reason, list] of failed) await this.repo.markFailed(m, list.map((b) => ({ id: b.id, nextAttemptAt: this.nextAttempt(b) })), reason);
       for (const { b, reason } of refused) await this.repo.markFailed(m, [{ id: b.id, nextAttemptAt: null }], `provider refused: ${reason}`);

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import * as BillingSM from '../domain/billing.state-machine';
 import { BillingTrigger } from '../domain/billing.state-machine';
 import * as RecurrenceSM from '../domain/recurrence.state-machine';
 import { RecurrenceTrigger } from '../domain/recurrence.state-machine';
 import { Billing, BILLING_COLUMNS, billingFromRow, Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow } from '../pix.model';
 import { exec } from '../sql';
+import { Tx, pool } from '../../platform/database/sql';
 
 export interface NewRegularBilling {
   tenantId: string;
@@ -27,28 +28,28 @@ export interface CursorUpdate {
 /** Port: the billing engine's batch reads and writes (claims with SKIP LOCKED, multi-row writes). */
 export abstract class EngineRepository {
   /** Due recurrences in (next_send_date, id) order, after `after` (keyset: a run never rescans what it did). */
-  abstract claimDueRecurrences(m: EntityManager, today: string, limit: number, after?: { date: string; id: string }): Promise<Recurrence[]>;
-  abstract insertRegularBillings(m: EntityManager, rows: NewRegularBilling[], nextAttemptAt: Date): Promise<Billing[]>;
-  abstract insertSkipped(m: EntityManager, rows: { recurrenceId: string; cycle: number; dueDate: string }[]): Promise<{ recurrenceId: string; cycle: number }[]>;
-  abstract advanceCursors(m: EntityManager, rows: CursorUpdate[]): Promise<void>;
-  abstract expireEnded(m: EntityManager, today: string, limit: number): Promise<Recurrence[]>;
+  abstract claimDueRecurrences(m: Tx, today: string, limit: number, after?: { date: string; id: string }): Promise<Recurrence[]>;
+  abstract insertRegularBillings(m: Tx, rows: NewRegularBilling[], nextAttemptAt: Date): Promise<Billing[]>;
+  abstract insertSkipped(m: Tx, rows: { recurrenceId: string; cycle: number; dueDate: string }[]): Promise<{ recurrenceId: string; cycle: number }[]>;
+  abstract advanceCursors(m: Tx, rows: CursorUpdate[]): Promise<void>;
+  abstract expireEnded(m: Tx, today: string, limit: number): Promise<Recurrence[]>;
   /** Leases up to `limit` billings due for sending until `leaseUntil` (no row lock is held while sending). */
   abstract claimToSend(now: Date, leaseUntil: Date, limit: number): Promise<Billing[]>;
   /** PENDING_SEND/SEND_FAILED → SENT; returns the idTx of the billings that moved. */
-  abstract markSent(m: EntityManager, ids: string[]): Promise<string[]>;
+  abstract markSent(m: Tx, ids: string[]): Promise<string[]>;
   /** PENDING_SEND → SEND_FAILED (or stays SEND_FAILED), one more attempt, next attempt (null: no more). */
-  abstract markFailed(m: EntityManager, rows: { id: string; nextAttemptAt: Date | null }[], error: string): Promise<void>;
+  abstract markFailed(m: Tx, rows: { id: string; nextAttemptAt: Date | null }[], error: string): Promise<void>;
   /** A billing whose send window has not opened: leased until then, no attempt counted, status unchanged. */
-  abstract postpone(m: EntityManager, rows: { id: string; nextAttemptAt: Date }[]): Promise<void>;
+  abstract postpone(m: Tx, rows: { id: string; nextAttemptAt: Date }[]): Promise<void>;
 }
 
 @Injectable()
-export class TypeOrmEngineRepository extends EngineRepository {
+export class SqlEngineRepository extends EngineRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }
 
-  async claimDueRecurrences(m: EntityManager, today: string, limit: number, after?: { date: string; id: string }): Promise<Recurrence[]> {
+  async claimDueRecurrences(m: Tx, today: string, limit: number, after?: { date: string; id: string }): Promise<Recurrence[]> {
     // ORDER BY names the table's columns: the bare `next_send_date` would be the SELECT list's
     // `next_send_date::text` alias, a text sort of every due row per claim instead of an index walk.
     const { rows } = await exec(
@@ -61,7 +62,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
     return rows.map(recurrenceFromRow);
   }
 
-  async insertRegularBillings(m: EntityManager, rows: NewRegularBilling[], nextAttemptAt: Date): Promise<Billing[]> {
+  async insertRegularBillings(m: Tx, rows: NewRegularBilling[], nextAttemptAt: Date): Promise<Billing[]> {
     if (!rows.length) return [];
     const { rows: out } = await exec(
       m,
@@ -74,7 +75,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
     return out.map(billingFromRow);
   }
 
-  async insertSkipped(m: EntityManager, rows: { recurrenceId: string; cycle: number; dueDate: string }[]) {
+  async insertSkipped(m: Tx, rows: { recurrenceId: string; cycle: number; dueDate: string }[]) {
     if (!rows.length) return [];
     const { rows: out } = await exec<{ recurrence_id: string; cycle: number }>(
       m,
@@ -86,7 +87,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
     return out.map((r) => ({ recurrenceId: r.recurrence_id, cycle: Number(r.cycle) }));
   }
 
-  async advanceCursors(m: EntityManager, rows: CursorUpdate[]): Promise<void> {
+  async advanceCursors(m: Tx, rows: CursorUpdate[]): Promise<void> {
     if (!rows.length) return;
     await exec(
       m,
@@ -105,7 +106,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
     );
   }
 
-  async expireEnded(m: EntityManager, today: string, limit: number): Promise<Recurrence[]> {
+  async expireEnded(m: Tx, today: string, limit: number): Promise<Recurrence[]> {
     const { rows } = await exec(
       m,
       // The claim runs once (materialized), never as a subplan rescanned per outer row.
@@ -121,7 +122,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
 
   async claimToSend(now: Date, leaseUntil: Date, limit: number): Promise<Billing[]> {
     const { rows } = await exec(
-      this.ds.manager,
+      pool(this.ds),
       `WITH picked AS MATERIALIZED (
          SELECT id FROM pix_billings WHERE status IN ('PENDING_SEND','SEND_FAILED') AND next_attempt_at <= $1
          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
@@ -132,7 +133,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
     return rows.map(billingFromRow);
   }
 
-  async markSent(m: EntityManager, ids: string[]): Promise<string[]> {
+  async markSent(m: Tx, ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
     const from = [...BillingSM.allowedFrom(BillingTrigger.SENT_TO_PROVIDER), ...BillingSM.allowedFrom(BillingTrigger.RESEND_SUCCEEDED)];
     const { rows } = await exec<{ id_tx: string }>(
@@ -144,7 +145,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
     return rows.map((r) => r.id_tx);
   }
 
-  async markFailed(m: EntityManager, rows: { id: string; nextAttemptAt: Date | null }[], error: string): Promise<void> {
+  async markFailed(m: Tx, rows: { id: string; nextAttemptAt: Date | null }[], error: string): Promise<void> {
     if (!rows.length) return;
     // PENDING_SEND --SEND_FAILED--> SEND_FAILED; a SEND_FAILED billing stays there with one more attempt.
     const from = [...BillingSM.allowedFrom(BillingTrigger.SEND_FAILED), BillingSM.targetOf(BillingTrigger.SEND_FAILED)];
@@ -156,7 +157,7 @@ export class TypeOrmEngineRepository extends EngineRepository {
     );
   }
 
-  async postpone(m: EntityManager, rows: { id: string; nextAttemptAt: Date }[]): Promise<void> {
+  async postpone(m: Tx, rows: { id: string; nextAttemptAt: Date }[]): Promise<void> {
     if (!rows.length) return;
     await exec(
       m,

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+
 import { Clock } from '../../platform/clock/clock';
 import { EventPublisher } from '../../webhooks/event-publisher';
 import { ReceiverEventType } from '../domain/provider-events';
 import { Billing, Recurrence } from '../pix.model';
 import { exec, fromCents } from '../sql';
+import { Tx } from '../../platform/database/sql';
 
 export interface PixEvent {
   tenantId: string;
@@ -40,18 +41,18 @@ export class OutboundEvents {
     private readonly publisher: EventPublisher,
   ) {}
 
-  async publishOnce(m: EntityManager, e: PixEvent): Promise<boolean> {
+  async publishOnce(m: Tx, e: PixEvent): Promise<boolean> {
     return (await this.publishManyOnce(m, [e])) === 1;
   }
 
   /** Events already made unique by the caller's own constraint (skipped cycles): no dedupe row. */
-  async publishAll(m: EntityManager, events: PixEvent[]): Promise<void> {
+  async publishAll(m: Tx, events: PixEvent[]): Promise<void> {
     const occurredAt = this.clock.now();
     await this.publisher.publishMany(m, events.map((e) => ({ tenantId: e.tenantId, domain: 'pix-automatic' as const, type: e.type, idTx: e.idTx, data: e.data, occurredAt })));
   }
 
   /** Returns how many were new. */
-  async publishManyOnce(m: EntityManager, events: PixEvent[]): Promise<number> {
+  async publishManyOnce(m: Tx, events: PixEvent[]): Promise<number> {
     if (!events.length) return 0;
     const { rows } = await exec<{ id_tx: string; event_type: string }>(
       m,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+
 import * as BillingSM from '../domain/billing.state-machine';
 import { BillingStatus, BillingTrigger } from '../domain/billing.state-machine';
 import * as RecurrenceSM from '../domain/recurrence.state-machine';
@@ -9,6 +9,7 @@ import { BillingsRepository, TransitionExtras } from '../billings.repository';
 import { Billing, Recurrence } from '../pix.model';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { billingEvent, OutboundEvents, PixEvent, recurrenceEvent } from './outbound-events';
+import { Tx } from '../../platform/database/sql';
 
 export type Moved<T> = { moved: true; entity: T } | { moved: false; entity: T; reason: TransitionRefusal };
 
@@ -27,7 +28,7 @@ export class PixTransitions {
     private readonly events: OutboundEvents,
   ) {}
 
-  async recurrence(m: EntityManager, r: Recurrence, trigger: RecurrenceTrigger, eventType: PixEvent['type'] | null): Promise<Moved<Recurrence>> {
+  async recurrence(m: Tx, r: Recurrence, trigger: RecurrenceTrigger, eventType: PixEvent['type'] | null): Promise<Moved<Recurrence>> {
     const res = RecurrenceSM.transition(r.status, trigger);
     if (!res.ok) return { moved: false, entity: r, reason: res.reason };
     if (!(await this.recurrences.transition(m, r.id, res.to, RecurrenceSM.allowedFrom(trigger)))) {
@@ -39,7 +40,7 @@ export class PixTransitions {
     return { moved: true, entity: next };
   }
 
-  async billing(m: EntityManager, b: Billing, trigger: BillingTrigger, eventType: PixEvent['type'] | null, extras?: TransitionExtras): Promise<Moved<Billing>> {
+  async billing(m: Tx, b: Billing, trigger: BillingTrigger, eventType: PixEvent['type'] | null, extras?: TransitionExtras): Promise<Moved<Billing>> {
     const res = BillingSM.transition(b.status, trigger);
     if (!res.ok) return { moved: false, entity: b, reason: res.reason };
     const next = await this.billings.transition(m, b.id, res.to, BillingSM.allowedFrom(trigger), extras);
@@ -49,7 +50,7 @@ export class PixTransitions {
   }
 
   /** The receiver's cancel: every billing still cancelable goes CANCELLED_RECEIVER with the recurrence. */
-  async cancelOpenBillings(m: EntityManager, r: Recurrence): Promise<void> {
+  async cancelOpenBillings(m: Tx, r: Recurrence): Promise<void> {
     const open = await this.billings.lockCancelable(m, r.id, BillingSM.allowedFrom(BillingTrigger.RECEIVER_CANCEL));
     for (const b of open) await this.billing(m, b, BillingTrigger.RECEIVER_CANCEL, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER');
   }
@@ -59,7 +60,7 @@ export class PixTransitions {
    * just cancelled are withdrawn by the service (CANCELLED_RECEIVER); the provider settles or
    * cancels the ones it holds and says so by events.
    */
-  private async withdrawUnsent(m: EntityManager, r: Recurrence): Promise<void> {
+  private async withdrawUnsent(m: Tx, r: Recurrence): Promise<void> {
     const unsent = await this.billings.lockCancelable(m, r.id, UNSENT);
     for (const b of unsent) await this.billing(m, b, BillingTrigger.RECEIVER_CANCEL, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER');
   }

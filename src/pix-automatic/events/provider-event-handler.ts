@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { InboundOutcome, InboundProviderEvent, ProviderEventRouter } from '../../provider/bank/provider-event-router';
 import { refusedBillingEvent, refusedRecurrenceEvent } from '../domain/event-order';
 import { classifyProviderEvent, ProviderEventMapping } from '../domain/provider-events';
@@ -10,6 +10,7 @@ import { RecurrencesRepository } from '../recurrences.repository';
 import { exec } from '../sql';
 import { billingEvent, OutboundEvents, recurrenceEvent } from './outbound-events';
 import { Moved, PixTransitions } from './pix-transitions';
+import { Tx, pool, transaction } from '../../platform/database/sql';
 
 const MAX_REPLAY_ROUNDS = 10;
 
@@ -34,12 +35,12 @@ export class ProviderEventHandler implements OnModuleInit {
     this.router.register((e) => this.handle(e), {
       statuses: async (idTxs) => {
         if (!idTxs.length) return new Map();
-        const { rows } = await exec<{ id_tx: string; status: string }>(this.ds.manager, `SELECT id_tx, status FROM pix_billings WHERE id_tx = ANY($1)`, [idTxs]);
+        const { rows } = await exec<{ id_tx: string; status: string }>(pool(this.ds), `SELECT id_tx, status FROM pix_billings WHERE id_tx = ANY($1)`, [idTxs]);
         return new Map(rows.map((r) => [r.id_tx, r.status]));
       },
       openDueBefore: async (day) => {
         const { rows } = await exec<{ first: string | null; last: string | null }>(
-          this.ds.manager,
+          pool(this.ds),
           `SELECT min(due_date)::text AS first, max(due_date)::text AS last FROM pix_billings WHERE status IN ('SENT','ACTIVE') AND due_date < $1`,
           [day],
         );
@@ -51,7 +52,7 @@ export class ProviderEventHandler implements OnModuleInit {
   async handle(ev: InboundProviderEvent): Promise<{ outcome: InboundOutcome }> {
     const c = classifyProviderEvent(ev.eventType);
     if (!c.ok) throw PixAutomaticErrors.error('unknown_event_type', `Unknown event type ${ev.eventType}`);
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       const outcome = await this.apply(m, c.mapping, ev.idTx);
       await exec(m, `INSERT INTO pix_provider_events (event_type, id_tx, outcome, payload, settled_at) VALUES ($1, $2, $3, $4, CASE WHEN $3 = 'PARKED' THEN NULL ELSE now() END)`, [
         ev.eventType,
@@ -65,7 +66,7 @@ export class ProviderEventHandler implements OnModuleInit {
   }
 
   /** Applies parked events of these idTx whose predecessor has now arrived (call after a move). */
-  async replayParked(m: EntityManager, idTxs: string[]): Promise<void> {
+  async replayParked(m: Tx, idTxs: string[]): Promise<void> {
     let pending = idTxs;
     for (let round = 0; round < MAX_REPLAY_ROUNDS && pending.length; round++) {
       const { rows } = await exec<{ id: string; event_type: string; id_tx: string }>(
@@ -86,7 +87,7 @@ export class ProviderEventHandler implements OnModuleInit {
     }
   }
 
-  private async apply(m: EntityManager, map: ProviderEventMapping, idTx: string): Promise<InboundOutcome> {
+  private async apply(m: Tx, map: ProviderEventMapping, idTx: string): Promise<InboundOutcome> {
     if (map.kind === 'recurrence') {
       const r = await this.recurrences.lockByIdTx(m, idTx);
       if (!r) return 'UNKNOWN_ENTITY';

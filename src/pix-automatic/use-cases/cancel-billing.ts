@@ -9,6 +9,7 @@ import { PixTransitions } from '../events/pix-transitions';
 import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { providerFailure } from '../provider-errors';
 import { billingView } from '../views';
+import { transaction } from '../../platform/database/sql';
 
 /**
  * DELETE of a billing: CANCELLED_RECEIVER from a cancelable state (PENDING_SEND, SENT, ACTIVE,
@@ -34,7 +35,7 @@ export class CancelBilling {
     } catch (e) {
       throw providerFailure(e);
     }
-    const after = await this.ds.transaction(async (m) => {
+    const after = await transaction(this.ds, async (m) => {
       const locked = await this.billings.lockForTenant(m, t.tenantId, b.id);
       if (!locked) throw PixAutomaticErrors.error('billing_not_found', 'No such billing');
       return (await this.transitions.billing(m, locked, BillingTrigger.RECEIVER_CANCEL, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER')).entity;

@@ -9,6 +9,7 @@ import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { providerFailure } from '../provider-errors';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { recurrenceView } from '../views';
+import { transaction } from '../../platform/database/sql';
 
 /**
  * The receiver cancels: the provider first (so the payer is never charged again), then our
@@ -34,7 +35,7 @@ export class CancelRecurrence {
     } catch (e) {
       throw providerFailure(e);
     }
-    const done = await this.ds.transaction(async (m) => {
+    const done = await transaction(this.ds, async (m) => {
       const locked = await this.recurrences.lockForTenant(m, t.tenantId, r.id);
       if (!locked) throw PixAutomaticErrors.error('recurrence_not_found', 'No such recurrence');
       const res = await this.transitions.recurrence(m, locked, RecurrenceTrigger.RECEIVER_CANCEL, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_CANCELED');

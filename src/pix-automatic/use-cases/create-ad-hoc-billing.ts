@@ -13,6 +13,7 @@ import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { toCents } from '../sql';
 import { billingView } from '../views';
+import { transaction } from '../../platform/database/sql';
 
 /**
  * An ad hoc billing (extra charge, adjustment, manual retry) on an ACCEPTED or ACTIVE
@@ -31,7 +32,7 @@ export class CreateAdHocBilling {
   ) {}
 
   async execute(t: TenantContext, dto: CreateAdHocBillingDto): Promise<BillingDto> {
-    const created = await this.ds.transaction(async (m) => {
+    const created = await transaction(this.ds, async (m) => {
       const r = await this.recurrences.lockForTenant(m, t.tenantId, dto.recurrenceId);
       if (!r) throw PixAutomaticErrors.error('recurrence_not_found', 'No such recurrence');
       if (!acceptsBillings(r.status)) {

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { AppError, CODE_BY_STATUS, ErrorDetail, statusOfDomainError } from './app-error';
 import { CodedError } from '../../common/formats/coded-error';
+import { sqlStateOf } from '../database/sql';
 
 /** The body of every error answer (except the RFC 6749 token errors, which add their own). */
 export interface ErrorEnvelope {
@@ -44,12 +45,6 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'bad_request', message: 'The request could not be routed' },
   FST_ERR_CTP_INVALID_CONTENT_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Type; send application/json' },
 };
-
-/** The SQLSTATE of a PostgreSQL error, as pg raises it or as TypeORM wraps it. */
-function sqlStateOf(err: any): string | undefined {
-  const code = err?.driverError?.code ?? (err?.severity && err?.routine ? err.code : undefined);
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-}
 
 export function resolveError(err: any): ResolvedError {
   if (err instanceof AppError) {

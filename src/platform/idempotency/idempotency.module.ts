@@ -1,7 +1,7 @@
 import { Global, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { PeriodicJobs } from '../jobs/periodic-jobs';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
-import { IdempotencyStore, PgIdempotencyStore } from './idempotency.store';
+import { IdempotencyStore, SqlIdempotencyStore } from './idempotency.store';
 
 /** Deletes expired records hourly (one replica per run). */
 @Injectable()
@@ -19,7 +19,7 @@ class IdempotencyPurger implements OnModuleInit {
 /** Global: `@TenantRoute()` applies the interceptor on controllers of every feature module. */
 @Global()
 @Module({
-  providers: [{ provide: IdempotencyStore, useClass: PgIdempotencyStore }, IdempotencyInterceptor, IdempotencyPurger],
+  providers: [{ provide: IdempotencyStore, useClass: SqlIdempotencyStore }, IdempotencyInterceptor, IdempotencyPurger],
   exports: [IdempotencyStore, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

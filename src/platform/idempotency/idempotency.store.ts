@@ -28,7 +28,7 @@ const PURGE_BATCH = 5000;
 const PURGE_MAX_BATCHES = 1000;
 
 @Injectable()
-export class PgIdempotencyStore extends IdempotencyStore {
+export class SqlIdempotencyStore extends IdempotencyStore {
   constructor(private readonly ds: DataSource) {
     super();
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { pool, rows } from '../../platform/database/sql';
 
 export type CallbackKind = 'rec' | 'cobr';
 
@@ -9,11 +10,6 @@ export interface QueuedCallback {
   /** As PostgreSQL's text (microseconds kept: a JS Date would lose them and never match again). */
   receivedAt: string;
   attempts: number;
-}
-
-async function rows(m: EntityManager, text: string, params: unknown[]): Promise<any[]> {
-  if (!m.queryRunner) return (await (m.dataSource.driver as unknown as { master: { query: (t: string, p: unknown[]) => Promise<{ rows: any[] }> } }).master.query(text, params)).rows;
-  return (await m.queryRunner.query(text, params as any[], true)).records ?? [];
 }
 
 /**
@@ -30,7 +26,7 @@ export class PixApiCallbackQueue {
   async enqueue(kind: CallbackKind, ids: string[]): Promise<void> {
     if (!ids.length) return;
     await rows(
-      this.ds.manager,
+      pool(this.ds),
       `INSERT INTO pix_api_callbacks (kind, id) SELECT $1, x FROM unnest($2::text[]) AS v(x)
        ON CONFLICT (kind, id) DO UPDATE SET received_at = now(), next_attempt_at = now()`,
       [kind, [...new Set(ids)]],
@@ -39,7 +35,7 @@ export class PixApiCallbackQueue {
 
   async claim(limit: number, leaseMs: number): Promise<QueuedCallback[]> {
     const out = await rows(
-      this.ds.manager,
+      pool(this.ds),
       `WITH picked AS MATERIALIZED (
          SELECT kind, id FROM pix_api_callbacks WHERE next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        UPDATE pix_api_callbacks c SET next_attempt_at = now() + make_interval(secs => $2 / 1000.0), attempts = c.attempts + 1
@@ -52,11 +48,11 @@ export class PixApiCallbackQueue {
 
   /** Done: removed, unless a newer callback for the same entity arrived while it was applied. */
   async done(c: QueuedCallback): Promise<void> {
-    await rows(this.ds.manager, `DELETE FROM pix_api_callbacks WHERE kind = $1 AND id = $2 AND received_at = $3::timestamptz`, [c.kind, c.id, c.receivedAt]);
+    await rows(pool(this.ds), `DELETE FROM pix_api_callbacks WHERE kind = $1 AND id = $2 AND received_at = $3::timestamptz`, [c.kind, c.id, c.receivedAt]);
   }
 
   async failed(c: QueuedCallback, retryInMs: number, error: string): Promise<void> {
-    await rows(this.ds.manager, `UPDATE pix_api_callbacks SET next_attempt_at = now() + make_interval(secs => $3 / 1000.0), last_error = $4 WHERE kind = $1 AND id = $2`, [
+    await rows(pool(this.ds), `UPDATE pix_api_callbacks SET next_attempt_at = now() + make_interval(secs => $3 / 1000.0), last_error = $4 WHERE kind = $1 AND id = $2`, [
       c.kind,
       c.id,
       retryInMs,
@@ -65,10 +61,10 @@ export class PixApiCallbackQueue {
   }
 
   async dueNow(): Promise<number> {
-    return Number((await rows(this.ds.manager, `SELECT count(*)::int AS n FROM pix_api_callbacks WHERE next_attempt_at <= now()`, []))[0].n);
+    return Number((await rows(pool(this.ds), `SELECT count(*)::int AS n FROM pix_api_callbacks WHERE next_attempt_at <= now()`, []))[0].n);
   }
 
   async pending(): Promise<number> {
-    return Number((await rows(this.ds.manager, `SELECT count(*)::int AS n FROM pix_api_callbacks`, []))[0].n);
+    return Number((await rows(pool(this.ds), `SELECT count(*)::int AS n FROM pix_api_callbacks`, []))[0].n);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { buildBoleto } from '../../common/formats/boleto';
 import { Clock } from '../../platform/clock/clock';
 import { BoletoDto } from './acquirer-api.dto';
@@ -8,6 +8,7 @@ import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxNotifier } from './sandbox-notifier';
 import { newTxid, SandboxPixService } from './sandbox-pix.service';
+import { Tx, managerOf, transaction } from '../../platform/database/sql';
 
 export interface SandboxBoleto {
   boletoId: string;
@@ -92,8 +93,8 @@ export class SandboxBoletoService {
       }
     }
     const ids: string[] = [];
-    const paid = await this.ds.transaction(async (m) => {
-      const rows = await m.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1 FOR UPDATE`, [id]);
+    const paid = await transaction(this.ds, async (m) => {
+      const rows = await managerOf(m).query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1 FOR UPDATE`, [id]);
       if (!rows[0]) throw SandboxAcquirerErrors.error('boleto_not_found', 'No boleto with this id');
       const b = toBoleto(rows[0]);
       if (b.status === 'PENDING' && b.dueDate < this.clock.today()) {
@@ -101,13 +102,13 @@ export class SandboxBoletoService {
         throw SandboxAcquirerErrors.error('boleto_not_payable', 'This boleto is past its due date');
       }
       if (b.status !== 'PENDING') throw SandboxAcquirerErrors.error('boleto_not_payable', `This boleto is ${b.status} and cannot be paid`);
-      const res = await m.query(
+      const res = await managerOf(m).query(
         `UPDATE sandbox_acquirer_boletos SET status = $2, paid_at = $3, updated_at = $3 WHERE id = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
         [id, via === 'PIX' ? 'PAID_PIX' : 'PAID', this.clock.now()],
       );
       const done = toBoleto(res[0][0]);
       ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(done)));
-      await m.query(`UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'PSP', updated_at = $2 WHERE boleto_id = $1 AND status = 'PENDING'`, [id, this.clock.now()]);
+      await managerOf(m).query(`UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'PSP', updated_at = $2 WHERE boleto_id = $1 AND status = 'PENDING'`, [id, this.clock.now()]);
       return done;
     });
     await this.notifier.deliverNow(ids);
@@ -118,8 +119,8 @@ export class SandboxBoletoService {
    * In the transaction that paid the cobv printed on this boleto: the boleto is PAID_PIX too (one
    * bank). Answers the notifications to deliver after commit (none if it was no longer PENDING).
    */
-  async paidByItsCobvIn(m: EntityManager, boletoId: string): Promise<string[]> {
-    const res = await m.query(
+  async paidByItsCobvIn(m: Tx, boletoId: string): Promise<string[]> {
+    const res = await managerOf(m).query(
       `UPDATE sandbox_acquirer_boletos SET status = 'PAID_PIX', paid_at = $2, updated_at = $2 WHERE id = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [boletoId, this.clock.now()],
     );
@@ -129,8 +130,8 @@ export class SandboxBoletoService {
   /** PENDING boletos whose due date has passed (test clock, São Paulo day) become EXPIRED. */
   async expireDue(limit = 100): Promise<number> {
     const ids: string[] = [];
-    await this.ds.transaction(async (m) => {
-      const due = await m.query(
+    await transaction(this.ds, async (m) => {
+      const due = await managerOf(m).query(
         `SELECT id FROM sandbox_acquirer_boletos WHERE status = 'PENDING' AND due_date < $1::date ORDER BY due_date LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
         [this.clock.today()],
       );
@@ -144,9 +145,9 @@ export class SandboxBoletoService {
     return (await this.ds.query(`SELECT id FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [transactionId]))[0] ?? null;
   }
 
-  private async expireIn(m: EntityManager, boletoIds: string[], ids: string[]): Promise<void> {
+  private async expireIn(m: Tx, boletoIds: string[], ids: string[]): Promise<void> {
     if (!boletoIds.length) return;
-    const res = await m.query(
+    const res = await managerOf(m).query(
       `UPDATE sandbox_acquirer_boletos SET status = 'EXPIRED', updated_at = $2 WHERE id = ANY($1) AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [boletoIds, this.clock.now()],
     );

@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AcquirerNotification, AcquirerNotificationData, signAcquirerEvent } from '../../common/protocols/acquirer-events';
 import { SelfOrigin } from '../../platform/http/self-origin';
 import { Clock } from '../../platform/clock/clock';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
+import { Tx, managerOf } from '../../platform/database/sql';
 
 const LEASE_SECONDS = 30;
 const BACKOFF_SECONDS = [1, 2, 5, 10, 30, 60, 300];
@@ -26,9 +27,9 @@ export class SandboxNotifier {
   ) {}
 
   /** Records a notification inside the caller's transaction; answers its id for `deliverNow`. */
-  async enqueue(m: EntityManager, type: AcquirerNotification['type'], data: AcquirerNotificationData): Promise<string> {
+  async enqueue(m: Tx, type: AcquirerNotification['type'], data: AcquirerNotificationData): Promise<string> {
     const event: AcquirerNotification = { eventId: randomUUID(), type, occurredAt: this.clock.now().toISOString(), data };
-    await m.query(`INSERT INTO sandbox_acquirer_notifications (id, payload) VALUES ($1, $2)`, [event.eventId, JSON.stringify(event)]);
+    await managerOf(m).query(`INSERT INTO sandbox_acquirer_notifications (id, payload) VALUES ($1, $2)`, [event.eventId, JSON.stringify(event)]);
     return event.eventId;
   }
 

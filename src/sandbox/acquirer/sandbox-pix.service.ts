@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { buildBrCode } from '../../common/formats/brcode';
 import { randomChars } from '../../common/random-ids';
 import { Clock } from '../../platform/clock/clock';
@@ -8,6 +8,7 @@ import { PixChargeDto } from './acquirer-api.dto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxNotifier } from './sandbox-notifier';
+import { Tx, managerOf, transaction } from '../../platform/database/sql';
 
 export interface SandboxPixCharge {
   txid: string;
@@ -33,7 +34,7 @@ export interface SandboxPixCharge {
  */
 export interface PspPixFace {
   /** In the paying transaction; answers what to do once it committed (deliver the callback). */
-  onPaid(m: EntityManager, charge: SandboxPixCharge): Promise<() => Promise<void>>;
+  onPaid(m: Tx, charge: SandboxPixCharge): Promise<() => Promise<void>>;
   /** The txid a dynamic BR Code's location URL serves, or null. */
   txidAt(url: string): Promise<string | null>;
 }
@@ -103,8 +104,8 @@ export class SandboxPixService {
   async pay(txid: string): Promise<SandboxPixCharge> {
     const ids: string[] = [];
     let after: (() => Promise<void>) | null = null;
-    const charge = await this.ds.transaction(async (m) => {
-      const rows = await m.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE txid = $1 FOR UPDATE`, [txid]);
+    const charge = await transaction(this.ds, async (m) => {
+      const rows = await managerOf(m).query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE txid = $1 FOR UPDATE`, [txid]);
       if (!rows[0]) throw SandboxAcquirerErrors.error('pix_charge_not_found', 'No Pix charge with this txid');
       const c = toCharge(rows[0]);
       const now = this.clock.now();
@@ -114,7 +115,7 @@ export class SandboxPixService {
       }
       if (c.status !== 'PENDING') throw SandboxAcquirerErrors.error('pix_not_payable', `This Pix QR code is ${c.status} and cannot be paid again`);
       if (c.face === 'psp' && this.psp) {
-        const res = await m.query(
+        const res = await managerOf(m).query(
           `UPDATE sandbox_acquirer_pix_charges SET status = 'SETTLED', paid_at = $2, settled_at = $2, updated_at = $2
            WHERE txid = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
           [txid, now],
@@ -124,7 +125,7 @@ export class SandboxPixService {
         return paid;
       }
       const settleAt = new Date(now.getTime() + this.config.pixSettleAfterSeconds * 1000);
-      const res = await m.query(
+      const res = await managerOf(m).query(
         `UPDATE sandbox_acquirer_pix_charges SET status = 'AUTHORIZED', paid_at = $2, settle_at = $3, updated_at = $2
          WHERE txid = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
         [txid, now, settleAt],
@@ -142,8 +143,8 @@ export class SandboxPixService {
   /** AUTHORIZED charges whose settlement time (test clock) has come become SETTLED. */
   async settleDue(limit = 100): Promise<number> {
     const ids: string[] = [];
-    await this.ds.transaction(async (m) => {
-      const res = await m.query(
+    await transaction(this.ds, async (m) => {
+      const res = await managerOf(m).query(
         `UPDATE sandbox_acquirer_pix_charges SET status = 'SETTLED', settled_at = $1, updated_at = $1
          WHERE txid IN (SELECT txid FROM sandbox_acquirer_pix_charges WHERE status = 'AUTHORIZED' AND settle_at <= $1
                         ORDER BY settle_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
@@ -159,8 +160,8 @@ export class SandboxPixService {
   /** PENDING charges past `expiresAt` (test clock) become EXPIRED. */
   async expireDue(limit = 100): Promise<number> {
     const ids: string[] = [];
-    await this.ds.transaction(async (m) => {
-      const due = await m.query(
+    await transaction(this.ds, async (m) => {
+      const due = await managerOf(m).query(
         `SELECT txid FROM sandbox_acquirer_pix_charges WHERE status = 'PENDING' AND expires_at <= $1 ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
         [this.clock.now()],
       );
@@ -170,9 +171,9 @@ export class SandboxPixService {
     return ids.length;
   }
 
-  private async expireIn(m: EntityManager, txids: string[], ids: string[]): Promise<void> {
+  private async expireIn(m: Tx, txids: string[], ids: string[]): Promise<void> {
     if (!txids.length) return;
-    const res = await m.query(
+    const res = await managerOf(m).query(
       `UPDATE sandbox_acquirer_pix_charges SET status = 'EXPIRED', updated_at = $2 WHERE txid = ANY($1) AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [txids, this.clock.now()],
     );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { BankEvent } from './bank-rules';
+import { Tx, pool, rows, transaction } from '../../platform/database/sql';
 
 export interface BankRecurrence {
   recurrenceId: string;
@@ -62,29 +63,24 @@ function bil(r: any): BankBilling {
   };
 }
 
-/** One statement: in the manager's transaction, or straight on the pg pool (no query runner per statement). */
-async function rows(m: EntityManager, text: string, params: unknown[]): Promise<any[]> {
-  if (!m.queryRunner) return (await (m.dataSource.driver as unknown as { master: { query: (t: string, p: unknown[]) => Promise<{ rows: any[] }> } }).master.query(text, params)).rows;
-  return (await m.queryRunner.query(text, params as any[], true)).records ?? [];
-}
 
 /** The sandbox bank's books (its own `sandbox_bank_*` tables). Status changes are conditional updates. */
 @Injectable()
 export class SandboxBankStore {
   constructor(private readonly ds: DataSource) {}
 
-  get manager(): EntityManager {
-    return this.ds.manager;
+  get manager(): Tx {
+    return pool(this.ds);
   }
 
-  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(fn);
+  transaction<T>(fn: (m: Tx) => Promise<T>): Promise<T> {
+    return transaction(this.ds, fn);
   }
 
   /** Idempotent per recurrenceId: a repeat answers the recurrence as first stored (one round trip). */
   async insertRecurrence(r: BankRecurrence): Promise<BankRecurrence> {
     const out = await rows(
-      this.ds.manager,
+      pool(this.ds),
       `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
          expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline)
        VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13)
@@ -95,34 +91,34 @@ export class SandboxBankStore {
     return rec(out[0]);
   }
 
-  async findRecurrence(id: string, m: EntityManager = this.ds.manager): Promise<BankRecurrence | null> {
+  async findRecurrence(id: string, m: Tx = pool(this.ds)): Promise<BankRecurrence | null> {
     const r = await rows(m, `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = $1`, [id]);
     return r[0] ? rec(r[0]) : null;
   }
 
   /** Conditional move; null when the recurrence was not in one of `from`. */
-  async moveRecurrence(m: EntityManager, id: string, to: string, from: string[]): Promise<BankRecurrence | null> {
+  async moveRecurrence(m: Tx, id: string, to: string, from: string[]): Promise<BankRecurrence | null> {
     const r = await rows(m, `UPDATE sandbox_bank_recurrences SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status = ANY($3) RETURNING ${REC}`, [id, to, from]);
     return r[0] ? rec(r[0]) : null;
   }
 
   /** Moves every open (RECEIVED/ACTIVE) billing of a recurrence to `to`. */
-  async closeOpenBillings(m: EntityManager, recurrenceId: string, to: string): Promise<BankBilling[]> {
+  async closeOpenBillings(m: Tx, recurrenceId: string, to: string): Promise<BankBilling[]> {
     const r = await rows(m, `UPDATE sandbox_bank_billings SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`, [recurrenceId, to]);
     return r.map(bil);
   }
 
   async recurrencesById(ids: string[]): Promise<Map<string, BankRecurrence>> {
-    const r = await rows(this.ds.manager, `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = ANY($1)`, [ids]);
+    const r = await rows(pool(this.ds), `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = ANY($1)`, [ids]);
     return new Map(r.map((x) => [x.recurrence_id, rec(x)]));
   }
 
   async billingsByIdTx(idTxs: string[]): Promise<Map<string, BankBilling>> {
-    const r = await rows(this.ds.manager, `SELECT ${BIL} FROM sandbox_bank_billings WHERE id_tx = ANY($1)`, [idTxs]);
+    const r = await rows(pool(this.ds), `SELECT ${BIL} FROM sandbox_bank_billings WHERE id_tx = ANY($1)`, [idTxs]);
     return new Map(r.map((x) => [x.id_tx, bil(x)]));
   }
 
-  async insertBillings(m: EntityManager, b: { idTx: string; billingId: string; recurrenceId: string; amountCents: number; dueDate: string }[]): Promise<string[]> {
+  async insertBillings(m: Tx, b: { idTx: string; billingId: string; recurrenceId: string; amountCents: number; dueDate: string }[]): Promise<string[]> {
     if (!b.length) return [];
     const r = await rows(
       m,
@@ -135,12 +131,12 @@ export class SandboxBankStore {
   }
 
   /** A recurrence's first billing makes it ACTIVE at the bank too. */
-  async activateRecurrences(m: EntityManager, ids: string[]): Promise<void> {
+  async activateRecurrences(m: Tx, ids: string[]): Promise<void> {
     if (ids.length) await rows(m, `UPDATE sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id = ANY($1) AND status = 'ACCEPTED'`, [ids]);
   }
 
   /** Cancels a billing, or records the cancel of one not received yet (a tombstone that refuses it later). */
-  async cancelBilling(m: EntityManager, idTx: string, recurrenceId: string): Promise<{ billing: BankBilling; changed: boolean }> {
+  async cancelBilling(m: Tx, idTx: string, recurrenceId: string): Promise<{ billing: BankBilling; changed: boolean }> {
     const moved = await rows(m, `UPDATE sandbox_bank_billings SET status = 'CANCELLED_RECEIVER', updated_at = now() WHERE id_tx = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`, [idTx]);
     if (moved[0]) return { billing: bil(moved[0]), changed: true };
     await rows(m, `INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status) VALUES ($1, $2, 'CANCELLED_RECEIVER') ON CONFLICT (id_tx) DO NOTHING`, [idTx, recurrenceId]);
@@ -148,28 +144,28 @@ export class SandboxBankStore {
     return { billing: bil(r[0]), changed: false };
   }
 
-  async expirePending(m: EntityManager, day: string): Promise<BankRecurrence[]> {
+  async expirePending(m: Tx, day: string): Promise<BankRecurrence[]> {
     const r = await rows(m, `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status = 'PENDING' AND authorization_deadline < $1 RETURNING ${REC}`, [day]);
     return r.map(rec);
   }
 
-  async expireEnded(m: EntityManager, day: string): Promise<BankRecurrence[]> {
+  async expireEnded(m: Tx, day: string): Promise<BankRecurrence[]> {
     const r = await rows(m, `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status IN ('ACCEPTED','ACTIVE') AND expiration_date < $1 RETURNING ${REC}`, [day]);
     return r.map(rec);
   }
 
-  async activateReceived(m: EntityManager): Promise<BankBilling[]> {
+  async activateReceived(m: Tx): Promise<BankBilling[]> {
     const r = await rows(m, `UPDATE sandbox_bank_billings SET status = 'ACTIVE', updated_at = now() WHERE status = 'RECEIVED' RETURNING ${BIL}`, []);
     return r.map(bil);
   }
 
   /** Billings of the service face due by `day` (a PSP-face cobr settles by its attempts: SandboxCobrSettlement). */
-  async lockDue(m: EntityManager, day: string): Promise<BankBilling[]> {
+  async lockDue(m: Tx, day: string): Promise<BankBilling[]> {
     const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 AND id_rec IS NULL ORDER BY sandbox_bank_billings.due_date, sandbox_bank_billings.id_tx FOR UPDATE SKIP LOCKED`, [day]);
     return r.map(bil);
   }
 
-  async settle(m: EntityManager, settled: { idTx: string; status: string }[]): Promise<void> {
+  async settle(m: Tx, settled: { idTx: string; status: string }[]): Promise<void> {
     if (!settled.length) return;
     await rows(
       m,
@@ -178,7 +174,7 @@ export class SandboxBankStore {
     );
   }
 
-  async insertEvents(m: EntityManager, events: BankEvent[]): Promise<void> {
+  async insertEvents(m: Tx, events: BankEvent[]): Promise<void> {
     if (!events.length) return;
     await rows(
       m,
@@ -188,14 +184,14 @@ export class SandboxBankStore {
   }
 
   async undelivered(limit: number): Promise<{ id: string; payload: BankEvent; attempts: number }[]> {
-    return rows(this.ds.manager, `SELECT id, payload, attempts FROM sandbox_bank_events WHERE delivered_at IS NULL ORDER BY id LIMIT $1`, [limit]);
+    return rows(pool(this.ds), `SELECT id, payload, attempts FROM sandbox_bank_events WHERE delivered_at IS NULL ORDER BY id LIMIT $1`, [limit]);
   }
 
   async markDelivered(ids: string[]): Promise<void> {
-    if (ids.length) await rows(this.ds.manager, `UPDATE sandbox_bank_events SET delivered_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [ids]);
+    if (ids.length) await rows(pool(this.ds), `UPDATE sandbox_bank_events SET delivered_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [ids]);
   }
 
   async countAttempt(ids: string[]): Promise<void> {
-    if (ids.length) await rows(this.ds.manager, `UPDATE sandbox_bank_events SET attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [ids]);
+    if (ids.length) await rows(pool(this.ds), `UPDATE sandbox_bank_events SET attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [ids]);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { buildBrCode } from '../../common/formats/brcode';
 import { Clock } from '../../platform/clock/clock';
 import { PlatformConfig } from '../../platform/config/platform.config';
@@ -11,6 +11,7 @@ import { parseCharge, ParsedCharge, TXID } from './psp-cob.parse';
 import { PspCharge, PspCobStore, PspLocation } from './psp-cob.store';
 import { chargeView, locationUrl, locView, SANDBOX_RECEIVER } from './psp-cob.view';
 import { PspRequest, SandboxPspServer } from './psp-server';
+import { Tx, pool, transaction } from '../../platform/database/sql';
 
 /** The line printed on a boleto, named in a cobv's infoAdicionais: the sandbox prints that cobv's QR on it. */
 export const BOLETO_LINE_INFO = 'Linha digitavel';
@@ -61,7 +62,7 @@ export class PspCobHandlers implements OnModuleInit {
     const txid = req.params.txid;
     if (!TXID.test(txid)) return invalid(kind, [{ razao: 'O campo txid não respeita o schema.', propriedade: 'txid' }]);
     const hash = createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex');
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       const now = this.clock.now();
       const existing = await this.store.charge(txid, m, true);
       if (!existing && (await this.store.txidTaken(m, txid))) return invalid(kind, [{ razao: `O campo ${kind}.txid encontra-se em uso.`, propriedade: 'txid' }]);
@@ -85,7 +86,7 @@ export class PspCobHandlers implements OnModuleInit {
   }
 
   async patch(kind: 'cob' | 'cobv', req: PspRequest): Promise<PspAnswer> {
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       const existing = await this.store.charge(req.params.txid, m, true);
       if (!existing || existing.kind !== kind) return notFound(kind);
       if (existing.status !== 'PENDING') return invalid(kind, [{ razao: 'A cobrança não está ATIVA, e a presente requisição busca alterá-la.', propriedade: `${kind}.status` }]);
@@ -119,7 +120,7 @@ export class PspCobHandlers implements OnModuleInit {
     if (tipoCob !== 'cob' && tipoCob !== 'cobv') {
       return pspProblem(400, 'PayloadLocationOperacaoInvalida', 'Location inválida.', 'A requisição não respeita o schema.', [{ razao: 'O campo tipoCob não respeita o schema.', propriedade: 'tipoCob' }]);
     }
-    const loc = await this.store.newLocation(this.ds.manager, tipoCob, req.clientId, this.clock.now(), this.tokenLength(tipoCob));
+    const loc = await this.store.newLocation(pool(this.ds), tipoCob, req.clientId, this.clock.now(), this.tokenLength(tipoCob));
     const view = locView(loc, this.base());
     return { status: 201, headers: { location: view.location }, body: view };
   }
@@ -131,7 +132,7 @@ export class PspCobHandlers implements OnModuleInit {
     return { status: 200, body: locView(loc, this.base()) };
   }
 
-  private async revise(m: EntityManager, c: PspCharge, parsed: ParsedCharge, hash: string, now: Date, status: number): Promise<PspAnswer> {
+  private async revise(m: Tx, c: PspCharge, parsed: ParsedCharge, hash: string, now: Date, status: number): Promise<PspAnswer> {
     if (parsed.locId !== null && parsed.locId !== c.locId) {
       return invalid(c.kind, [{ razao: `O location referenciado por ${c.kind}.loc.id já está sendo utilizado por outra cobrança.`, propriedade: `${c.kind}.loc.id` }]);
     }
@@ -140,7 +141,7 @@ export class PspCobHandlers implements OnModuleInit {
   }
 
   /** The location named by `loc.id`, or a new one: it must exist, be of this type and serve no other charge. */
-  private async locationFor(m: EntityManager, kind: 'cob' | 'cobv', locId: number | null, clientId: string, now: Date): Promise<PspLocation | PspAnswer> {
+  private async locationFor(m: Tx, kind: 'cob' | 'cobv', locId: number | null, clientId: string, now: Date): Promise<PspLocation | PspAnswer> {
     if (locId === null) return this.store.newLocation(m, kind, clientId, now, this.tokenLength(kind));
     const loc = await this.store.location(locId, m, true);
     if (!loc) return invalid(kind, [{ razao: `O location referenciado por ${kind}.loc.id inexiste.`, propriedade: `${kind}.loc.id` }]);
@@ -150,7 +151,7 @@ export class PspCobHandlers implements OnModuleInit {
   }
 
   /** A sandbox boleto whose digitable line the cobv names (infoAdicionais), with the same amount: the cobv is its Pix QR. */
-  private async boletoNamed(m: EntityManager, parsed: ParsedCharge): Promise<string | null> {
+  private async boletoNamed(m: Tx, parsed: ParsedCharge): Promise<string | null> {
     const line = parsed.fields.infoAdicionais?.find((i) => i.nome === BOLETO_LINE_INFO)?.valor.replace(/\D/g, '');
     if (!line) return null;
     const b = await this.store.boletoByLine(m, line);
@@ -173,7 +174,7 @@ export class PspCobHandlers implements OnModuleInit {
     return Math.max(20, Math.min(32, LOCATION_MAX - prefix.length));
   }
 
-  private async answer(m: EntityManager, c: PspCharge, status: number): Promise<PspAnswer> {
+  private async answer(m: Tx, c: PspCharge, status: number): Promise<PspAnswer> {
     const loc = (await this.store.location(c.locId, m))!;
     return { status, body: chargeView(c, loc, this.base()) };
   }

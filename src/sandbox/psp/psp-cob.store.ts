@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { Tx, managerOf, pool } from '../../platform/database/sql';
 
 /** A cob or cobv of the sandbox PSP: a row of the sandbox's Pix charges with `face = 'psp'`. */
 export interface PspCharge {
@@ -71,18 +72,18 @@ export interface ChargeFields {
 export class PspCobStore {
   constructor(private readonly ds: DataSource) {}
 
-  async charge(txid: string, m: EntityManager = this.ds.manager, lock = false): Promise<PspCharge | null> {
-    const rows = await m.query(`SELECT ${CHARGE} FROM sandbox_acquirer_pix_charges WHERE txid = $1 AND face = 'psp'${lock ? ' FOR UPDATE' : ''}`, [txid]);
+  async charge(txid: string, m: Tx = pool(this.ds), lock = false): Promise<PspCharge | null> {
+    const rows = await managerOf(m).query(`SELECT ${CHARGE} FROM sandbox_acquirer_pix_charges WHERE txid = $1 AND face = 'psp'${lock ? ' FOR UPDATE' : ''}`, [txid]);
     return rows[0] ? toCharge(rows[0]) : null;
   }
 
   /** Any charge with this txid, whichever face (a txid is the receiver's, unique across its charges). */
-  async txidTaken(m: EntityManager, txid: string): Promise<boolean> {
-    return (await m.query(`SELECT 1 FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid])).length > 0;
+  async txidTaken(m: Tx, txid: string): Promise<boolean> {
+    return (await managerOf(m).query(`SELECT 1 FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid])).length > 0;
   }
 
-  async insertCharge(m: EntityManager, c: { txid: string; kind: 'cob' | 'cobv'; clientId: string; requestHash: string; locId: number; boletoId: string | null; brCode: string; now: Date } & ChargeFields): Promise<void> {
-    await m.query(
+  async insertCharge(m: Tx, c: { txid: string; kind: 'cob' | 'cobv'; clientId: string; requestHash: string; locId: number; boletoId: string | null; brCode: string; now: Date } & ChargeFields): Promise<void> {
+    await managerOf(m).query(
       `INSERT INTO sandbox_acquirer_pix_charges (txid, transaction_id, request_hash, merchant_id, amount_cents, payer_name, br_code, status, expires_at, created_at, updated_at,
          face, kind, revisao, expiracao_s, due_date, validade_apos_vencimento, devedor, chave, solicitacao_pagador, info_adicionais, loc_id, boleto_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $9, 'psp', $10, 0, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
@@ -92,12 +93,12 @@ export class PspCobStore {
         c.infoAdicionais ? JSON.stringify(c.infoAdicionais) : null, c.locId, c.boletoId,
       ],
     );
-    await m.query(`UPDATE sandbox_psp_locations SET txid = $2 WHERE id = $1`, [c.locId, c.txid]);
+    await managerOf(m).query(`UPDATE sandbox_psp_locations SET txid = $2 WHERE id = $1`, [c.locId, c.txid]);
   }
 
   /** A revision (PUT again or PATCH): the given fields, revisao + 1. */
-  async reviseCharge(m: EntityManager, txid: string, f: ChargeFields & { requestHash: string; brCode: string }, now: Date): Promise<void> {
-    await m.query(
+  async reviseCharge(m: Tx, txid: string, f: ChargeFields & { requestHash: string; brCode: string }, now: Date): Promise<void> {
+    await managerOf(m).query(
       `UPDATE sandbox_acquirer_pix_charges SET amount_cents = $2, chave = $3, expiracao_s = $4, due_date = $5, validade_apos_vencimento = $6, devedor = $7,
          solicitacao_pagador = $8, info_adicionais = $9, expires_at = $10, request_hash = $11, br_code = $12, payer_name = $13, revisao = revisao + 1, updated_at = $14
        WHERE txid = $1 AND status = 'PENDING'`,
@@ -108,21 +109,21 @@ export class PspCobStore {
     );
   }
 
-  async removeCharge(m: EntityManager, txid: string, now: Date): Promise<void> {
-    await m.query(
+  async removeCharge(m: Tx, txid: string, now: Date): Promise<void> {
+    await managerOf(m).query(
       `UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'USUARIO_RECEBEDOR', revisao = revisao + 1, updated_at = $2 WHERE txid = $1 AND status = 'PENDING'`,
       [txid, now],
     );
   }
 
-  async newLocation(m: EntityManager, tipoCob: 'cob' | 'cobv', clientId: string, now: Date, tokenLength = 32): Promise<PspLocation> {
+  async newLocation(m: Tx, tipoCob: 'cob' | 'cobv', clientId: string, now: Date, tokenLength = 32): Promise<PspLocation> {
     const token = randomBytes(16).toString('hex').slice(0, tokenLength);
-    const rows = await m.query(`INSERT INTO sandbox_psp_locations (token, tipo_cob, client_id, created_at) VALUES ($1, $2, $3, $4) RETURNING ${LOCATION}`, [token, tipoCob, clientId, now]);
+    const rows = await managerOf(m).query(`INSERT INTO sandbox_psp_locations (token, tipo_cob, client_id, created_at) VALUES ($1, $2, $3, $4) RETURNING ${LOCATION}`, [token, tipoCob, clientId, now]);
     return toLocation(rows[0]);
   }
 
-  async location(id: number, m: EntityManager = this.ds.manager, lock = false): Promise<PspLocation | null> {
-    const rows = await m.query(`SELECT ${LOCATION} FROM sandbox_psp_locations WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  async location(id: number, m: Tx = pool(this.ds), lock = false): Promise<PspLocation | null> {
+    const rows = await managerOf(m).query(`SELECT ${LOCATION} FROM sandbox_psp_locations WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
     return rows[0] ? toLocation(rows[0]) : null;
   }
 
@@ -132,8 +133,8 @@ export class PspCobStore {
   }
 
   /** The boleto this digitable line names, if the sandbox issued it. */
-  async boletoByLine(m: EntityManager, line: string): Promise<{ id: string; amountCents: number } | null> {
-    const rows = await m.query(`SELECT id, amount_cents FROM sandbox_acquirer_boletos WHERE digitable_line = $1`, [line]);
+  async boletoByLine(m: Tx, line: string): Promise<{ id: string; amountCents: number } | null> {
+    const rows = await managerOf(m).query(`SELECT id, amount_cents FROM sandbox_acquirer_boletos WHERE digitable_line = $1`, [line]);
     return rows[0] ? { id: rows[0].id, amountCents: Number(rows[0].amount_cents) } : null;
   }
 

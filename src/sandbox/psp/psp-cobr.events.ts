@@ -9,6 +9,7 @@ import { cobrNotification } from './psp-cobr.view';
 import { recNotification } from './psp-rec.notification';
 import { SandboxCobrStore } from './psp-cobr.store';
 import { webhookUrlOf, WebhookKind } from './psp-webhooks.handlers';
+import { pool } from '../../platform/database/sql';
 
 /** Items per callback body. */
 const PER_CALLBACK = 100;
@@ -47,7 +48,7 @@ export class SandboxPspCallbacks implements PspEventFace, OnModuleInit {
   async claim(pending: PendingBankEvent[]): Promise<Set<string>> {
     const ids = [...new Set(pending.map((p) => p.payload.idTx))];
     const found = await sql(
-      this.ds.manager,
+      pool(this.ds),
       `SELECT id_tx FROM sandbox_bank_billings WHERE id_tx = ANY($1) AND id_rec IS NOT NULL
        UNION ALL SELECT id_tx FROM sandbox_bank_recurrences WHERE id_tx = ANY($1) AND id_rec IS NOT NULL`,
       [ids],

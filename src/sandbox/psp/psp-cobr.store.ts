@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { Tx, pool, rows, transaction } from '../../platform/database/sql';
 
 /** A cobr as the sandbox PSP keeps it: a `sandbox_bank_billings` row with `id_rec` set. */
 export interface CobrRow {
@@ -58,28 +59,24 @@ function cobr(r: any): CobrRow {
   };
 }
 
-/** One statement's rows (UPDATE/DELETE … RETURNING included): in the manager's transaction, or on the pool. */
-export async function rows(m: EntityManager, text: string, params: unknown[]): Promise<any[]> {
-  if (!m.queryRunner) return (await (m.dataSource.driver as unknown as { master: { query: (t: string, p: unknown[]) => Promise<{ rows: any[] }> } }).master.query(text, params)).rows;
-  return (await m.queryRunner.query(text, params as any[], true)).records ?? [];
-}
+export { rows };
 
 /** The sandbox PSP's cobr books (over the sandbox bank's tables). Status changes are conditional updates. */
 @Injectable()
 export class SandboxCobrStore {
   constructor(private readonly ds: DataSource) {}
 
-  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.transaction(fn);
+  transaction<T>(fn: (m: Tx) => Promise<T>): Promise<T> {
+    return transaction(this.ds, fn);
   }
 
-  async find(txid: string, m: EntityManager = this.ds.manager): Promise<CobrRow | null> {
+  async find(txid: string, m: Tx = pool(this.ds)): Promise<CobrRow | null> {
     const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_tx = $1 AND id_rec IS NOT NULL`, [txid]);
     return r[0] ? cobr(r[0]) : null;
   }
 
   /** Any billing (either face) with this id: a txid is unique across the bank. */
-  async exists(txid: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+  async exists(txid: string, m: Tx = pool(this.ds)): Promise<boolean> {
     return (await rows(m, `SELECT 1 FROM sandbox_bank_billings WHERE id_tx = $1`, [txid])).length > 0;
   }
 
@@ -90,7 +87,7 @@ export class SandboxCobrStore {
    */
   async insertForRec(c: { txid: string; idRec: string; amountCents: number; dueDate: string; ajusteDiaUtil: boolean; receiver: Record<string, string>; createdAt: Date }): Promise<{ rec: { status: string } | null; cobr: CobrRow | null }> {
     const r = await rows(
-      this.ds.manager,
+      pool(this.ds),
       `WITH rec AS (SELECT recurrence_id, status, receiver_name FROM sandbox_bank_recurrences WHERE id_rec = $2),
        ins AS (
          INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status, amount_cents, due_date, id_rec, ajuste_dia_util, receiver, psp_created_at, attempt_date, history)
@@ -107,7 +104,7 @@ export class SandboxCobrStore {
   }
 
   /** Conditional move of one cobr (with what it ended by); null when it was not in one of `from`. */
-  async move(m: EntityManager, txid: string, to: string, from: string[], set: { encerramento?: unknown; tentativas?: Attempt[]; attemptDate?: string | null } = {}): Promise<CobrRow | null> {
+  async move(m: Tx, txid: string, to: string, from: string[], set: { encerramento?: unknown; tentativas?: Attempt[]; attemptDate?: string | null } = {}): Promise<CobrRow | null> {
     const r = await rows(
       m,
       `UPDATE sandbox_bank_billings SET status = $2, updated_at = now(),
@@ -123,8 +120,8 @@ export class SandboxCobrStore {
   async list(q: { inicio: Date; fim: Date; idRec?: string; status?: string; page: number; perPage: number }): Promise<{ items: CobrRow[]; total: number }> {
     const where = `id_rec IS NOT NULL AND psp_created_at >= $1 AND psp_created_at <= $2 AND ($3::text IS NULL OR id_rec = $3)`;
     const params = [q.inicio, q.fim, q.idRec ?? null];
-    const total = Number((await rows(this.ds.manager, `SELECT count(*)::int AS n FROM sandbox_bank_billings WHERE ${where}`, params))[0].n);
-    const items = await rows(this.ds.manager, `SELECT ${COLS} FROM sandbox_bank_billings WHERE ${where} ORDER BY psp_created_at, id_tx LIMIT $4 OFFSET $5`, [
+    const total = Number((await rows(pool(this.ds), `SELECT count(*)::int AS n FROM sandbox_bank_billings WHERE ${where}`, params))[0].n);
+    const items = await rows(pool(this.ds), `SELECT ${COLS} FROM sandbox_bank_billings WHERE ${where} ORDER BY psp_created_at, id_tx LIMIT $4 OFFSET $5`, [
       ...params,
       q.perPage,
       q.page * q.perPage,
@@ -133,24 +130,24 @@ export class SandboxCobrStore {
   }
 
   /** Active cobrs whose next attempt falls on or before `day` (locked, SKIP LOCKED). */
-  async lockAttemptsDue(m: EntityManager, day: string): Promise<CobrRow[]> {
+  async lockAttemptsDue(m: Tx, day: string): Promise<CobrRow[]> {
     const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date <= $1 ORDER BY attempt_date, id_tx FOR UPDATE SKIP LOCKED`, [day]);
     return r.map(cobr);
   }
 
   /** Active cobrs waiting for a retry request (no attempt scheduled): closed when the policy's budget is spent. */
-  async lockAwaitingRetry(m: EntityManager): Promise<CobrRow[]> {
+  async lockAwaitingRetry(m: Tx): Promise<CobrRow[]> {
     const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date IS NULL FOR UPDATE SKIP LOCKED`, []);
     return r.map(cobr);
   }
 
-  async lock(m: EntityManager, txid: string): Promise<CobrRow | null> {
+  async lock(m: Tx, txid: string): Promise<CobrRow | null> {
     const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_tx = $1 AND id_rec IS NOT NULL FOR UPDATE`, [txid]);
     return r[0] ? cobr(r[0]) : null;
   }
 
   /** Records a change the callbacks must tell (the bank's outbox; the flush routes cobr rows to `{webhookUrl}/cobr`). */
-  async changed(m: EntityManager, items: { txid: string; recurrenceId: string; what: string }[], at: string): Promise<void> {
+  async changed(m: Tx, items: { txid: string; recurrenceId: string; what: string }[], at: string): Promise<void> {
     if (!items.length) return;
     await rows(
       m,

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { randomChars } from '../../common/random-ids';
 import { Clock } from '../../platform/clock/clock';
 import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
@@ -11,6 +11,7 @@ import { SandboxNotifier } from '../acquirer/sandbox-notifier';
 import { PspPixFace, SandboxPixCharge, SandboxPixService } from '../acquirer/sandbox-pix.service';
 import { SandboxConfig } from '../sandbox.config';
 import { pixView } from './psp-cob.view';
+import { Tx, managerOf } from '../../platform/database/sql';
 
 /** ISPB of the sandbox PSP in the endToEndIds it makes. */
 const ISPB = '99999999';
@@ -59,15 +60,15 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
     this.jobs.schedule({ name: 'sandbox-psp-pix-callbacks', everyMs: this.acquirer.tickMs, run: () => this.deliverDue() });
   }
 
-  async onPaid(m: EntityManager, charge: SandboxPixCharge): Promise<() => Promise<void>> {
+  async onPaid(m: Tx, charge: SandboxPixCharge): Promise<() => Promise<void>> {
     const now = this.clock.now();
     const e2e = newEndToEndId(now);
-    await m.query(
+    await managerOf(m).query(
       `INSERT INTO sandbox_psp_pix (end_to_end_id, txid, chave, amount_cents, paid_at)
        SELECT $1, txid, chave, amount_cents, $2 FROM sandbox_acquirer_pix_charges WHERE txid = $3`,
       [e2e, now, charge.txid],
     );
-    const cb = await m.query(`INSERT INTO sandbox_psp_pix_callbacks (end_to_end_id) VALUES ($1) RETURNING id`, [e2e]);
+    const cb = await managerOf(m).query(`INSERT INTO sandbox_psp_pix_callbacks (end_to_end_id) VALUES ($1) RETURNING id`, [e2e]);
     const notices = charge.boletoId ? await this.boletos.paidByItsCobvIn(m, charge.boletoId) : [];
     return async () => {
       await this.deliver(`c.id = $1::uuid`, [cb[0].id]);

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { rows as sql } from './psp-cobr.store';
 import { RecRow, recView } from './psp-rec.view';
+import { pool } from '../../platform/database/sql';
 
 const SELECT = `SELECT r.id_tx, r.id_rec, r.status, r.amount_cents, r.periodicity, r.first_due_date::text AS first_due_date, r.expiration_date::text AS expiration_date,
   r.payer_name, r.payer_tax_id, r.description, r.contrato, r.politica_retentativa, r.loc_id, NULL AS loc_token, NULL AS loc_created_at,
@@ -14,7 +15,7 @@ const SELECT = `SELECT r.id_tx, r.id_rec, r.status, r.amount_cents, r.periodicit
  */
 export async function recNotification(ds: DataSource, idTxs: string[]): Promise<{ idTx: string; body: Record<string, unknown> }[]> {
   if (!idTxs.length) return [];
-  const found = (await sql(ds.manager, SELECT, [idTxs])) as (RecRow & { id_tx: string })[];
+  const found = (await sql(pool(ds), SELECT, [idTxs])) as (RecRow & { id_tx: string })[];
   return found.map((r) => {
     const v = recView(r, '') as Record<string, unknown>;
     const body: Record<string, unknown> = { idRec: v.idRec, status: v.status, atualizacao: v.atualizacao, ativacao: v.ativacao };

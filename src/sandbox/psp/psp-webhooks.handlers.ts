@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { rows as sql } from './psp-cobr.store';
 import { PspAnswer, pspProblem, PspRequest, PspRouter } from './psp-http';
+import { pool } from '../../platform/database/sql';
 
 export type WebhookKind = 'rec' | 'cobr';
 
@@ -40,7 +41,7 @@ export class SandboxPspWebhookHandlers {
     }
     if (!ok) return pspProblem(400, TYPE[kind], 'Webhook inválido.', 'A requisição não respeita o schema.', [{ razao: 'O campo webhookUrl não respeita o schema.', propriedade: 'webhookUrl' }]);
     await sql(
-      this.ds.manager,
+      pool(this.ds),
       `INSERT INTO sandbox_psp_webhooks (kind, client_id, webhook_url, created_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (kind, client_id) DO UPDATE SET webhook_url = EXCLUDED.webhook_url`,
       [kind, req.clientId, (url as string).replace(/\/+$/, ''), this.clock.now()],
@@ -49,13 +50,13 @@ export class SandboxPspWebhookHandlers {
   }
 
   async get(kind: WebhookKind, req: PspRequest): Promise<PspAnswer> {
-    const rows = await sql(this.ds.manager, `SELECT webhook_url, created_at FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2`, [kind, req.clientId]);
+    const rows = await sql(pool(this.ds), `SELECT webhook_url, created_at FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2`, [kind, req.clientId]);
     if (!rows[0]) return notFound();
     return { status: 200, body: { webhookUrl: rows[0].webhook_url, criacao: new Date(rows[0].created_at).toISOString() } };
   }
 
   async remove(kind: WebhookKind, req: PspRequest): Promise<PspAnswer> {
-    const rows = await sql(this.ds.manager, `DELETE FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2 RETURNING 1`, [kind, req.clientId]);
+    const rows = await sql(pool(this.ds), `DELETE FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2 RETURNING 1`, [kind, req.clientId]);
     return rows.length ? { status: 204 } : notFound();
   }
 }
@@ -66,6 +67,6 @@ function notFound(): PspAnswer {
 
 /** Where the PSP sends `kind` callbacks (the sandbox has one receiver: the latest registration), or null. */
 export async function webhookUrlOf(ds: DataSource, kind: WebhookKind): Promise<string | null> {
-  const rows = await sql(ds.manager, `SELECT webhook_url FROM sandbox_psp_webhooks WHERE kind = $1 ORDER BY created_at DESC LIMIT 1`, [kind]);
+  const rows = await sql(pool(ds), `SELECT webhook_url FROM sandbox_psp_webhooks WHERE kind = $1 ORDER BY created_at DESC LIMIT 1`, [kind]);
   return rows[0]?.webhook_url ?? null;
 }

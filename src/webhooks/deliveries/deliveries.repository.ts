@@ -25,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COLUMNS = `id, event_id, domain, event_type, status, attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, delivered_at, replay_of, created_at`;
 
 @Injectable()
-export class PgDeliveriesRepository extends DeliveriesRepository {
+export class SqlDeliveriesRepository extends DeliveriesRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }

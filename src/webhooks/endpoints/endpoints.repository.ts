@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { EventDomain } from '../event-publisher';
 import { EndpointStatus } from '../event-types';
+import { Tx, managerOf, transaction } from '../../platform/database/sql';
 
 export interface EndpointRecord {
   id: string;
@@ -48,8 +49,8 @@ export abstract class EndpointsRepository {
   /** Deletes the registration and forgets its secrets; its pending deliveries are cancelled. False when there was none. */
   abstract remove(tenantId: string, domain: EventDomain, now: Date): Promise<boolean>;
   /** Live registrations after `afterId` (id order) with a box not under `activeKeyId`, locked FOR UPDATE SKIP LOCKED. */
-  abstract lockBoxesToRewrap(m: EntityManager, activeKeyId: string, afterId: string, limit: number): Promise<StoredBoxes[]>;
-  abstract updateBoxes(m: EntityManager, id: string, secretBox: string, previousSecretBox: string | null): Promise<void>;
+  abstract lockBoxesToRewrap(m: Tx, activeKeyId: string, afterId: string, limit: number): Promise<StoredBoxes[]>;
+  abstract updateBoxes(m: Tx, id: string, secretBox: string, previousSecretBox: string | null): Promise<void>;
   /** Stored boxes (current and previous) per key id; `v1` for boxes written before key ids. */
   abstract countBoxesByKey(): Promise<Record<string, number>>;
 }
@@ -57,7 +58,7 @@ export abstract class EndpointsRepository {
 const COLUMNS = `id, tenant_id, domain, url, events, status, disabled_reason, key_id, previous_key_id, previous_expires_at, rotated_at, created_at, updated_at`;
 
 @Injectable()
-export class PgEndpointsRepository extends EndpointsRepository {
+export class SqlEndpointsRepository extends EndpointsRepository {
   constructor(private readonly ds: DataSource) {
     super();
   }
@@ -93,9 +94,9 @@ export class PgEndpointsRepository extends EndpointsRepository {
   }
 
   async remove(tenantId: string, domain: EventDomain, now: Date): Promise<boolean> {
-    return this.ds.transaction(async (m) => {
+    return transaction(this.ds, async (m) => {
       // (UPDATE … RETURNING wrapped in a CTE: TypeORM answers [rows, count] for a bare UPDATE.)
-      const rows = await m.query(
+      const rows = await managerOf(m).query(
         `WITH del AS (
            UPDATE webhook_endpoints SET status = 'DELETED', disabled_reason = NULL, key_id = NULL, secret_box = NULL,
              previous_key_id = NULL, previous_secret_box = NULL, previous_expires_at = NULL, updated_at = $3
@@ -104,7 +105,7 @@ export class PgEndpointsRepository extends EndpointsRepository {
         [tenantId, domain, now],
       );
       if (!rows.length) return false;
-      await m.query(
+      await managerOf(m).query(
         `UPDATE webhook_deliveries SET status = 'CANCELLED', next_attempt_at = NULL, leased_until = NULL, claim_token = NULL, last_error = 'endpoint_deleted'
          WHERE endpoint_id = $1 AND status = 'PENDING'`,
         [rows[0].id],
@@ -113,8 +114,8 @@ export class PgEndpointsRepository extends EndpointsRepository {
     });
   }
 
-  async lockBoxesToRewrap(m: EntityManager, activeKeyId: string, afterId: string, limit: number): Promise<StoredBoxes[]> {
-    const rows = await m.query(
+  async lockBoxesToRewrap(m: Tx, activeKeyId: string, afterId: string, limit: number): Promise<StoredBoxes[]> {
+    const rows = await managerOf(m).query(
       `SELECT id, tenant_id, domain, secret_box, previous_secret_box FROM webhook_endpoints
        WHERE id > $2 AND secret_box IS NOT NULL
          AND (secret_box NOT LIKE $1 OR (previous_secret_box IS NOT NULL AND previous_secret_box NOT LIKE $1))
@@ -124,9 +125,9 @@ export class PgEndpointsRepository extends EndpointsRepository {
     return rows.map((r: any) => ({ id: r.id, tenantId: r.tenant_id, domain: r.domain, secretBox: r.secret_box, previousSecretBox: r.previous_secret_box }));
   }
 
-  async updateBoxes(m: EntityManager, id: string, secretBox: string, previousSecretBox: string | null): Promise<void> {
+  async updateBoxes(m: Tx, id: string, secretBox: string, previousSecretBox: string | null): Promise<void> {
     // Only the boxes change: the key ids and secrets inside stay, so receivers notice nothing.
-    await m.query(`UPDATE webhook_endpoints SET secret_box = $2, previous_secret_box = $3 WHERE id = $1 AND secret_box IS NOT NULL`, [id, secretBox, previousSecretBox]);
+    await managerOf(m).query(`UPDATE webhook_endpoints SET secret_box = $2, previous_secret_box = $3 WHERE id = $1 AND secret_box IS NOT NULL`, [id, secretBox, previousSecretBox]);
   }
 
   async countBoxesByKey(): Promise<Record<string, number>> {

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+
 import { randomHex } from '../../common/random-ids';
 import { Clock } from '../../platform/clock/clock';
 import { EVENT_DOMAINS, isKnownEventType } from '../event-types';
 import { EventPublisher, OutboundEvent } from '../event-publisher';
 import { WebhookErrors } from '../webhooks.errors';
+import { Tx, managerOf } from '../../platform/database/sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,7 +22,7 @@ export class OutboxEventPublisher extends EventPublisher {
     super();
   }
 
-  async publish(manager: EntityManager, event: OutboundEvent): Promise<void> {
+  async publish(manager: Tx, event: OutboundEvent): Promise<void> {
     await this.publishMany(manager, [event]);
   }
 
@@ -29,13 +30,13 @@ export class OutboxEventPublisher extends EventPublisher {
    * Every event checked first (one bad event writes nothing), then ONE statement: the event rows
    * from arrays, and a delivery row per event joined to its tenant's active endpoint of the domain.
    */
-  async publishMany(manager: EntityManager, events: OutboundEvent[]): Promise<void> {
+  async publishMany(manager: Tx, events: OutboundEvent[]): Promise<void> {
     if (!events.length) return;
     for (const e of events) assertEvent(e);
     const now = this.clock.now();
     for (let i = 0; i < events.length; i += MAX_PER_STATEMENT) {
       const chunk = events.slice(i, i + MAX_PER_STATEMENT);
-      await manager.query(
+      await managerOf(manager).query(
         `WITH ev AS (
            INSERT INTO webhook_events (id, tenant_id, domain, type, id_tx, data, occurred_at, created_at)
            SELECT i, t, d, y, x, j, o, $8 FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])

@@ -4,6 +4,7 @@ import { EndpointsRepository } from '../endpoints/endpoints.repository';
 import { EventDomain } from '../event-publisher';
 import { SecretBoxError, SecretKeyRing } from '../endpoints/secret-box';
 import { WebhooksConfig } from '../webhooks.config';
+import { transaction } from '../../platform/database/sql';
 
 export interface SecretsRewrapReport {
   activeKeyId: string;
@@ -43,7 +44,7 @@ export class RewrapWebhookSecrets {
     let rewrapped = 0;
     let unreadable = 0;
     for (;;) {
-      const batch = await this.ds.transaction(async (m) => {
+      const batch = await transaction(this.ds, async (m) => {
         const rows = await this.endpoints.lockBoxesToRewrap(m, this.keys.activeKeyId, after, BATCH);
         for (const r of rows) {
           try {
