@@ -60,7 +60,9 @@ export class PixAutomatic1763600300000 implements MigrationInterface {
     await q.query(`CREATE UNIQUE INDEX pix_billings_cycle_uq ON pix_billings (recurrence_id, cycle) WHERE cycle IS NOT NULL`);
     await q.query(`CREATE UNIQUE INDEX pix_billings_id_tx_uq ON pix_billings (id_tx)`);
     await q.query(`CREATE INDEX pix_billings_recurrence_ix ON pix_billings (recurrence_id, due_date, created_at)`);
-    await q.query(`CREATE INDEX pix_billings_to_send_ix ON pix_billings (next_attempt_at) WHERE status IN ('PENDING_SEND','SEND_FAILED') AND next_attempt_at IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX pix_billings_to_send_ix ON pix_billings (next_attempt_at) WHERE status IN ('PENDING_SEND','SEND_FAILED') AND next_attempt_at IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE pix_skipped_cycles (

@@ -27,7 +27,9 @@ export class SandboxBank1763600310000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX sandbox_bank_recurrences_pending_ix ON sandbox_bank_recurrences (authorization_deadline) WHERE status = 'PENDING'`);
+    await q.query(
+      `CREATE INDEX sandbox_bank_recurrences_pending_ix ON sandbox_bank_recurrences (authorization_deadline) WHERE status = 'PENDING'`,
+    );
 
     await q.query(`
       CREATE TABLE sandbox_bank_billings (

@@ -87,7 +87,9 @@ export class SandboxAcquirer1763600400000 implements MigrationInterface {
         last_error text,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX sandbox_acquirer_notifications_due ON sandbox_acquirer_notifications (next_attempt_at) WHERE delivered_at IS NULL`);
+    await q.query(
+      `CREATE INDEX sandbox_acquirer_notifications_due ON sandbox_acquirer_notifications (next_attempt_at) WHERE delivered_at IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

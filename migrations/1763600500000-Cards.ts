@@ -103,8 +103,12 @@ export class Cards1763600500000 implements MigrationInterface {
       )`);
     await q.query(`CREATE UNIQUE INDEX three_ds_token_hash ON three_ds_authentications (token_hash)`);
     await q.query(`CREATE UNIQUE INDEX three_ds_reference_id ON three_ds_authentications (reference_id) WHERE reference_id IS NOT NULL`);
-    await q.query(`CREATE UNIQUE INDEX three_ds_ds_transaction_id ON three_ds_authentications (ds_transaction_id) WHERE ds_transaction_id IS NOT NULL`);
-    await q.query(`CREATE UNIQUE INDEX three_ds_request_id ON three_ds_authentications (tenant_id, request_id) WHERE request_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX three_ds_ds_transaction_id ON three_ds_authentications (ds_transaction_id) WHERE ds_transaction_id IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX three_ds_request_id ON three_ds_authentications (tenant_id, request_id) WHERE request_id IS NOT NULL`,
+    );
     // One payment per authentication.
     await q.query(`CREATE UNIQUE INDEX three_ds_payment_id ON three_ds_authentications (payment_id) WHERE payment_id IS NOT NULL`);
 
@@ -141,8 +145,12 @@ export class Cards1763600500000 implements MigrationInterface {
       )`);
     // A single-use token pays at most once; an authentication backs at most one payment.
     await q.query(`CREATE UNIQUE INDEX card_payments_card_token ON card_payments (card_token_id) WHERE card_token_id IS NOT NULL`);
-    await q.query(`CREATE UNIQUE INDEX card_payments_three_ds ON card_payments (three_ds_authentication_id) WHERE three_ds_authentication_id IS NOT NULL`);
-    await q.query(`CREATE UNIQUE INDEX card_payments_acquirer_tx ON card_payments (acquirer_transaction_id) WHERE acquirer_transaction_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX card_payments_three_ds ON card_payments (three_ds_authentication_id) WHERE three_ds_authentication_id IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX card_payments_acquirer_tx ON card_payments (acquirer_transaction_id) WHERE acquirer_transaction_id IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX card_payments_tenant_created ON card_payments (tenant_id, created_at DESC)`);
     await q.query(`CREATE INDEX card_payments_processing ON card_payments (created_at) WHERE status = 'PROCESSING'`);
 

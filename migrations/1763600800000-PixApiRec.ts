@@ -51,7 +51,9 @@ export class PixApiRec1763600800000 implements MigrationInterface {
     await q.query(`DROP INDEX sandbox_bank_recurrences_id_rec_ux`);
     await q.query(`DROP TRIGGER sandbox_rec_approved ON sandbox_bank_recurrences`);
     await q.query(`DROP FUNCTION sandbox_rec_approved()`);
-    await q.query(`ALTER TABLE sandbox_bank_recurrences DROP COLUMN contrato, DROP COLUMN politica_retentativa, DROP COLUMN loc_id, DROP COLUMN approved_at, DROP COLUMN id_rec`);
+    await q.query(
+      `ALTER TABLE sandbox_bank_recurrences DROP COLUMN contrato, DROP COLUMN politica_retentativa, DROP COLUMN loc_id, DROP COLUMN approved_at, DROP COLUMN id_rec`,
+    );
     await q.query(`DROP INDEX pix_recurrences_id_rec_ux`);
     await q.query(`ALTER TABLE pix_recurrences DROP COLUMN id_rec`);
   }

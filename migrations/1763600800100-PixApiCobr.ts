@@ -26,8 +26,12 @@ export class PixApiCobr1763600800100 implements MigrationInterface {
         ADD COLUMN tentativas jsonb NOT NULL DEFAULT '[]',
         ADD COLUMN encerramento jsonb,
         ADD COLUMN history jsonb NOT NULL DEFAULT '[]'`);
-    await q.query(`CREATE INDEX sandbox_bank_billings_cobr_created_ix ON sandbox_bank_billings (psp_created_at, id_tx) WHERE id_rec IS NOT NULL`);
-    await q.query(`CREATE INDEX sandbox_bank_billings_cobr_attempt_ix ON sandbox_bank_billings (attempt_date) WHERE id_rec IS NOT NULL AND status = 'ACTIVE'`);
+    await q.query(
+      `CREATE INDEX sandbox_bank_billings_cobr_created_ix ON sandbox_bank_billings (psp_created_at, id_tx) WHERE id_rec IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX sandbox_bank_billings_cobr_attempt_ix ON sandbox_bank_billings (attempt_date) WHERE id_rec IS NOT NULL AND status = 'ACTIVE'`,
+    );
     await q.query(`
       CREATE FUNCTION sandbox_cobr_history() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE at timestamptz := now() + make_interval(secs => coalesce((SELECT offset_ms FROM platform_clock WHERE id = 1), 0) / 1000.0);

@@ -19,9 +19,13 @@ export class PixApiCob1763600800200 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE sandbox_acquirer_pix_charges DROP CONSTRAINT sandbox_acquirer_pix_charges_txid_check`);
-    await q.query(`ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_txid_check CHECK (txid ~ '^[A-Za-z0-9]{1,35}$')`);
+    await q.query(
+      `ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_txid_check CHECK (txid ~ '^[A-Za-z0-9]{1,35}$')`,
+    );
     await q.query(`ALTER TABLE sandbox_acquirer_pix_charges DROP CONSTRAINT sandbox_acquirer_pix_charges_status_check`);
-    await q.query(`ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_status_check CHECK (status IN ('PENDING', 'AUTHORIZED', 'SETTLED', 'EXPIRED', 'REMOVED'))`);
+    await q.query(
+      `ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_status_check CHECK (status IN ('PENDING', 'AUTHORIZED', 'SETTLED', 'EXPIRED', 'REMOVED'))`,
+    );
     await q.query(`
       ALTER TABLE sandbox_acquirer_pix_charges
         ADD COLUMN face text NOT NULL DEFAULT 'acquirer' CHECK (face IN ('acquirer', 'psp')),
@@ -38,8 +42,12 @@ export class PixApiCob1763600800200 implements MigrationInterface {
         ADD COLUMN boleto_id text,
         ADD COLUMN removed_by text CHECK (removed_by IS NULL OR removed_by IN ('USUARIO_RECEBEDOR', 'PSP')),
         ADD CONSTRAINT sandbox_acquirer_pix_charges_psp_ck CHECK (face = 'acquirer' OR (chave IS NOT NULL AND (kind = 'cob') = (expiracao_s IS NOT NULL) AND (kind = 'cobv') = (due_date IS NOT NULL)))`);
-    await q.query(`CREATE INDEX sandbox_acquirer_pix_charges_psp_created_ix ON sandbox_acquirer_pix_charges (created_at) WHERE face = 'psp'`);
-    await q.query(`CREATE INDEX sandbox_acquirer_pix_charges_boleto_ix ON sandbox_acquirer_pix_charges (boleto_id) WHERE boleto_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX sandbox_acquirer_pix_charges_psp_created_ix ON sandbox_acquirer_pix_charges (created_at) WHERE face = 'psp'`,
+    );
+    await q.query(
+      `CREATE INDEX sandbox_acquirer_pix_charges_boleto_ix ON sandbox_acquirer_pix_charges (boleto_id) WHERE boleto_id IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE sandbox_psp_locations (
@@ -82,7 +90,9 @@ export class PixApiCob1763600800200 implements MigrationInterface {
         last_error text,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX sandbox_psp_pix_callbacks_due_ix ON sandbox_psp_pix_callbacks (next_attempt_at) WHERE delivered_at IS NULL`);
+    await q.query(
+      `CREATE INDEX sandbox_psp_pix_callbacks_due_ix ON sandbox_psp_pix_callbacks (next_attempt_at) WHERE delivered_at IS NULL`,
+    );
 
     await q.query(`
       CREATE TABLE pix_api_charges (
@@ -129,8 +139,12 @@ export class PixApiCob1763600800200 implements MigrationInterface {
         DROP COLUMN validade_apos_vencimento, DROP COLUMN devedor, DROP COLUMN chave, DROP COLUMN solicitacao_pagador,
         DROP COLUMN info_adicionais, DROP COLUMN loc_id, DROP COLUMN boleto_id, DROP COLUMN removed_by`);
     await q.query(`ALTER TABLE sandbox_acquirer_pix_charges DROP CONSTRAINT sandbox_acquirer_pix_charges_status_check`);
-    await q.query(`ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_status_check CHECK (status IN ('PENDING', 'AUTHORIZED', 'SETTLED', 'EXPIRED'))`);
+    await q.query(
+      `ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_status_check CHECK (status IN ('PENDING', 'AUTHORIZED', 'SETTLED', 'EXPIRED'))`,
+    );
     await q.query(`ALTER TABLE sandbox_acquirer_pix_charges DROP CONSTRAINT sandbox_acquirer_pix_charges_txid_check`);
-    await q.query(`ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_txid_check CHECK (txid ~ '^[A-Za-z0-9]{1,25}$')`);
+    await q.query(
+      `ALTER TABLE sandbox_acquirer_pix_charges ADD CONSTRAINT sandbox_acquirer_pix_charges_txid_check CHECK (txid ~ '^[A-Za-z0-9]{1,25}$')`,
+    );
   }
 }

@@ -16,7 +16,9 @@ interface Args {
 }
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run credentials:setup -- --tenant <tenantId> --url <service base URL> [--out <file>] [--force]\n`);
+  process.stderr.write(
+    `${msg}\nusage: npm run credentials:setup -- --tenant <tenantId> --url <service base URL> [--out <file>] [--force]\n`,
+  );
   process.exit(2);
 }
 
@@ -57,7 +59,9 @@ async function post(url: string, body?: unknown): Promise<any> {
 }
 
 const oaep = (privateKey: string, b64: string) =>
-  privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(b64, 'base64')).toString('utf8');
+  privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(b64, 'base64')).toString(
+    'utf8',
+  );
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -67,16 +71,28 @@ async function main(): Promise<void> {
     fd = openSync(args.out, fsc.O_WRONLY | fsc.O_CREAT | (args.force ? fsc.O_TRUNC : fsc.O_EXCL), 0o600);
     fchmodSync(fd, 0o600);
   } catch (e: any) {
-    usage(e.code === 'EEXIST' ? `${args.out} exists; pass --force to replace it or --out for another file` : `cannot write ${args.out}: ${e.message}`);
+    usage(
+      e.code === 'EEXIST'
+        ? `${args.out} exists; pass --force to replace it or --out for another file`
+        : `cannot write ${args.out}: ${e.message}`,
+    );
   }
   try {
     const base = `${args.url}/v1/tenants/${encodeURIComponent(args.tenant)}/keys`;
     process.stderr.write('1/4 generating an RSA-2048 key pair\n');
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     process.stderr.write('2/4 uploading the public key\n');
     const key = await post(base, { publicKey });
     process.stderr.write(`3/4 signing the challenge of key ${key.keyId} (RSA-PSS SHA-256) and verifying\n`);
-    const signature = sign('sha256', Buffer.from(key.challenge, 'utf8'), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }).toString('base64');
+    const signature = sign('sha256', Buffer.from(key.challenge, 'utf8'), {
+      key: privateKey,
+      padding: constants.RSA_PKCS1_PSS_PADDING,
+      saltLength: 32,
+    }).toString('base64');
     await post(`${base}/${key.keyId}/verify`, { challenge: key.challenge, signature });
     process.stderr.write('4/4 fetching and decrypting the credentials (RSA-OAEP SHA-256)\n');
     const c = await post(`${base}/${key.keyId}/credentials`);

@@ -19,7 +19,9 @@ interface Args {
 }
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run tenant:create -- --name <name> --allow <cidr> [--allow <cidr>…] [--rate-limit <per minute>]\n`);
+  process.stderr.write(
+    `${msg}\nusage: npm run tenant:create -- --name <name> --allow <cidr> [--allow <cidr>…] [--rate-limit <per minute>]\n`,
+  );
   process.exit(2);
 }
 
@@ -29,7 +31,13 @@ export function parseArgs(argv: string[]): Args {
     const [flag, inline] = argv[i].split(/=(.*)/s);
     const value = () => inline ?? argv[++i] ?? usage(`${flag} needs a value`);
     if (flag === '--name') out.name = value();
-    else if (flag === '--allow') out.allow.push(...value().split(',').map((s) => s.trim()).filter(Boolean));
+    else if (flag === '--allow')
+      out.allow.push(
+        ...value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     else if (flag === '--rate-limit') {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 100000) usage('--rate-limit must be an integer between 1 and 100000');
@@ -49,7 +57,11 @@ async function main(): Promise<void> {
     await ds.initialize();
     const ran = await runMigrationsLocked(ds);
     if (ran.length) process.stderr.write(`applied ${ran.length} migration(s)\n`);
-    const t = await new TenantsService(new SqlTenantsRepository(ds)).create({ name: args.name, allowedCidrs: args.allow, rateLimitPerMinute: args.rateLimit });
+    const t = await new TenantsService(new SqlTenantsRepository(ds)).create({
+      name: args.name,
+      allowedCidrs: args.allow,
+      rateLimitPerMinute: args.rateLimit,
+    });
     process.stderr.write(`tenant "${t.name}" created; allow-list ${t.allowedCidrs.join(', ')}; ${t.rateLimitPerMinute} requests/minute\n`);
     process.stdout.write(`${t.tenantId}\n`);
   } catch (e: any) {

@@ -13,7 +13,9 @@ import { revertLastMigrationLocked, runMigrationsLocked } from '../src/platform/
 import { scriptDatabase } from './lib/database';
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: typeorm.ts migration:run | migration:revert | migration:show | migration:generate <migrations/Name>\n`);
+  process.stderr.write(
+    `${msg}\nusage: typeorm.ts migration:run | migration:revert | migration:show | migration:generate <migrations/Name>\n`,
+  );
   process.exit(2);
 }
 
@@ -55,7 +57,8 @@ async function generate(ds: DataSource, target: string): Promise<void> {
 
 async function main(): Promise<void> {
   const [command, arg] = process.argv.slice(2);
-  if (!['migration:run', 'migration:revert', 'migration:show', 'migration:generate'].includes(command)) usage(`unknown command ${command ?? ''}`);
+  if (!['migration:run', 'migration:revert', 'migration:show', 'migration:generate'].includes(command))
+    usage(`unknown command ${command ?? ''}`);
   if (command === 'migration:generate' && !arg) usage('migration:generate needs a name, e.g. migrations/AddColumn');
   const db = await scriptDatabase();
   const ds = new DataSource(dataSourceOptions(db.url, 3));
@@ -63,7 +66,9 @@ async function main(): Promise<void> {
     await ds.initialize();
     if (command === 'migration:run') {
       const ran = await runMigrationsLocked(ds);
-      process.stderr.write(ran.length ? `applied ${ran.length} migration(s): ${ran.map((m) => m.name).join(', ')}\n` : 'No migrations are pending.\n');
+      process.stderr.write(
+        ran.length ? `applied ${ran.length} migration(s): ${ran.map((m) => m.name).join(', ')}\n` : 'No migrations are pending.\n',
+      );
     } else if (command === 'migration:revert') {
       const before = await ds.query(`SELECT name FROM typeorm_migrations ORDER BY id DESC LIMIT 1`).catch(() => []);
       if (!before.length) process.stderr.write('No migration has been applied: nothing to revert.\n');

@@ -34,7 +34,8 @@ export const validationPipe = new ValidationPipe({
   forbidNonWhitelisted: true,
   transform: true,
   transformOptions: { enableImplicitConversion: false },
-  exceptionFactory: (errors) => PlatformErrors.error('validation_error', 'The request has invalid fields', { details: flattenValidationErrors(errors) }),
+  exceptionFactory: (errors) =>
+    PlatformErrors.error('validation_error', 'The request has invalid fields', { details: flattenValidationErrors(errors) }),
 });
 
 /** Builds the Nest application (not listening): the same for `npm start`, the tests and the scripts. */
@@ -50,13 +51,24 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
     // come out in the envelope like every other error.
     frameworkErrors: (error: unknown, req: any, reply: any) => sendError(reply, req, error),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, opts), adapter, { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, opts), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
   app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new InputBoundaryPipe(), validationPipe);
-  installHttpHooks(app.getHttpAdapter().getInstance(), { db: app.get(DatabaseState), metrics: app.get(MetricsService), log: app.get(AppLogger).pino });
+  installHttpHooks(app.getHttpAdapter().getInstance(), {
+    db: app.get(DatabaseState),
+    metrics: app.get(MetricsService),
+    log: app.get(AppLogger).pino,
+  });
   const document = buildOpenApiDocument(app, platform.publicUrl);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Payments Platform API', customCss: SWAGGER_UI_CSS });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    customSiteTitle: 'Payments Platform API',
+    customCss: SWAGGER_UI_CSS,
+  });
   // Nest registers its body parsers during init; ours replaces its JSON one afterwards.
   await app.init();
   installJsonBodyParser(app.getHttpAdapter().getInstance());

@@ -60,7 +60,11 @@ async function bootstrap(): Promise<void> {
     await app.listen(platform.port, platform.host);
   } catch (e: any) {
     await embedded?.stop();
-    fail(e?.code === 'EADDRINUSE' ? `Port ${platform.port} is already in use. Stop the other process or set PORT.` : `Could not listen: ${e?.message}`);
+    fail(
+      e?.code === 'EADDRINUSE'
+        ? `Port ${platform.port} is already in use. Stop the other process or set PORT.`
+        : `Could not listen: ${e?.message}`,
+    );
   }
   say(`listening on ${platform.publicUrl} (Swagger UI at ${platform.publicUrl}/docs); boot took ${Date.now() - started} ms`);
 

@@ -17,14 +17,21 @@ export class LimitsController {
   @Get(':accountId/limits')
   @ApiOperation({
     operationId: 'getAccountLimits',
-    summary: 'The tenant\'s current rate-limit figures and the account\'s Pix limits',
+    summary: "The tenant's current rate-limit figures and the account's Pix limits",
     description:
-      'Each tenant has one account whose id is the tenant id. `rateLimit` is what the gateway decided for this very request; `pix` is the bank\'s answer, ' +
+      "Each tenant has one account whose id is the tenant id. `rateLimit` is what the gateway decided for this very request; `pix` is the bank's answer, " +
       'reused for ACCOUNT_LIMITS_CACHE_MS (30 s) and, while the bank is unreachable, for up to ACCOUNT_LIMITS_STALE_MS (10 min) more.',
   })
   @ApiOkResponse({ type: AccountLimitsDto })
-  @ApiErrors([404, 'account_not_found', 'No account with this id for this tenant'], [500, 'provider_unavailable', 'The bank is unreachable and no recent answer is kept'])
-  get(@CurrentTenant() t: TenantContext, @Param('accountId') accountId: string, @Req() req: FastifyRequest & { rateLimit: RateDecision }): Promise<AccountLimitsDto> {
+  @ApiErrors(
+    [404, 'account_not_found', 'No account with this id for this tenant'],
+    [500, 'provider_unavailable', 'The bank is unreachable and no recent answer is kept'],
+  )
+  get(
+    @CurrentTenant() t: TenantContext,
+    @Param('accountId') accountId: string,
+    @Req() req: FastifyRequest & { rateLimit: RateDecision },
+  ): Promise<AccountLimitsDto> {
     return this.limits.forAccount(t, accountId, req.rateLimit);
   }
 }

@@ -18,7 +18,10 @@ export class LimitsService {
     private readonly config: GatewayConfig,
     bank: BankProvider,
   ) {
-    this.known = new TtlCache((accountId) => bank.getAccountLimits(accountId), { ttlMs: config.accountLimitsCacheMs, maxEntries: MAX_ACCOUNTS });
+    this.known = new TtlCache((accountId) => bank.getAccountLimits(accountId), {
+      ttlMs: config.accountLimitsCacheMs,
+      maxEntries: MAX_ACCOUNTS,
+    });
   }
 
   /**
@@ -33,7 +36,12 @@ export class LimitsService {
     return {
       accountId,
       tenantId: t.tenantId,
-      rateLimit: { limit: rate.limit, remaining: rate.remaining, resetSeconds: rate.resetSeconds, windowSeconds: this.config.rateLimitWindowSeconds },
+      rateLimit: {
+        limit: rate.limit,
+        remaining: rate.remaining,
+        resetSeconds: rate.resetSeconds,
+        windowSeconds: this.config.rateLimitWindowSeconds,
+      },
       pix: { perTransaction: limits.pix.perTransaction, daytime: limits.pix.daytime, nighttime: limits.pix.nighttime },
     };
   }
@@ -44,7 +52,7 @@ export class LimitsService {
     } catch {
       const last = this.known.peek(accountId);
       if (last && last.ageMs < this.config.accountLimitsCacheMs + this.config.accountLimitsStaleMs) return last.value;
-      throw GatewayErrors.error('provider_unavailable', 'The bank that holds this account\'s Pix limits is unavailable; retry shortly');
+      throw GatewayErrors.error('provider_unavailable', "The bank that holds this account's Pix limits is unavailable; retry shortly");
     }
   }
 }

@@ -32,7 +32,10 @@ const KID = /^[A-Za-z0-9._-]{1,64}$/;
  */
 export function parseJwtKeys(raw: string, problems: string[], minLength: number): JwtSigningKey[] {
   const out: JwtSigningKey[] = [];
-  for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const i = entry.indexOf(':');
     const kid = i > 0 ? entry.slice(0, i) : createHash('sha256').update(entry).digest('hex').slice(0, 12);
     const secret = i > 0 ? entry.slice(i + 1) : entry;
@@ -47,7 +50,8 @@ export function parseJwtKeys(raw: string, problems: string[], minLength: number)
 
 export const authConfig = defineConfig(AuthConfig, (env) => {
   const raw = env.raw('JWT_SIGNING_KEYS') ?? (env.runtime === 'production' ? undefined : env.secret('JWT_SIGNING_KEYS', { bytes: 32 }));
-  if (raw === undefined) env.problems.push('JWT_SIGNING_KEYS is required in production: kid:secret[,kid:secret…], newest first, secrets of 32+ characters');
+  if (raw === undefined)
+    env.problems.push('JWT_SIGNING_KEYS is required in production: kid:secret[,kid:secret…], newest first, secrets of 32+ characters');
   const jwtKeys = raw === undefined ? [] : parseJwtKeys(raw, env.problems, env.runtime === 'production' ? 32 : 16);
   return {
     jwtKeys,

@@ -40,7 +40,15 @@ import { VaultRotation } from './vault/vault-rotation';
 @Global()
 @Module({
   imports: [AcquirerModule, WebhooksModule, TenantsModule],
-  controllers: [AdminVaultController, CardSessionsController, CardSettingsController, TokenizeCardController, StoredCardsController, HostedCardPageController, CardPaymentsController],
+  controllers: [
+    AdminVaultController,
+    CardSessionsController,
+    CardSettingsController,
+    TokenizeCardController,
+    StoredCardsController,
+    HostedCardPageController,
+    CardPaymentsController,
+  ],
   providers: [
     CardVault,
     VaultRotation,

@@ -21,7 +21,8 @@ export function normalizeCidr(s: string): string | null {
   const p = parseCidr(s.trim());
   if (!p) return null;
   const [addr, bits] = p;
-  const net = addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${addr}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${addr}/${bits}`);
+  const net =
+    addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${addr}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${addr}/${bits}`);
   return `${net.toString()}/${bits}`;
 }
 

@@ -11,7 +11,17 @@ describe('payer input formatting', () => {
   afterAll(() => delete (global as any).window);
 
   it('formats the expiry from digits alone (numeric keypad)', () => {
-    expect(['1', '12', '123', '1230', '12/30', '12/2030', '4', '0', '1a2b3c0'].map(PI.expiry)).toEqual(['1', '12', '12/3', '12/30', '12/30', '12/30', '04', '0', '12/30']);
+    expect(['1', '12', '123', '1230', '12/30', '12/2030', '4', '0', '1a2b3c0'].map(PI.expiry)).toEqual([
+      '1',
+      '12',
+      '12/3',
+      '12/30',
+      '12/30',
+      '12/30',
+      '04',
+      '0',
+      '12/30',
+    ]);
   });
 
   it('groups card numbers (Amex 4-6-5) and masks CPF and CNPJ', () => {

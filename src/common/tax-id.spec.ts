@@ -60,12 +60,9 @@ describe('isValidCpf', () => {
     },
   );
 
-  it.each(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => d.repeat(11)))(
-    'refuses the all-same-digit CPF %s',
-    (cpf) => {
-      expect(isValidCpf(cpf)).toBe(false);
-    },
-  );
+  it.each(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => d.repeat(11)))('refuses the all-same-digit CPF %s', (cpf) => {
+    expect(isValidCpf(cpf)).toBe(false);
+  });
 
   it.each([
     '529.982.247-25',
@@ -103,12 +100,9 @@ describe('isValidCnpj', () => {
     },
   );
 
-  it.each(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => d.repeat(14)))(
-    'refuses the all-same-digit CNPJ %s',
-    (cnpj) => {
-      expect(isValidCnpj(cnpj)).toBe(false);
-    },
-  );
+  it.each(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => d.repeat(14)))('refuses the all-same-digit CNPJ %s', (cnpj) => {
+    expect(isValidCnpj(cnpj)).toBe(false);
+  });
 
   it.each(['11.222.333/0001-81', '1122233300018', '112223330001810', '1122233300018X', '12ABC34501DE35', ''])(
     'refuses the malformed value %p',
@@ -191,8 +185,6 @@ describe('@IsTaxId()', () => {
     expect(errorsOf(Many, { ids: ['52998224725', '11222333000181'] })).toHaveLength(0);
     const errors = errorsOf(Many, { ids: ['52998224725', '11111111111'] });
     expect(errors).toHaveLength(1);
-    expect(errors[0].constraints?.isTaxId).toBe(
-      'each value in ids must be 11 (CPF) or 14 (CNPJ) digits with valid check digits',
-    );
+    expect(errors[0].constraints?.isTaxId).toBe('each value in ids must be 11 (CPF) or 14 (CNPJ) digits with valid check digits');
   });
 });

@@ -40,11 +40,7 @@ function checkDigit(digits: string, weights: readonly number[]): number {
   return remainder < 2 ? 0 : 11 - remainder;
 }
 
-function hasValidCheckDigits(
-  digits: string,
-  weights1: readonly number[],
-  weights2: readonly number[],
-): boolean {
+function hasValidCheckDigits(digits: string, weights1: readonly number[], weights2: readonly number[]): boolean {
   const first = checkDigit(digits, weights1);
   if (first !== digits.charCodeAt(weights1.length) - 48) return false;
   const second = checkDigit(digits, weights2);
@@ -86,10 +82,7 @@ export function IsTaxId(validationOptions?: ValidationOptions): PropertyDecorato
       name: IS_TAX_ID,
       validator: {
         validate: (value: unknown): boolean => isValidTaxId(value),
-        defaultMessage: buildMessage(
-          (eachPrefix) => `${eachPrefix}$property ${TAX_ID_MESSAGE}`,
-          validationOptions,
-        ),
+        defaultMessage: buildMessage((eachPrefix) => `${eachPrefix}$property ${TAX_ID_MESSAGE}`, validationOptions),
       },
     },
     validationOptions,

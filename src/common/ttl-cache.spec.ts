@@ -15,10 +15,13 @@ describe('TtlCache', () => {
 
   it('keeps nothing from a failed load (the next call tries again) and the last good value stays peekable', async () => {
     let fail = false;
-    const c = new TtlCache(async (k) => {
-      if (fail) throw new Error('down');
-      return k.length;
-    }, { ttlMs: 0, maxEntries: 10 });
+    const c = new TtlCache(
+      async (k) => {
+        if (fail) throw new Error('down');
+        return k.length;
+      },
+      { ttlMs: 0, maxEntries: 10 },
+    );
     await expect(c.get('abc')).resolves.toBe(3);
     fail = true;
     await expect(c.get('abc')).rejects.toThrow('down');

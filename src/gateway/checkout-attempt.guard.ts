@@ -21,7 +21,11 @@ export class CheckoutAttemptGuard implements CanActivate {
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const http = ctx.switchToHttp();
-    await this.gate.limit(`c:${clientIp(http.getRequest<FastifyRequest>())}`, this.config.checkoutRateLimitPerMinute, http.getResponse<FastifyReply>());
+    await this.gate.limit(
+      `c:${clientIp(http.getRequest<FastifyRequest>())}`,
+      this.config.checkoutRateLimitPerMinute,
+      http.getResponse<FastifyReply>(),
+    );
     return true;
   }
 }

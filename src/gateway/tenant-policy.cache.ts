@@ -24,17 +24,20 @@ export class TenantPolicyCache {
   private readonly cache: TtlCache<TenantPolicy | null>;
 
   constructor(tenants: TenantsRepository, config: GatewayConfig) {
-    this.cache = new TtlCache(async (tenantId) => {
-      const t = await tenants.findById(tenantId);
-      return t
-        ? {
-            tenantId: t.id,
-            cidrs: t.allowedCidrs.map((c) => parseCidr(c)).filter((c): c is ParsedCidr => c !== null),
-            rateLimitPerMinute: t.rateLimitPerMinute,
-            active: t.status === 'ACTIVE',
-          }
-        : null;
-    }, { ttlMs: config.tenantCacheTtlMs, maxEntries: 50_000 });
+    this.cache = new TtlCache(
+      async (tenantId) => {
+        const t = await tenants.findById(tenantId);
+        return t
+          ? {
+              tenantId: t.id,
+              cidrs: t.allowedCidrs.map((c) => parseCidr(c)).filter((c): c is ParsedCidr => c !== null),
+              rateLimitPerMinute: t.rateLimitPerMinute,
+              active: t.status === 'ACTIVE',
+            }
+          : null;
+      },
+      { ttlMs: config.tenantCacheTtlMs, maxEntries: 50_000 },
+    );
   }
 
   /** The policy, or null when the tenant does not exist. */

@@ -11,7 +11,11 @@ import { FeesService } from './fees/fees.service';
 import { LinksService } from './links/links.service';
 import { MerchantsService } from './merchants/merchants.service';
 
-const LINK_400: ApiError = [400, 'validation_error', 'Invalid fields; also invalid_amount, invalid_link, fee_invalid and the split rules (split_owner_missing, split_duplicate_merchant, split_share_invalid, split_total_mismatch, split_merchant_unknown)'];
+const LINK_400: ApiError = [
+  400,
+  'validation_error',
+  'Invalid fields; also invalid_amount, invalid_link, fee_invalid and the split rules (split_owner_missing, split_duplicate_merchant, split_share_invalid, split_total_mismatch, split_merchant_unknown)',
+];
 const LINK_404: ApiError = [404, 'link_not_found', 'No such link for this tenant'];
 
 @ApiTags('payment links')
@@ -83,9 +87,15 @@ export class AcquiringController {
 
   @Post('fees/simulate')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'simulateFees', summary: "A merchant's fee, net and (with passFee) grossed-up amount for a method and installment count" })
+  @ApiOperation({
+    operationId: 'simulateFees',
+    summary: "A merchant's fee, net and (with passFee) grossed-up amount for a method and installment count",
+  })
   @ApiOkResponse({ type: FeeSimulationResultDto })
-  @ApiErrors([400, 'fee_invalid', 'Invalid amount or the fee exceeds it; installments_invalid for Pix or boleto above 1x'], [404, 'merchant_not_found', 'No such merchant'])
+  @ApiErrors(
+    [400, 'fee_invalid', 'Invalid amount or the fee exceeds it; installments_invalid for Pix or boleto above 1x'],
+    [404, 'merchant_not_found', 'No such merchant'],
+  )
   simulate(@CurrentTenant() t: TenantContext, @Body() dto: SimulateFeesDto): Promise<FeeSimulationResultDto> {
     return this.fees.simulate(t.tenantId, dto);
   }

@@ -46,7 +46,12 @@ registerDomainErrors<FeeErrorCode>(FeeError, {
   fee_exceeds_amount: 400,
   fee_installment_too_small: 400,
 });
-registerDomainErrors<SplitErrorCode>(SplitError, { split_owner_missing: 400, split_duplicate_merchant: 400, split_share_invalid: 400, split_total_mismatch: 400 });
+registerDomainErrors<SplitErrorCode>(SplitError, {
+  split_owner_missing: 400,
+  split_duplicate_merchant: 400,
+  split_share_invalid: 400,
+  split_total_mismatch: 400,
+});
 registerDomainErrors<LinkStateErrorCode>(LinkStateError, { invalid_transition: 409, link_status_not_settable: 400 });
 registerDomainErrors<PaymentItemStateErrorCode>(PaymentItemStateError, { invalid_transition: 409, unknown_status: 400 });
 registerDomainErrors(PixChargeRefused, { pix_charge_rejected: 400 });

@@ -45,7 +45,11 @@ export class LinkExpiryJob implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.days.subscribe('links-expiry', () => this.sweep(), 200);
-    this.jobs.schedule({ name: 'links-expiry', everyMs: this.config.tickMs, run: () => withAdvisoryLock(this.ds, EXPIRY_LOCK, { wait: false }, () => this.sweep()) });
+    this.jobs.schedule({
+      name: 'links-expiry',
+      everyMs: this.config.tickMs,
+      run: () => withAdvisoryLock(this.ds, EXPIRY_LOCK, { wait: false }, () => this.sweep()),
+    });
   }
 
   /** Expires every due link (in batches), drops expired holds, reconciles lost card attempts. */

@@ -18,7 +18,10 @@ export class BillingsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createAdHocBilling', summary: 'Ad hoc billing (extra charge, adjustment, manual retry) on an ACCEPTED or ACTIVE recurrence' })
+  @ApiOperation({
+    operationId: 'createAdHocBilling',
+    summary: 'Ad hoc billing (extra charge, adjustment, manual retry) on an ACCEPTED or ACTIVE recurrence',
+  })
   @ApiCreatedResponse({ type: BillingDto })
   @ApiErrors(
     [400, 'validation_error', 'Invalid fields, or `due_date_in_past` when the adjusted due date is before today'],
@@ -31,7 +34,10 @@ export class BillingsController {
 
   @Delete(':billingId')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'cancelBilling', summary: 'Cancel a billing (CANCELLED_RECEIVER) while it is PENDING_SEND, SENT, ACTIVE or SEND_FAILED' })
+  @ApiOperation({
+    operationId: 'cancelBilling',
+    summary: 'Cancel a billing (CANCELLED_RECEIVER) while it is PENDING_SEND, SENT, ACTIVE or SEND_FAILED',
+  })
   @ApiOkResponse({ type: BillingDto })
   @ApiErrors(
     [404, 'billing_not_found', 'No billing with this id for this tenant'],

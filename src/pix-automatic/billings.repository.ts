@@ -55,13 +55,19 @@ export class SqlBillingsRepository extends BillingsRepository {
 
   async findForTenant(tenantId: string, id: string): Promise<Billing | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(pool(this.ds), `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+    const { rows } = await exec(pool(this.ds), `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2`, [
+      id,
+      tenantId,
+    ]);
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 
   async lockForTenant(m: Tx, tenantId: string, id: string): Promise<Billing | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [id, tenantId]);
+    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [
+      id,
+      tenantId,
+    ]);
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 
@@ -79,13 +85,24 @@ export class SqlBillingsRepository extends BillingsRepository {
     );
     let total = rows.length ? Number(rows[0].total) : 0;
     if (!rows.length && offset > 0) {
-      total = Number((await exec(pool(this.ds), `SELECT count(*) AS n FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2`, [recurrenceId, tenantId])).rows[0].n);
+      total = Number(
+        (
+          await exec(pool(this.ds), `SELECT count(*) AS n FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2`, [
+            recurrenceId,
+            tenantId,
+          ])
+        ).rows[0].n,
+      );
     }
     return [rows.map(billingFromRow), total];
   }
 
   async lockCancelable(m: Tx, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]> {
-    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE recurrence_id = $1 AND status = ANY($2) ORDER BY pix_billings.due_date, pix_billings.id FOR UPDATE`, [recurrenceId, states]);
+    const { rows } = await exec(
+      m,
+      `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE recurrence_id = $1 AND status = ANY($2) ORDER BY pix_billings.due_date, pix_billings.id FOR UPDATE`,
+      [recurrenceId, states],
+    );
     return rows.map(billingFromRow);
   }
 
@@ -101,7 +118,11 @@ export class SqlBillingsRepository extends BillingsRepository {
       params.push(x.lastError);
       sets.push(`last_error = $${params.length}`);
     }
-    const { rows } = await exec(m, `UPDATE pix_billings SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3) RETURNING ${BILLING_COLUMNS}`, params);
+    const { rows } = await exec(
+      m,
+      `UPDATE pix_billings SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3) RETURNING ${BILLING_COLUMNS}`,
+      params,
+    );
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 }

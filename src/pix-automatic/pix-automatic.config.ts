@@ -31,9 +31,12 @@ export const pixAutomaticConfig = defineConfig(PixAutomaticConfig, (env) => {
   const pixApi = env.str('BANK_PROVIDER', 'service') === 'pix-api';
   const minDays = env.int('PIX_API_BILLING_SEND_MIN_DAYS', 2, 0, 60);
   const maxDays = env.int('PIX_API_BILLING_SEND_MAX_DAYS', 10, 0, 60);
-  if (pixApi && minDays > maxDays) env.problems.push(`PIX_API_BILLING_SEND_MIN_DAYS (${minDays}) must not exceed PIX_API_BILLING_SEND_MAX_DAYS (${maxDays})`);
+  if (pixApi && minDays > maxDays)
+    env.problems.push(`PIX_API_BILLING_SEND_MIN_DAYS (${minDays}) must not exceed PIX_API_BILLING_SEND_MAX_DAYS (${maxDays})`);
   if (pixApi && (leadDays < minDays || leadDays > maxDays)) {
-    env.problems.push(`BILLING_LEAD_DAYS (${leadDays}) must lie in the PSP's send window, PIX_API_BILLING_SEND_MIN_DAYS..MAX_DAYS (${minDays}..${maxDays})`);
+    env.problems.push(
+      `BILLING_LEAD_DAYS (${leadDays}) must lie in the PSP's send window, PIX_API_BILLING_SEND_MIN_DAYS..MAX_DAYS (${minDays}..${maxDays})`,
+    );
   }
   return {
     leadDays,

@@ -5,7 +5,14 @@ import type { TenantContext } from '../platform/http/tenant-context';
 import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
 import { PageQueryDto } from '../platform/pagination/pagination';
 import { BillingPageDto } from './dto/billing.dto';
-import { CreateRecurrenceDto, ListRecurrencesQueryDto, RecurrenceCreatedDto, RecurrenceDto, RecurrencePageDto, RecurrenceStatusDto } from './dto/recurrence.dto';
+import {
+  CreateRecurrenceDto,
+  ListRecurrencesQueryDto,
+  RecurrenceCreatedDto,
+  RecurrenceDto,
+  RecurrencePageDto,
+  RecurrenceStatusDto,
+} from './dto/recurrence.dto';
 import { CancelRecurrence } from './use-cases/cancel-recurrence';
 import { CreateRecurrence } from './use-cases/create-recurrence';
 import { ListBillings } from './use-cases/list-billings';
@@ -13,7 +20,11 @@ import { ListRecurrences } from './use-cases/list-recurrences';
 import { RefreshRecurrence } from './use-cases/refresh-recurrence';
 
 const NOT_FOUND: ApiError = [404, 'recurrence_not_found', 'No recurrence with this id for this tenant'];
-const PROVIDER_DOWN: ApiError = [500, 'provider_unavailable', 'The banking provider is unavailable (or refused: `provider_error`); retry at 1 s, 3 s, 9 s'];
+const PROVIDER_DOWN: ApiError = [
+  500,
+  'provider_unavailable',
+  'The banking provider is unavailable (or refused: `provider_error`); retry at 1 s, 3 s, 9 s',
+];
 
 @ApiTags('pix-automatic')
 @TenantRoute()
@@ -29,7 +40,10 @@ export class RecurrencesController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ operationId: 'createRecurrence', summary: 'Create a recurrence; show authorizationUrl to the payer. A repeated call creates a second one.' })
+  @ApiOperation({
+    operationId: 'createRecurrence',
+    summary: 'Create a recurrence; show authorizationUrl to the payer. A repeated call creates a second one.',
+  })
   @ApiOkResponse({ type: RecurrenceCreatedDto })
   @ApiErrors(400, PROVIDER_DOWN)
   create(@CurrentTenant() t: TenantContext, @Body() dto: CreateRecurrenceDto): Promise<RecurrenceCreatedDto> {
@@ -37,7 +51,10 @@ export class RecurrencesController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listRecurrences', summary: "The tenant's recurrences, oldest first, filtered by payerTaxId, amount, firstDueDate or status" })
+  @ApiOperation({
+    operationId: 'listRecurrences',
+    summary: "The tenant's recurrences, oldest first, filtered by payerTaxId, amount, firstDueDate or status",
+  })
   @ApiOkResponse({ type: RecurrencePageDto })
   @ApiErrors(400)
   list(@CurrentTenant() t: TenantContext, @Query() q: ListRecurrencesQueryDto) {
@@ -55,7 +72,10 @@ export class RecurrencesController {
 
   @Post(':recurrenceId/cancel')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'cancelRecurrence', summary: 'Cancel (CANCELLED_RECEIVER) with its pending billings; idempotent and irreversible' })
+  @ApiOperation({
+    operationId: 'cancelRecurrence',
+    summary: 'Cancel (CANCELLED_RECEIVER) with its pending billings; idempotent and irreversible',
+  })
   @ApiOkResponse({ type: RecurrenceDto })
   @ApiErrors(NOT_FOUND, [409, 'recurrence_not_cancelable', 'Already REJECTED, EXPIRED or CANCELLED_PAYER'], PROVIDER_DOWN)
   cancel(@CurrentTenant() t: TenantContext, @Param('recurrenceId') id: string): Promise<RecurrenceDto> {

@@ -46,20 +46,42 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
          payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        RETURNING ${RECURRENCE_COLUMNS}`,
-      [r.id, r.tenantId, r.idTx, r.amountCents, r.currency, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.authorizationUrl, r.nextSendDate, r.idRec ?? null],
+      [
+        r.id,
+        r.tenantId,
+        r.idTx,
+        r.amountCents,
+        r.currency,
+        r.periodicity,
+        r.firstDueDate,
+        r.expirationDate,
+        r.dayAdjustment,
+        r.payerName,
+        r.payerTaxId,
+        r.description,
+        r.authorizationUrl,
+        r.nextSendDate,
+        r.idRec ?? null,
+      ],
     );
     return recurrenceFromRow(rows[0]);
   }
 
   async findForTenant(tenantId: string, id: string): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(pool(this.ds), `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+    const { rows } = await exec(pool(this.ds), `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2`, [
+      id,
+      tenantId,
+    ]);
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
 
   async lockForTenant(m: Tx, tenantId: string, id: string): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(m, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [id, tenantId]);
+    const { rows } = await exec(m, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [
+      id,
+      tenantId,
+    ]);
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
 
@@ -94,7 +116,11 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
   }
 
   async transition(m: Tx, id: string, to: RecurrenceStatus, from: RecurrenceStatus[]): Promise<boolean> {
-    const { count } = await exec(m, `UPDATE pix_recurrences SET status = $2, updated_at = now() WHERE id = $1 AND status = ANY($3)`, [id, to, from]);
+    const { count } = await exec(m, `UPDATE pix_recurrences SET status = $2, updated_at = now() WHERE id = $1 AND status = ANY($3)`, [
+      id,
+      to,
+      from,
+    ]);
     return count === 1;
   }
 

@@ -1,4 +1,3 @@
-
 /** Rows and affected count of one statement: the one helper of platform/database. */
 export { exec } from '../platform/database/sql';
 

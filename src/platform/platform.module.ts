@@ -26,10 +26,7 @@ export class PlatformModule {
   static forRoot(opts: PlatformOptions = {}): DynamicModule {
     return {
       module: PlatformModule,
-      imports: [
-        TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }),
-        DatabaseModule,
-      ],
+      imports: [TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }), DatabaseModule],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: RootLog, inject: [PlatformConfig], useFactory: (c: PlatformConfig) => createRootLog(c.logLevel, opts.logDestination) },
@@ -44,7 +41,19 @@ export class PlatformModule {
         PeriodicJobs,
         LocalEndpoints,
       ],
-      exports: [AppLogger, Clock, DayPassedSignal, ClockSync, ShutdownState, HealthRegistry, MetricsService, BreakerRegistry, PeriodicJobs, LocalEndpoints, DatabaseModule],
+      exports: [
+        AppLogger,
+        Clock,
+        DayPassedSignal,
+        ClockSync,
+        ShutdownState,
+        HealthRegistry,
+        MetricsService,
+        BreakerRegistry,
+        PeriodicJobs,
+        LocalEndpoints,
+        DatabaseModule,
+      ],
     };
   }
 }

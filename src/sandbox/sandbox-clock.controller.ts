@@ -41,7 +41,10 @@ export class SandboxClockController {
 
   @Post('advance')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'sandboxAdvanceClock', summary: 'Move the clock forward day by day, running the billing engine, settlements and expiries of each day before answering' })
+  @ApiOperation({
+    operationId: 'sandboxAdvanceClock',
+    summary: 'Move the clock forward day by day, running the billing engine, settlements and expiries of each day before answering',
+  })
   @ApiOkResponse({ type: AdvancedClockDto })
   @ApiErrors(400)
   advance(@Body() dto: AdvanceClockDto): Promise<AdvancedClockDto> {

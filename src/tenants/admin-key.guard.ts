@@ -14,7 +14,9 @@ export class AdminKeyGuard implements CanActivate {
 
   canActivate(ctx: ExecutionContext): boolean {
     const h = ctx.switchToHttp().getRequest().headers['x-admin-key'];
-    const given = createHash('sha256').update(typeof h === 'string' ? h : '').digest();
+    const given = createHash('sha256')
+      .update(typeof h === 'string' ? h : '')
+      .digest();
     if (typeof h !== 'string' || !timingSafeEqual(given, this.expected)) {
       throw TenantErrors.error('admin_unauthorized', 'Admin authentication failed');
     }

@@ -29,13 +29,17 @@ export class ThreeDsAuthenticateService {
 
   async authenticate(tenantId: string, dto: ThreeDsAuthenticateDto): Promise<ThreeDsResultDto> {
     const auth = await this.base.authentication(tenantId, dto.token);
-    if (dto.documentId !== auth.documentId) throw ThreeDsErrors.error('document_mismatch', 'documentId differs from the one given to initialize');
-    if (auth.status === 'INITIALIZED') throw ThreeDsErrors.error('setup_required', 'Call POST /v1/acquiring/payments/3ds/setup before authenticate');
-    if (dto.referenceId !== auth.referenceId) throw ThreeDsErrors.error('reference_mismatch', 'referenceId is not the one answered by the last setup of this token');
+    if (dto.documentId !== auth.documentId)
+      throw ThreeDsErrors.error('document_mismatch', 'documentId differs from the one given to initialize');
+    if (auth.status === 'INITIALIZED')
+      throw ThreeDsErrors.error('setup_required', 'Call POST /v1/acquiring/payments/3ds/setup before authenticate');
+    if (dto.referenceId !== auth.referenceId)
+      throw ThreeDsErrors.error('reference_mismatch', 'referenceId is not the one answered by the last setup of this token');
     if (auth.requestId !== null) return this.replay(auth, dto.requestId);
     this.checkFields(dto, auth);
     const card = await this.base.card(tenantId, dto);
-    if (card.fingerprint !== auth.cardFingerprint) throw ThreeDsErrors.error('card_mismatch', 'The card differs from the one given to setup');
+    if (card.fingerprint !== auth.cardFingerprint)
+      throw ThreeDsErrors.error('card_mismatch', 'The card differs from the one given to setup');
     const result = await this.base.ask(() =>
       this.server.authenticate({
         referenceId: auth.referenceId!,
@@ -64,7 +68,7 @@ export class ThreeDsAuthenticateService {
       if (isUniqueViolation(e)) throw ThreeDsErrors.error('request_id_reused', 'requestId was already used by another 3DS authentication');
       throw e;
     }
-    if (!saved) return this.replay((await this.base.authentication(tenantId, dto.token)), dto.requestId);
+    if (!saved) return this.replay(await this.base.authentication(tenantId, dto.token), dto.requestId);
     return resultView(saved);
   }
 
@@ -82,7 +86,8 @@ export class ThreeDsAuthenticateService {
     if (auth.referenceId !== referenceId) throw ThreeDsErrors.error('reference_mismatch', 'referenceId is not the one of this token');
     if (auth.acsTransactionId === null) throw ThreeDsErrors.error('not_challenged', 'This authentication had no challenge');
     const after = await this.settle(auth);
-    if (after.status === 'CHALLENGE_PENDING') throw ThreeDsErrors.error('challenge_pending', 'The cardholder has not finished the challenge yet');
+    if (after.status === 'CHALLENGE_PENDING')
+      throw ThreeDsErrors.error('challenge_pending', 'The cardholder has not finished the challenge yet');
     return resultView(after);
   }
 
@@ -108,26 +113,48 @@ export class ThreeDsAuthenticateService {
     const result: ThreeDsServerResult = await this.base.ask(() => this.server.result(auth.referenceId!));
     if (result.transStatus === 'C') return auth;
     const trigger = triggerOf(result.transStatus === 'Y' ? 'Y' : 'N', true);
-    const saved = await this.repo.recordChallengeResult(auth.id, sourcesOf(trigger), transition('CHALLENGE_PENDING', trigger)!, result, this.clock.now());
+    const saved = await this.repo.recordChallengeResult(
+      auth.id,
+      sourcesOf(trigger),
+      transition('CHALLENGE_PENDING', trigger)!,
+      result,
+      this.clock.now(),
+    );
     return saved ?? (await this.repo.findByReference(auth.referenceId!)) ?? auth;
   }
 
   private replay(auth: ThreeDsRecord, requestId: string): ThreeDsResultDto {
-    if (auth.requestId !== requestId) throw ThreeDsErrors.error('already_authenticated', 'This token was already authenticated (with another requestId); initialize a new payment');
+    if (auth.requestId !== requestId)
+      throw ThreeDsErrors.error(
+        'already_authenticated',
+        'This token was already authenticated (with another requestId); initialize a new payment',
+      );
     return resultView(auth);
   }
 
   private checkFields(dto: ThreeDsAuthenticateDto, auth: ThreeDsRecord): void {
     const details: { field: string; code: string; message: string }[] = [];
     const cents = centsOf(dto.orderInformation.amountDetails.totalAmount);
-    if (cents === null) details.push({ field: 'orderInformation.amountDetails.totalAmount', code: 'amount', message: 'totalAmount must be a decimal with at most 2 decimals' });
-    if (!browserUrl(dto.returnUrl)) details.push({ field: 'returnUrl', code: 'url', message: 'returnUrl must be an https URL (http only for localhost)' });
-    if (dto.merchantUrl !== undefined && !browserUrl(dto.merchantUrl)) details.push({ field: 'merchantUrl', code: 'url', message: 'merchantUrl must be an https URL' });
+    if (cents === null)
+      details.push({
+        field: 'orderInformation.amountDetails.totalAmount',
+        code: 'amount',
+        message: 'totalAmount must be a decimal with at most 2 decimals',
+      });
+    if (!browserUrl(dto.returnUrl))
+      details.push({ field: 'returnUrl', code: 'url', message: 'returnUrl must be an https URL (http only for localhost)' });
+    if (dto.merchantUrl !== undefined && !browserUrl(dto.merchantUrl))
+      details.push({ field: 'merchantUrl', code: 'url', message: 'merchantUrl must be an https URL' });
     if (dto.deviceChannel === 'BROWSER' && !dto.deviceInformation.userAgentBrowserValue) {
-      details.push({ field: 'deviceInformation.userAgentBrowserValue', code: 'isDefined', message: 'userAgentBrowserValue is required for the BROWSER channel' });
+      details.push({
+        field: 'deviceInformation.userAgentBrowserValue',
+        code: 'isDefined',
+        message: 'userAgentBrowserValue is required for the BROWSER channel',
+      });
     }
     if (details.length) throw ThreeDsErrors.error('validation_error', 'The request has invalid fields', { details });
-    if (cents !== auth.amountCents) throw ThreeDsErrors.error('amount_mismatch', `totalAmount must equal the initialized amount ${decimal(auth.amountCents)}`);
+    if (cents !== auth.amountCents)
+      throw ThreeDsErrors.error('amount_mismatch', `totalAmount must equal the initialized amount ${decimal(auth.amountCents)}`);
   }
 }
 

@@ -43,8 +43,10 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
     } catch (e) {
       if (e instanceof ProviderCallError && e.code === 'provider_rejected') {
         const code = (e.body as { error?: string } | null)?.error;
-        if (e.status === 403 && code === 'merchant_not_found') throw new ThreeDsServerError('merchant_not_found', 'The 3DS server does not know this merchant');
-        if (e.status === 404 && code === 'reference_not_found') throw new ThreeDsServerError('reference_not_found', 'The 3DS server does not know this reference');
+        if (e.status === 403 && code === 'merchant_not_found')
+          throw new ThreeDsServerError('merchant_not_found', 'The 3DS server does not know this merchant');
+        if (e.status === 404 && code === 'reference_not_found')
+          throw new ThreeDsServerError('reference_not_found', 'The 3DS server does not know this reference');
         throw new ThreeDsServerError('rejected', `The 3DS server refused ${c.operation} (HTTP ${e.status})`);
       }
       throw new ThreeDsServerError('unavailable', `The 3DS server could not be reached for ${c.operation}`);
@@ -55,7 +57,11 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
   private client(): ResilientHttp {
     if (this.http) return this.http;
     const baseUrl = this.config.serverUrl ?? `${this.self.get()}/sandbox/three-ds`;
-    this.http = new ResilientHttp('threeDs', { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs }, this.breakers);
+    this.http = new ResilientHttp(
+      'threeDs',
+      { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs },
+      this.breakers,
+    );
     return this.http;
   }
 }

@@ -20,9 +20,17 @@ import { ChallengeResultGuard, isAcsFormPost } from './challenge-result.guard';
 import { ThreeDsAuthenticateService } from './three-ds-authenticate.service';
 import { ThreeDsService } from './three-ds.service';
 
-const TOKEN_401: ApiError = [401, 'invalid_payment_token', 'Bearer token invalid (`invalid_token`) or the initialize token unknown/expired (`invalid_payment_token`)'];
-const ACQUIRER_500: ApiError = [500, 'acquirer_unavailable', 'Communication with the acquirer\'s 3DS server failed; retry at 1 s, 3 s, 9 s'];
-const MERCHANT_403: ApiError = [403, 'merchant_not_found', 'Caller IP not allowed (`ip_not_allowed`) or merchant (documentId) not found (`merchant_not_found`)'];
+const TOKEN_401: ApiError = [
+  401,
+  'invalid_payment_token',
+  'Bearer token invalid (`invalid_token`) or the initialize token unknown/expired (`invalid_payment_token`)',
+];
+const ACQUIRER_500: ApiError = [500, 'acquirer_unavailable', "Communication with the acquirer's 3DS server failed; retry at 1 s, 3 s, 9 s"];
+const MERCHANT_403: ApiError = [
+  403,
+  'merchant_not_found',
+  'Caller IP not allowed (`ip_not_allowed`) or merchant (documentId) not found (`merchant_not_found`)',
+];
 
 @ApiTags('3DS')
 @Controller()
@@ -34,7 +42,10 @@ export class ThreeDsController {
 
   @Post('v1/acquiring/payments/initialize')
   @TenantRoute()
-  @ApiOperation({ operationId: 'initializeCardPayment', summary: 'Start a card payment that will be authenticated with 3DS: the token for setup and authenticate' })
+  @ApiOperation({
+    operationId: 'initializeCardPayment',
+    summary: 'Start a card payment that will be authenticated with 3DS: the token for setup and authenticate',
+  })
   @ApiCreatedResponse({ type: InitializePaymentResultDto })
   @ApiErrors(400)
   initialize(@CurrentTenant() t: TenantContext, @Body() dto: InitializePaymentDto): Promise<InitializePaymentResultDto> {
@@ -49,7 +60,14 @@ export class ThreeDsController {
     summary: '3DS setup (must precede authenticate): referenceId and the device data collection URL',
   })
   @ApiOkResponse({ type: ThreeDsSetupResultDto })
-  @ApiErrors(400, TOKEN_401, MERCHANT_403, [404, 'card_not_found', 'No such stored card or live token'], [409, 'already_authenticated', 'Already authenticated'], ACQUIRER_500)
+  @ApiErrors(
+    400,
+    TOKEN_401,
+    MERCHANT_403,
+    [404, 'card_not_found', 'No such stored card or live token'],
+    [409, 'already_authenticated', 'Already authenticated'],
+    ACQUIRER_500,
+  )
   setup(@CurrentTenant() t: TenantContext, @Body() dto: ThreeDsSetupDto): Promise<ThreeDsSetupResultDto> {
     return this.threeDs.setup(t.tenantId, dto);
   }
@@ -60,7 +78,8 @@ export class ThreeDsController {
   @ApiOperation({
     operationId: 'threeDsAuthenticate',
     summary: '3DS authenticate: FRICTIONLESS (cavv, eci, dsTransactionId) or CHALLENGE (challengeUrl)',
-    description: 'Outcomes in the sandbox follow the Cardinal test cards (see the guide). Repeating a call with the same requestId replays the answer.',
+    description:
+      'Outcomes in the sandbox follow the Cardinal test cards (see the guide). Repeating a call with the same requestId replays the answer.',
   })
   @ApiOkResponse({ type: ThreeDsResultDto })
   @ApiErrors(
@@ -81,10 +100,16 @@ export class ThreeDsController {
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiOperation({
     operationId: 'threeDsChallengeResult',
-    summary: 'After the challenge: JSON {token, referenceId} with a bearer token answers the final result; the ACS\'s browser form post (cres) answers the page that tells its parent 3DS_CHALLENGE_COMPLETE or 3DS_CHALLENGE_FAILED',
+    summary:
+      "After the challenge: JSON {token, referenceId} with a bearer token answers the final result; the ACS's browser form post (cres) answers the page that tells its parent 3DS_CHALLENGE_COMPLETE or 3DS_CHALLENGE_FAILED",
   })
   @ApiOkResponse({ type: ThreeDsResultDto })
-  @ApiErrors(400, TOKEN_401, [409, 'challenge_pending', 'The cardholder has not finished the challenge (`challenge_pending`), or there was none (`not_challenged`)'], ACQUIRER_500)
+  @ApiErrors(
+    400,
+    TOKEN_401,
+    [409, 'challenge_pending', 'The cardholder has not finished the challenge (`challenge_pending`), or there was none (`not_challenged`)'],
+    ACQUIRER_500,
+  )
   async challengeResult(@Req() req: FastifyRequest, @Body() dto: ChallengeResultDto, @Res() reply: FastifyReply): Promise<void> {
     if (isAcsFormPost(req)) {
       const page = renderChallengeResult(await this.auth.challengeResultFromBrowser(dto.cres), i18nFor(req.headers['accept-language']));
@@ -98,12 +123,20 @@ export class ThreeDsController {
   @Get('three-ds/assets/challenge-result.js')
   @ApiExcludeEndpoint()
   script(@Res() reply: FastifyReply): void {
-    reply.headers({ 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(CHALLENGE_RESULT_SCRIPT);
+    reply
+      .headers({
+        'content-type': 'application/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=300',
+        'x-content-type-options': 'nosniff',
+      })
+      .send(CHALLENGE_RESULT_SCRIPT);
   }
 
   @Get('three-ds/assets/challenge-result.css')
   @ApiExcludeEndpoint()
   style(@Res() reply: FastifyReply): void {
-    reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(CHALLENGE_RESULT_STYLE);
+    reply
+      .headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' })
+      .send(CHALLENGE_RESULT_STYLE);
   }
 }

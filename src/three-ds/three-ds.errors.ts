@@ -21,7 +21,12 @@ export const ThreeDsErrors = defineErrors({
 });
 
 /** The 3DS server port's errors, when no use case answered them otherwise. */
-registerDomainErrors<ThreeDsServerErrorCode>(ThreeDsServerError, { merchant_not_found: 500, reference_not_found: 500, rejected: 500, unavailable: 500 });
+registerDomainErrors<ThreeDsServerErrorCode>(ThreeDsServerError, {
+  merchant_not_found: 500,
+  reference_not_found: 500,
+  rejected: 500,
+  unavailable: 500,
+});
 
 declare module '../platform/errors/app-error' {
   /** ThreeDsErrors' codes are codes @ApiErrors may name. */

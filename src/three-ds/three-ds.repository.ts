@@ -76,7 +76,12 @@ export abstract class ThreeDsRepository {
   /** The tenant's authentication for a live (unexpired) token. */
   abstract findByToken(tenantId: string, tokenHash: Buffer, now: Date): Promise<ThreeDsRecord | null>;
   abstract findByReference(referenceId: string): Promise<ThreeDsRecord | null>;
-  abstract recordSetup(id: string, from: ThreeDsStatus[], s: { referenceId: string; cardFingerprint: string; brand: string; last4: string }, now: Date): Promise<boolean>;
+  abstract recordSetup(
+    id: string,
+    from: ThreeDsStatus[],
+    s: { referenceId: string; cardFingerprint: string; brand: string; last4: string },
+    now: Date,
+  ): Promise<boolean>;
   abstract recordAuthentication(
     id: string,
     from: ThreeDsStatus[],
@@ -84,7 +89,13 @@ export abstract class ThreeDsRepository {
     a: { requestId: string; returnUrl: string; result: ThreeDsServerResult },
     now: Date,
   ): Promise<ThreeDsRecord | null>;
-  abstract recordChallengeResult(id: string, from: ThreeDsStatus[], to: ThreeDsStatus, result: ThreeDsServerResult, now: Date): Promise<ThreeDsRecord | null>;
+  abstract recordChallengeResult(
+    id: string,
+    from: ThreeDsStatus[],
+    to: ThreeDsStatus,
+    result: ThreeDsServerResult,
+    now: Date,
+  ): Promise<ThreeDsRecord | null>;
 }
 
 @Injectable()
@@ -103,7 +114,11 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
   }
 
   async findByToken(tenantId: string, tokenHash: Buffer, now: Date): Promise<ThreeDsRecord | null> {
-    const r = await q(this.ds, `SELECT * FROM three_ds_authentications WHERE token_hash = $1 AND tenant_id = $2 AND expires_at > $3`, [tokenHash, tenantId, now]);
+    const r = await q(this.ds, `SELECT * FROM three_ds_authentications WHERE token_hash = $1 AND tenant_id = $2 AND expires_at > $3`, [
+      tokenHash,
+      tenantId,
+      now,
+    ]);
     return r[0] ? toRecord(r[0]) : null;
   }
 
@@ -112,7 +127,12 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
     return r[0] ? toRecord(r[0]) : null;
   }
 
-  async recordSetup(id: string, from: ThreeDsStatus[], s: { referenceId: string; cardFingerprint: string; brand: string; last4: string }, now: Date): Promise<boolean> {
+  async recordSetup(
+    id: string,
+    from: ThreeDsStatus[],
+    s: { referenceId: string; cardFingerprint: string; brand: string; last4: string },
+    now: Date,
+  ): Promise<boolean> {
     const r = await q(
       this.ds,
       `UPDATE three_ds_authentications SET status = 'SETUP_COMPLETE', reference_id = $3, card_fingerprint = $4, brand = $5, last4 = $6, updated_at = $7
@@ -136,13 +156,31 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
               acs_transaction_id = $10, challenge_url = $11, updated_at = $12
         WHERE id = $1 AND status = ANY($2) AND request_id IS NULL
         RETURNING *`,
-      [id, from, to, a.requestId, a.returnUrl, a.result.transStatus, a.result.eci ?? null, a.result.cavv ?? null, a.result.dsTransactionId,
-        a.result.acsTransactionId ?? null, a.result.challengeUrl ?? null, now],
+      [
+        id,
+        from,
+        to,
+        a.requestId,
+        a.returnUrl,
+        a.result.transStatus,
+        a.result.eci ?? null,
+        a.result.cavv ?? null,
+        a.result.dsTransactionId,
+        a.result.acsTransactionId ?? null,
+        a.result.challengeUrl ?? null,
+        now,
+      ],
     );
     return r[0] ? toRecord(r[0]) : null;
   }
 
-  async recordChallengeResult(id: string, from: ThreeDsStatus[], to: ThreeDsStatus, result: ThreeDsServerResult, now: Date): Promise<ThreeDsRecord | null> {
+  async recordChallengeResult(
+    id: string,
+    from: ThreeDsStatus[],
+    to: ThreeDsStatus,
+    result: ThreeDsServerResult,
+    now: Date,
+  ): Promise<ThreeDsRecord | null> {
     const r = await q(
       this.ds,
       `UPDATE three_ds_authentications SET status = $3, trans_status = $4, eci = $5, cavv = $6, updated_at = $7
@@ -180,7 +218,10 @@ export class SqlThreeDsResults extends ThreeDsResults {
   }
 
   async markUsed(m: Tx, authenticationId: string, paymentId: string): Promise<boolean> {
-    const r = await q(m, `UPDATE three_ds_authentications SET payment_id = $2 WHERE id = $1 AND payment_id IS NULL RETURNING id`, [authenticationId, paymentId]);
+    const r = await q(m, `UPDATE three_ds_authentications SET payment_id = $2 WHERE id = $1 AND payment_id IS NULL RETURNING id`, [
+      authenticationId,
+      paymentId,
+    ]);
     return r.length === 1;
   }
 }

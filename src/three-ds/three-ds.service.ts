@@ -39,18 +39,28 @@ export class ThreeDsService {
 
   async setup(tenantId: string, dto: ThreeDsSetupDto): Promise<ThreeDsSetupResultDto> {
     const auth = await this.authentication(tenantId, dto.token);
-    if (!sourcesOf('setup').includes(auth.status)) throw ThreeDsErrors.error('already_authenticated', 'This payment was already authenticated; initialize a new one');
+    if (!sourcesOf('setup').includes(auth.status))
+      throw ThreeDsErrors.error('already_authenticated', 'This payment was already authenticated; initialize a new one');
     const card = await this.card(tenantId, dto);
     const setup = await this.ask(() => this.server.setup({ merchantDocument: auth.documentId, cardNumber: card.pan }));
-    const ok = await this.repo.recordSetup(auth.id, sourcesOf('setup'), { referenceId: setup.referenceId, cardFingerprint: card.fingerprint, brand: card.brand, last4: card.last4 }, this.clock.now());
+    const ok = await this.repo.recordSetup(
+      auth.id,
+      sourcesOf('setup'),
+      { referenceId: setup.referenceId, cardFingerprint: card.fingerprint, brand: card.brand, last4: card.last4 },
+      this.clock.now(),
+    );
     if (!ok) throw ThreeDsErrors.error('already_authenticated', 'This payment was already authenticated; initialize a new one');
     return { referenceId: setup.referenceId, deviceDataCollectionUrl: setup.deviceDataCollectionUrl, accessToken: setup.accessToken };
   }
 
   /** The tenant's authentication for a live token; 401 otherwise (the spec's "bad token"). */
   async authentication(tenantId: string, token: string): Promise<ThreeDsRecord> {
-    const auth = typeof token === 'string' && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await this.repo.findByToken(tenantId, tokenHash(token), this.clock.now()) : null;
-    if (!auth) throw ThreeDsErrors.error('invalid_payment_token', 'The token is unknown or expired; call POST /v1/acquiring/payments/initialize');
+    const auth =
+      typeof token === 'string' && /^[A-Za-z0-9_-]{20,100}$/.test(token)
+        ? await this.repo.findByToken(tenantId, tokenHash(token), this.clock.now())
+        : null;
+    if (!auth)
+      throw ThreeDsErrors.error('invalid_payment_token', 'The token is unknown or expired; call POST /v1/acquiring/payments/initialize');
     return auth;
   }
 
@@ -59,7 +69,9 @@ export class ThreeDsService {
     const given = [ref.cardNumber, ref.storedCardSlug, ref.transactionTokenSlug].filter((v) => v !== undefined);
     if (given.length !== 1) {
       throw ThreeDsErrors.error('validation_error', 'The request has invalid fields', {
-        details: [{ field: 'cardNumber', code: 'exactlyOne', message: 'give exactly one of cardNumber, storedCardSlug or transactionTokenSlug' }],
+        details: [
+          { field: 'cardNumber', code: 'exactlyOne', message: 'give exactly one of cardNumber, storedCardSlug or transactionTokenSlug' },
+        ],
       });
     }
     const found = await this.cards.resolve(tenantId, ref);
@@ -78,10 +90,12 @@ export class ThreeDsService {
       return await call();
     } catch (e) {
       if (e instanceof ThreeDsServerError) {
-        if (e.code === 'merchant_not_found') throw ThreeDsErrors.error('merchant_not_found', 'The merchant (documentId) is not registered for 3DS with the acquirer');
-        if (e.code === 'reference_not_found') throw ThreeDsErrors.error('reference_mismatch', 'The 3DS server does not know this referenceId');
+        if (e.code === 'merchant_not_found')
+          throw ThreeDsErrors.error('merchant_not_found', 'The merchant (documentId) is not registered for 3DS with the acquirer');
+        if (e.code === 'reference_not_found')
+          throw ThreeDsErrors.error('reference_mismatch', 'The 3DS server does not know this referenceId');
       }
-      throw ThreeDsErrors.error('acquirer_unavailable', 'Communication with the acquirer\'s 3DS server failed; retry later');
+      throw ThreeDsErrors.error('acquirer_unavailable', "Communication with the acquirer's 3DS server failed; retry later");
     }
   }
 }

@@ -1,4 +1,12 @@
-import { sourcesOf, THREE_DS_STATUSES, THREE_DS_TRIGGERS, ThreeDsStatus, ThreeDsTrigger, transition, triggerOf } from './three-ds.state-machine';
+import {
+  sourcesOf,
+  THREE_DS_STATUSES,
+  THREE_DS_TRIGGERS,
+  ThreeDsStatus,
+  ThreeDsTrigger,
+  transition,
+  triggerOf,
+} from './three-ds.state-machine';
 
 const EXPECTED: Record<string, ThreeDsStatus> = {
   'INITIALIZED/setup': 'SETUP_COMPLETE',

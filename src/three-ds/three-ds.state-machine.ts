@@ -16,7 +16,15 @@ export const THREE_DS_STATUSES = [
 ] as const;
 export type ThreeDsStatus = (typeof THREE_DS_STATUSES)[number];
 
-export const THREE_DS_TRIGGERS = ['setup', 'authenticated', 'not_authenticated', 'unavailable', 'challenge', 'challenge_passed', 'challenge_failed'] as const;
+export const THREE_DS_TRIGGERS = [
+  'setup',
+  'authenticated',
+  'not_authenticated',
+  'unavailable',
+  'challenge',
+  'challenge_passed',
+  'challenge_failed',
+] as const;
 export type ThreeDsTrigger = (typeof THREE_DS_TRIGGERS)[number];
 
 const TABLE: Readonly<Record<ThreeDsStatus, Partial<Record<ThreeDsTrigger, ThreeDsStatus>>>> = {

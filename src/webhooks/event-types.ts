@@ -1,7 +1,11 @@
 import { EventDomain } from './event-publisher';
 
 /** The acquiring-domain event types a caller can filter on (`events` of the registration). */
-export const ACQUIRING_EVENT_TYPES = ['acquiring.financial_transaction', 'acquiring.payout', 'acquiring.payment_slip_notification'] as const;
+export const ACQUIRING_EVENT_TYPES = [
+  'acquiring.financial_transaction',
+  'acquiring.payout',
+  'acquiring.payment_slip_notification',
+] as const;
 export type AcquiringEventType = (typeof ACQUIRING_EVENT_TYPES)[number];
 
 export const EVENT_DOMAINS: readonly EventDomain[] = ['acquiring', 'pix-automatic'];

@@ -45,7 +45,8 @@ export const webhooksConfig = defineConfig(WebhooksConfig, (env) => {
   const concurrency = env.int('WEBHOOK_CONCURRENCY', 64, 1, 1000);
   const timeoutMs = env.int('WEBHOOK_TIMEOUT_MS', 10000, 100, 60000);
   const previous = env.list('WEBHOOK_SECRETS_KEYS_PREVIOUS');
-  if (previous.some((k) => k.length < 32)) env.problems.push('WEBHOOK_SECRETS_KEYS_PREVIOUS: every key must be at least 32 characters (the old WEBHOOK_SECRETS_KEY values)');
+  if (previous.some((k) => k.length < 32))
+    env.problems.push('WEBHOOK_SECRETS_KEYS_PREVIOUS: every key must be at least 32 characters (the old WEBHOOK_SECRETS_KEY values)');
   return {
     workerEnabled: env.bool('WEBHOOK_WORKER_ENABLED', true),
     batchSize: env.int('WEBHOOK_BATCH_SIZE', 200, 1, 1000),

@@ -18,8 +18,20 @@ registerOpenApiWebhooks(
           'Signed: verify `X-Service-Signature` (`sha256=<hex HMAC-SHA256 of the raw body>` with the registration secret) before parsing. Dedupe on `X-Service-Webhook-Id`.',
         parameters: [
           { name: 'X-Service-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } },
-          { name: 'X-Service-Signature-Previous', in: 'header', required: false, description: 'During a secret rotation: the same with the previous secret', schema: { type: 'string' } },
-          { name: 'X-Service-Signature-V2', in: 'header', required: true, description: '`t=<timestamp>,v1=<hex HMAC-SHA256 of "<webhook id>.<timestamp>.<raw body>">`', schema: { type: 'string' } },
+          {
+            name: 'X-Service-Signature-Previous',
+            in: 'header',
+            required: false,
+            description: 'During a secret rotation: the same with the previous secret',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'X-Service-Signature-V2',
+            in: 'header',
+            required: true,
+            description: '`t=<timestamp>,v1=<hex HMAC-SHA256 of "<webhook id>.<timestamp>.<raw body>">`',
+            schema: { type: 'string' },
+          },
           { name: 'X-Service-Webhook-Id', in: 'header', required: true, schema: { type: 'string' } },
           { name: 'X-Service-Timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
         ],
@@ -49,7 +61,11 @@ registerOpenApiWebhooks(
         id: { type: 'string', example: 'evt_5f0c6a1e2b3c4d5e6f708192' },
         type: { type: 'string', enum: [...ACQUIRING_EVENT_TYPES] },
         createdAt: { type: 'string', format: 'date-time' },
-        data: { type: 'object', additionalProperties: true, description: 'The resource as its route answers it (a card payment, a payment item, a payout, a payment slip)' },
+        data: {
+          type: 'object',
+          additionalProperties: true,
+          description: 'The resource as its route answers it (a card payment, a payment item, a payout, a payment slip)',
+        },
       },
     },
     SealedWebhookEnvelope: {

@@ -9,7 +9,9 @@ describe('credentials and the token call', () => {
   const token = (body: unknown, headers: Record<string, string> = {}) => http(t.url, 'POST', '/v1/oauth/token', body, headers);
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SETUP_RATE_LIMIT_PER_MINUTE: '1000', TOKEN_RATE_LIMIT_PER_MINUTE: '1000', TOKEN_IP_RATE_LIMIT_PER_MINUTE: '1000' } });
+    t = await startTestApp({
+      env: { SETUP_RATE_LIMIT_PER_MINUTE: '1000', TOKEN_RATE_LIMIT_PER_MINUTE: '1000', TOKEN_IP_RATE_LIMIT_PER_MINUTE: '1000' },
+    });
     o = await onboardTenant(t);
   });
   afterAll(() => t.close());
@@ -30,8 +32,15 @@ describe('credentials and the token call', () => {
       expect(Buffer.from(r.body.encryptedClientSecret, 'base64')).toHaveLength(256);
       const secret = oaepDecrypt(o.privateKeyPem, r.body.encryptedClientSecret);
       expect(oaepDecrypt(o.privateKeyPem, r.body.encryptedClientId)).toBe(o.clientId);
-      expect(() => privateDecrypt({ key: o.privateKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(r.body.encryptedClientSecret, 'base64'))).toThrow();
-      expect(() => privateDecrypt({ key: o.privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, Buffer.from(r.body.encryptedClientSecret, 'base64'))).toThrow();
+      expect(() =>
+        privateDecrypt({ key: o.privateKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(r.body.encryptedClientSecret, 'base64')),
+      ).toThrow();
+      expect(() =>
+        privateDecrypt(
+          { key: o.privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
+          Buffer.from(r.body.encryptedClientSecret, 'base64'),
+        ),
+      ).toThrow();
       const [row] = await t.sql('SELECT * FROM auth_keys WHERE id = $1', [o.keyId]);
       expect(row.secret_hash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
       expect(JSON.stringify(row)).not.toContain(secret);
@@ -63,12 +72,22 @@ describe('credentials and the token call', () => {
       expect(r.headers.get('cache-control')).toBe('no-store');
       const { header, claims } = decodeJwt(r.body.access_token);
       expect(header).toEqual({ alg: 'HS256', typ: 'JWT', kid: expect.any(String) });
-      expect(claims).toEqual({ iss: 'payments-platform', sub: o.clientId, tenant: o.tenantId, kid: o.keyId, iat: expect.any(Number), exp: expect.any(Number), jti: expect.any(String) });
+      expect(claims).toEqual({
+        iss: 'payments-platform',
+        sub: o.clientId,
+        tenant: o.tenantId,
+        kid: o.keyId,
+        iat: expect.any(Number),
+        exp: expect.any(Number),
+        jti: expect.any(String),
+      });
       expect(claims.exp - claims.iat).toBe(3600);
       expect(Math.abs(claims.iat - Date.now() / 1000)).toBeLessThan(5);
       const other = decodeJwt((await token(good())).body.access_token).claims;
       expect(other.jti).not.toBe(claims.jti);
-      const use = await http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, { Authorization: `Bearer ${r.body.access_token}` });
+      const use = await http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, {
+        Authorization: `Bearer ${r.body.access_token}`,
+      });
       expect(use.status).toBe(200);
     });
 
@@ -78,7 +97,10 @@ describe('credentials and the token call', () => {
       expect(f.status).toBe(200);
       expect(f.body.token_type).toBe('Bearer');
       const basic = Buffer.from(`${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`).toString('base64');
-      const b = await token('grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded', Authorization: `Basic ${basic}` });
+      const b = await token('grant_type=client_credentials', {
+        'content-type': 'application/x-www-form-urlencoded',
+        Authorization: `Basic ${basic}`,
+      });
       expect(b.status).toBe(200);
       const alias = await http(t.url, 'POST', '/v1/auth/token', good());
       expect(alias.status).toBe(200);
@@ -100,7 +122,11 @@ describe('credentials and the token call', () => {
       const g = await token({ ...good(), grant_type: 'password' });
       expect(g.status).toBe(400);
       expect(g.body).toMatchObject({ error: 'unsupported_grant_type', error_description: expect.any(String) });
-      for (const body of [{ client_id: o.clientId, client_secret: o.clientSecret }, { grant_type: 'client_credentials', client_id: o.clientId }, { grant_type: 'client_credentials', client_secret: 'x' }]) {
+      for (const body of [
+        { client_id: o.clientId, client_secret: o.clientSecret },
+        { grant_type: 'client_credentials', client_id: o.clientId },
+        { grant_type: 'client_credentials', client_secret: 'x' },
+      ]) {
         const r = await token(body);
         expect(r.status).toBe(400);
         expect(r.body.error).toBe('invalid_request');
@@ -138,4 +164,3 @@ describe('token call rate limits', () => {
     expect(statuses).toEqual([401, 401, 429]);
   });
 });
-

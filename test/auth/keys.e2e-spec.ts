@@ -12,7 +12,13 @@ describe('key upload and proof of possession', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { SETUP_RATE_LIMIT_PER_MINUTE: '1000' } });
-    const r = await http(t.url, 'POST', '/admin/tenants', { name: 'Keys', allowedCidrs: ['127.0.0.1/32', '::1/128'] }, { 'X-Admin-Key': t.adminKey });
+    const r = await http(
+      t.url,
+      'POST',
+      '/admin/tenants',
+      { name: 'Keys', allowedCidrs: ['127.0.0.1/32', '::1/128'] },
+      { 'X-Admin-Key': t.adminKey },
+    );
     tenantId = r.body.tenantId;
   });
   afterAll(() => t.close());
@@ -22,7 +28,11 @@ describe('key upload and proof of possession', () => {
       const { publicKey } = rsaPair();
       const spki = await upload(publicKey);
       expect(spki.status).toBe(200);
-      expect(spki.body).toEqual({ keyId: expect.stringMatching(/^[0-9a-f-]{36}$/), challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), challengeExpiresAt: expect.any(String) });
+      expect(spki.body).toEqual({
+        keyId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        challengeExpiresAt: expect.any(String),
+      });
       expect(Buffer.from(spki.body.challenge, 'base64url')).toHaveLength(32);
       const ttl = Date.parse(spki.body.challengeExpiresAt) - Date.now();
       expect(ttl).toBeGreaterThan(290_000);
@@ -35,9 +45,21 @@ describe('key upload and proof of possession', () => {
     });
 
     it.each([
-      ['1024-bit RSA', 'key_size_invalid', () => generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' })],
-      ['4096-bit RSA', 'key_size_invalid', () => generateKeyPairSync('rsa', { modulusLength: 4096 }).publicKey.export({ type: 'spki', format: 'pem' })],
-      ['EC P-256', 'key_not_rsa', () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' })],
+      [
+        '1024-bit RSA',
+        'key_size_invalid',
+        () => generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }),
+      ],
+      [
+        '4096-bit RSA',
+        'key_size_invalid',
+        () => generateKeyPairSync('rsa', { modulusLength: 4096 }).publicKey.export({ type: 'spki', format: 'pem' }),
+      ],
+      [
+        'EC P-256',
+        'key_not_rsa',
+        () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }),
+      ],
       ['Ed25519', 'key_not_rsa', () => generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' })],
       ['a private key (PKCS#8)', 'key_is_private', () => rsaPair().privateKey],
       ['a private key (PKCS#1)', 'key_is_private', () => createPrivate().export({ type: 'pkcs1', format: 'pem' })],
@@ -87,18 +109,51 @@ describe('key upload and proof of possession', () => {
       expect(again.body.error).toBe('challenge_used');
     });
 
-    it('accepts the maximum salt length (OpenSSL\'s default)', async () => {
-      const sig = sign('sha256', Buffer.from(challenge), { key: pair.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_MAX_SIGN });
+    it("accepts the maximum salt length (OpenSSL's default)", async () => {
+      const sig = sign('sha256', Buffer.from(challenge), {
+        key: pair.privateKey,
+        padding: constants.RSA_PKCS1_PSS_PADDING,
+        saltLength: constants.RSA_PSS_SALTLEN_MAX_SIGN,
+      });
       expect((await verify({ challenge, signature: sig.toString('base64') })).body).toEqual({ verified: true });
     });
 
     it.each([
-      ['a PKCS#1 v1.5 signature', 'signature_invalid', (p: any, c: string) => ({ challenge: c, signature: sign('sha256', Buffer.from(c), p.privateKey).toString('base64') })],
-      ['a signature by another key', 'signature_invalid', (_p: any, c: string) => ({ challenge: c, signature: signChallenge(rsaPair(true).privateKey, c) })],
-      ['a PSS signature with SHA-1', 'signature_invalid', (p: any, c: string) => ({ challenge: c, signature: sign('sha1', Buffer.from(c), { key: p.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 20 }).toString('base64') })],
-      ['a salt length other than 32 or max', 'signature_invalid', (p: any, c: string) => ({ challenge: c, signature: signChallenge(p.privateKey, c, 20) })],
-      ['an altered challenge (signed and sent)', 'challenge_mismatch', (p: any, c: string) => ({ challenge: alter(c), signature: signChallenge(p.privateKey, alter(c)) })],
-      ['a signature of another message', 'signature_invalid', (p: any, c: string) => ({ challenge: c, signature: signChallenge(p.privateKey, `${c}x`) })],
+      [
+        'a PKCS#1 v1.5 signature',
+        'signature_invalid',
+        (p: any, c: string) => ({ challenge: c, signature: sign('sha256', Buffer.from(c), p.privateKey).toString('base64') }),
+      ],
+      [
+        'a signature by another key',
+        'signature_invalid',
+        (_p: any, c: string) => ({ challenge: c, signature: signChallenge(rsaPair(true).privateKey, c) }),
+      ],
+      [
+        'a PSS signature with SHA-1',
+        'signature_invalid',
+        (p: any, c: string) => ({
+          challenge: c,
+          signature: sign('sha1', Buffer.from(c), { key: p.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 20 }).toString(
+            'base64',
+          ),
+        }),
+      ],
+      [
+        'a salt length other than 32 or max',
+        'signature_invalid',
+        (p: any, c: string) => ({ challenge: c, signature: signChallenge(p.privateKey, c, 20) }),
+      ],
+      [
+        'an altered challenge (signed and sent)',
+        'challenge_mismatch',
+        (p: any, c: string) => ({ challenge: alter(c), signature: signChallenge(p.privateKey, alter(c)) }),
+      ],
+      [
+        'a signature of another message',
+        'signature_invalid',
+        (p: any, c: string) => ({ challenge: c, signature: signChallenge(p.privateKey, `${c}x`) }),
+      ],
       ['a signature that is not base64', 'signature_malformed', (_p: any, c: string) => ({ challenge: c, signature: '***not base64***' })],
     ])('refuses %s with 400 %s and the key stays unverified', async (_what, code, make) => {
       const r = await verify(make(pair, challenge));
@@ -124,7 +179,9 @@ describe('key upload and proof of possession', () => {
         expect(fresh.status).toBe(200);
         expect(fresh.body.challenge).not.toBe(challenge);
         expect((await verify({ challenge, signature: sig })).body.error).toBe('challenge_mismatch');
-        expect((await verify({ challenge: fresh.body.challenge, signature: signChallenge(pair.privateKey, fresh.body.challenge) })).body).toEqual({ verified: true });
+        expect(
+          (await verify({ challenge: fresh.body.challenge, signature: signChallenge(pair.privateKey, fresh.body.challenge) })).body,
+        ).toEqual({ verified: true });
       } finally {
         await t.app.get(ClockSync).advance(-301_000);
       }
@@ -140,10 +197,19 @@ describe('key upload and proof of possession', () => {
       expect(cross.body.error).toBe('challenge_mismatch');
     });
 
-    it('answers 404 key_not_found for an unknown key and for another tenant\'s key', async () => {
+    it("answers 404 key_not_found for an unknown key and for another tenant's key", async () => {
       expect((await verify({ challenge, signature: 'AA==' }, '00000000-0000-4000-8000-000000000000')).body.error).toBe('key_not_found');
-      const o = await http(t.url, 'POST', '/admin/tenants', { name: 'Other', allowedCidrs: ['127.0.0.1/32'] }, { 'X-Admin-Key': t.adminKey });
-      const r = await http(t.url, 'POST', `/v1/tenants/${o.body.tenantId}/keys/${keyId}/verify`, { challenge, signature: signChallenge(pair.privateKey, challenge) });
+      const o = await http(
+        t.url,
+        'POST',
+        '/admin/tenants',
+        { name: 'Other', allowedCidrs: ['127.0.0.1/32'] },
+        { 'X-Admin-Key': t.adminKey },
+      );
+      const r = await http(t.url, 'POST', `/v1/tenants/${o.body.tenantId}/keys/${keyId}/verify`, {
+        challenge,
+        signature: signChallenge(pair.privateKey, challenge),
+      });
       expect(r.status).toBe(404);
       expect(await status(keyId)).toBe('UNVERIFIED');
     });

@@ -11,7 +11,9 @@ describe('nothing secret is logged', () => {
 
   it('has no private key, client secret, client id, access token or ciphertext in the logs', async () => {
     const o = await onboardTenant(t);
-    const creds = await http(t.url, 'POST', `/v1/tenants/${o.tenantId}/keys/${o.keyId}/credentials`, undefined, { 'Idempotency-Key': 'creds-1' });
+    const creds = await http(t.url, 'POST', `/v1/tenants/${o.tenantId}/keys/${o.keyId}/credentials`, undefined, {
+      'Idempotency-Key': 'creds-1',
+    });
     const body = { grant_type: 'client_credentials', client_id: o.clientId, client_secret: o.clientSecret };
     const form = new URLSearchParams(body).toString();
     await http(t.url, 'POST', '/v1/oauth/token', form, { 'content-type': 'application/x-www-form-urlencoded' });

@@ -16,7 +16,13 @@ describe('with the openssl command line', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { SETUP_RATE_LIMIT_PER_MINUTE: '1000' } });
     dir = mkdtempSync(join(tmpdir(), 'pp-openssl-'));
-    const r = await http(t.url, 'POST', '/admin/tenants', { name: 'OpenSSL', allowedCidrs: ['127.0.0.1/32', '::1/128'] }, { 'X-Admin-Key': t.adminKey });
+    const r = await http(
+      t.url,
+      'POST',
+      '/admin/tenants',
+      { name: 'OpenSSL', allowedCidrs: ['127.0.0.1/32', '::1/128'] },
+      { 'X-Admin-Key': t.adminKey },
+    );
     tenantId = r.body.tenantId;
     ssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'private.pem');
     ssl('pkey', '-in', 'private.pem', '-pubout', '-out', 'public.pem');
@@ -26,18 +32,24 @@ describe('with the openssl command line', () => {
     await t.close();
   });
 
-  async function uploadAndSign(publicKeyFile: string, padding: string[]): Promise<{ keyId: string; verify: Awaited<ReturnType<typeof http>> }> {
+  async function uploadAndSign(
+    publicKeyFile: string,
+    padding: string[],
+  ): Promise<{ keyId: string; verify: Awaited<ReturnType<typeof http>> }> {
     const up = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys`, { publicKey: readFileSync(file(publicKeyFile), 'utf8') });
     expect(up.status).toBe(200);
     writeFileSync(file('challenge.txt'), up.body.challenge);
     writeFileSync(file('challenge.sha256'), ssl('dgst', '-sha256', '-binary', 'challenge.txt'));
     ssl('pkeyutl', '-sign', '-inkey', 'private.pem', '-in', 'challenge.sha256', '-pkeyopt', 'digest:sha256', ...padding, '-out', 'sig.bin');
     const signature = readFileSync(file('sig.bin')).toString('base64');
-    const verify = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys/${up.body.keyId}/verify`, { challenge: up.body.challenge, signature });
+    const verify = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys/${up.body.keyId}/verify`, {
+      challenge: up.body.challenge,
+      signature,
+    });
     return { keyId: up.body.keyId, verify };
   }
 
-  it('verifies PSS signatures with salt length 32 and with OpenSSL\'s default (maximum) salt', async () => {
+  it("verifies PSS signatures with salt length 32 and with OpenSSL's default (maximum) salt", async () => {
     const a = await uploadAndSign('public.pem', ['-pkeyopt', 'rsa_padding_mode:pss', '-pkeyopt', 'rsa_pss_saltlen:32']);
     expect(a.verify.status).toBe(200);
     expect(a.verify.body).toEqual({ verified: true });
@@ -55,7 +67,12 @@ describe('with the openssl command line', () => {
   it('accepts a PKCS#1 public key from openssl rsa -RSAPublicKey_out, and the credentials decrypt with openssl pkeyutl OAEP SHA-256', async () => {
     ssl('rsa', '-in', 'private.pem', '-RSAPublicKey_out', '-out', 'public-pkcs1.pem');
     expect(readFileSync(file('public-pkcs1.pem'), 'utf8')).toContain('BEGIN RSA PUBLIC KEY');
-    const { keyId, verify } = await uploadAndSign('public-pkcs1.pem', ['-pkeyopt', 'rsa_padding_mode:pss', '-pkeyopt', 'rsa_pss_saltlen:32']);
+    const { keyId, verify } = await uploadAndSign('public-pkcs1.pem', [
+      '-pkeyopt',
+      'rsa_padding_mode:pss',
+      '-pkeyopt',
+      'rsa_pss_saltlen:32',
+    ]);
     expect(verify.body).toEqual({ verified: true });
     const c = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys/${keyId}/credentials`);
     expect(c.status).toBe(200);
@@ -70,12 +87,20 @@ describe('with the openssl command line', () => {
     // not PKCS#1 v1.5, not OAEP with SHA-1
     expect(() => decrypt(c.body.encryptedClientSecret, ['-pkeyopt', 'rsa_padding_mode:pkcs1'])).toThrow();
     expect(() => decrypt(c.body.encryptedClientSecret, ['-pkeyopt', 'rsa_padding_mode:oaep'])).toThrow();
-    const tok = await http(t.url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    const tok = await http(t.url, 'POST', '/v1/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     expect(tok.status).toBe(200);
   });
 
   it.each([
-    ['an RSA-PSS-restricted key (genpkey -algorithm RSA-PSS)', ['genpkey', '-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'k.pem'], 'key_not_rsa'],
+    [
+      'an RSA-PSS-restricted key (genpkey -algorithm RSA-PSS)',
+      ['genpkey', '-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'k.pem'],
+      'key_not_rsa',
+    ],
     ['a 1024-bit key', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024', '-out', 'k.pem'], 'key_size_invalid'],
     ['an EC key', ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'k.pem'], 'key_not_rsa'],
   ])('refuses %s', async (_what, gen, code) => {
@@ -95,7 +120,12 @@ describe('with the openssl command line', () => {
     const walkDir = mkdtempSync(join(tmpdir(), 'pp-walk-'));
     try {
       // async: the service answers from this very process
-      const { stdout: out } = await promisify(execFile)('bash', ['-c', block![1]], { cwd: walkDir, env: { ...process.env, BASE: t.url, TENANT: tenantId }, encoding: 'utf8', timeout: 60_000 });
+      const { stdout: out } = await promisify(execFile)('bash', ['-c', block![1]], {
+        cwd: walkDir,
+        env: { ...process.env, BASE: t.url, TENANT: tenantId },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       const lines = out.trim().split('\n');
       expect(JSON.parse(lines[0])).toEqual({ verified: true });
       expect(JSON.parse(lines[lines.length - 1])).toMatchObject({ accountId: tenantId, tenantId, rateLimit: { limit: 100 } });

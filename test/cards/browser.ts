@@ -24,7 +24,16 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     locale: 'pt-BR',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     context,
@@ -81,7 +90,9 @@ export interface Received {
 
 /** Waits for a message matching `pred` on the host page; answers it. */
 export async function waitForMessage(page: Page, pred: string, timeoutMs = 15000): Promise<Received> {
-  const handle = await page.waitForFunction(`window.messages.find(function (m) { var data = m.data; return ${pred}; })`, null, { timeout: timeoutMs });
+  const handle = await page.waitForFunction(`window.messages.find(function (m) { var data = m.data; return ${pred}; })`, null, {
+    timeout: timeoutMs,
+  });
   return (await handle.jsonValue()) as Received;
 }
 

@@ -19,7 +19,9 @@ describe('cards API', () => {
       expect(s.hostedCardSessionId).toMatch(/^hcs_[A-Za-z0-9_-]{22}$/);
       expect(s.hostedCardUrl).toMatch(new RegExp(`^${c.publicUrl}/hosted-card/${s.hostedCardSessionId}\\?key=[A-Za-z0-9_-]{43}$`));
       expect(s.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      const rows = await c.t.sql(`SELECT expires_at - created_at AS life, created_at FROM hosted_card_sessions WHERE id = $1`, [s.hostedCardSessionId]);
+      const rows = await c.t.sql(`SELECT expires_at - created_at AS life, created_at FROM hosted_card_sessions WHERE id = $1`, [
+        s.hostedCardSessionId,
+      ]);
       expect(rows[0].life).toEqual({ minutes: 15 });
       expect(new Date(s.expiresAt).getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 15 * 60_000 - 1000);
       const again = await createSession(c);
@@ -60,7 +62,9 @@ describe('cards API', () => {
       const page = await openPage(opened.hostedCardUrl);
       await advanceClock(c, 15 * 60_000 + 1000);
       expect((await openPage(s.hostedCardUrl)).status).toBe(410);
-      const late = await http(c.t.url, 'POST', `/hosted-card/${opened.hostedCardSessionId}/tokenize`, CARD, { 'x-card-page-key': page.pageKey! });
+      const late = await http(c.t.url, 'POST', `/hosted-card/${opened.hostedCardSessionId}/tokenize`, CARD, {
+        'x-card-page-key': page.pageKey!,
+      });
       expect(late.status).toBe(410);
       expect(late.body.error).toBe('session_expired');
     });
@@ -80,20 +84,32 @@ describe('cards API', () => {
       expect(expired.status).toBe(400);
       expect(expired.body).toMatchObject({ error: 'validation_error', details: [{ field: 'expirationYear', code: 'card_expired' }] });
       const luhn = await call({ ...CARD, cardNumber: '4111111111111112' });
-      expect(luhn.body.details).toEqual([{ field: 'cardNumber', code: 'card_number_check_digit', message: 'card number is not valid (check digit)' }]);
+      expect(luhn.body.details).toEqual([
+        { field: 'cardNumber', code: 'card_number_check_digit', message: 'card number is not valid (check digit)' },
+      ]);
       const ok = await call({ ...CARD, nickname: 'Mine' }, { origin: c.publicUrl });
       expect(ok.status).toBe(201);
       expect(ok.headers.get('cache-control')).toBe('no-store');
-      expect(ok.body).toMatchObject({ brand: 'VISA', first4: '4111', last4: '1111', expirationMonth: '12', expirationYear: '2031', nickname: 'Mine' });
+      expect(ok.body).toMatchObject({
+        brand: 'VISA',
+        first4: '4111',
+        last4: '1111',
+        expirationMonth: '12',
+        expirationYear: '2031',
+        nickname: 'Mine',
+      });
       expect((await call(CARD)).status).toBe(410);
-      const row = await c.t.sql(`SELECT status, stored_card_id, failed_attempts FROM hosted_card_sessions WHERE id = $1`, [s.hostedCardSessionId]);
+      const row = await c.t.sql(`SELECT status, stored_card_id, failed_attempts FROM hosted_card_sessions WHERE id = $1`, [
+        s.hostedCardSessionId,
+      ]);
       expect(row[0]).toEqual({ status: 'USED', stored_card_id: ok.body.slugStoredCard, failed_attempts: 2 });
     });
 
     it('burns a session after too many refused attempts', async () => {
       const s = await createSession(c);
       const page = await openPage(s.hostedCardUrl);
-      const call = (body: unknown) => http(c.t.url, 'POST', `/hosted-card/${s.hostedCardSessionId}/tokenize`, body, { 'x-card-page-key': page.pageKey! });
+      const call = (body: unknown) =>
+        http(c.t.url, 'POST', `/hosted-card/${s.hostedCardSessionId}/tokenize`, body, { 'x-card-page-key': page.pageKey! });
       for (let i = 0; i < 10; i++) expect((await call({ ...CARD, securityCode: '1' })).status).toBe(400);
       expect((await call(CARD)).status).toBe(410);
     });
@@ -101,12 +117,19 @@ describe('cards API', () => {
 
   describe('card settings (frame ancestors)', () => {
     it('stores exact origins and refuses anything else', async () => {
-      const bad = await api(c, 'PUT', '/v1/acquiring/card-settings', { frameAncestors: ['https://ok.example', 'http://shop.example', 'https://*.example', 'https://x.example/path'] });
+      const bad = await api(c, 'PUT', '/v1/acquiring/card-settings', {
+        frameAncestors: ['https://ok.example', 'http://shop.example', 'https://*.example', 'https://x.example/path'],
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.details.map((d: any) => d.field)).toEqual(['frameAncestors[1]', 'frameAncestors[2]', 'frameAncestors[3]']);
-      const put = await api(c, 'PUT', '/v1/acquiring/card-settings', { frameAncestors: ['https://Shop.Example.com/', 'http://localhost:5173', 'https://shop.example.com'] });
+      const put = await api(c, 'PUT', '/v1/acquiring/card-settings', {
+        frameAncestors: ['https://Shop.Example.com/', 'http://localhost:5173', 'https://shop.example.com'],
+      });
       expect(put.body.frameAncestors).toEqual(['https://shop.example.com', 'http://localhost:5173']);
-      expect((await api(c, 'GET', '/v1/acquiring/card-settings')).body.frameAncestors).toEqual(['https://shop.example.com', 'http://localhost:5173']);
+      expect((await api(c, 'GET', '/v1/acquiring/card-settings')).body.frameAncestors).toEqual([
+        'https://shop.example.com',
+        'http://localhost:5173',
+      ]);
       const refused = await api(c, 'POST', '/v1/acquiring/card-sessions', { documentId: MERCHANT, parentOrigin: 'https://other.example' });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('parent_origin_not_allowed');
@@ -137,15 +160,31 @@ describe('cards API', () => {
       expect(b.slugStoredCard).toBe(a.slugStoredCard);
       expect(b.slugToken).not.toBe(a.slugToken);
       expect(b.nickname).toBeUndefined();
-      expect((await c.t.sql(`SELECT exp_month, exp_year, nickname FROM stored_cards WHERE id = $1`, [a.slugStoredCard]))[0]).toEqual({ exp_month: 1, exp_year: 2032, nickname: 'Personal' });
+      expect((await c.t.sql(`SELECT exp_month, exp_year, nickname FROM stored_cards WHERE id = $1`, [a.slugStoredCard]))[0]).toEqual({
+        exp_month: 1,
+        exp_year: 2032,
+        nickname: 'Personal',
+      });
       const other = await onboardTenant(c.t);
       const o = await http(c.t.url, 'POST', '/v1/acquiring/tokenize-card', CARD, other.auth);
       expect(o.body.slugStoredCard).not.toBe(a.slugStoredCard);
       const listed = await api(c, 'GET', '/v1/acquiring/stored-cards?limit=100');
       expect(listed.body.items.filter((x: any) => x.slugStoredCard === a.slugStoredCard)).toEqual([
-        { slugStoredCard: a.slugStoredCard, brand: 'VISA', first4: '4111', last4: '1111', expirationMonth: '01', expirationYear: '2032', nickname: 'Personal', createdAt: expect.any(String), updatedAt: expect.any(String) },
+        {
+          slugStoredCard: a.slugStoredCard,
+          brand: 'VISA',
+          first4: '4111',
+          last4: '1111',
+          expirationMonth: '01',
+          expirationYear: '2032',
+          nickname: 'Personal',
+          createdAt: expect.any(String),
+          updatedAt: expect.any(String),
+        },
       ]);
-      expect((await http(c.t.url, 'GET', '/v1/acquiring/stored-cards', undefined, other.auth)).body.items.map((x: any) => x.slugStoredCard)).toEqual([o.body.slugStoredCard]);
+      expect(
+        (await http(c.t.url, 'GET', '/v1/acquiring/stored-cards', undefined, other.auth)).body.items.map((x: any) => x.slugStoredCard),
+      ).toEqual([o.body.slugStoredCard]);
       // fingerprints are keyed per tenant: the two rows cannot be linked by reading the table
       const fps = await c.t.sql(`SELECT fingerprint FROM stored_cards WHERE id = ANY($1)`, [[a.slugStoredCard, o.body.slugStoredCard]]);
       expect(new Set(fps.map((r) => r.fingerprint)).size).toBe(2);
@@ -164,10 +203,21 @@ describe('cards API', () => {
 
     it('refuses bad card data with details and stores nothing', async () => {
       const before = await c.t.sql(`SELECT count(*)::int AS n FROM stored_cards`);
-      const r = await api(c, 'POST', '/v1/acquiring/tokenize-card', { cardNumber: '1234', expirationMonth: '13', expirationYear: '2031', securityCode: 'abc', extra: 1 });
+      const r = await api(c, 'POST', '/v1/acquiring/tokenize-card', {
+        cardNumber: '1234',
+        expirationMonth: '13',
+        expirationYear: '2031',
+        securityCode: 'abc',
+        extra: 1,
+      });
       expect(r.status).toBe(400);
       expect(r.body.details).toEqual([{ field: 'extra', code: 'whitelistValidation', message: 'extra is not a known field' }]);
-      const r2 = await api(c, 'POST', '/v1/acquiring/tokenize-card', { cardNumber: '1234', expirationMonth: '13', expirationYear: '2031', securityCode: 'abc' });
+      const r2 = await api(c, 'POST', '/v1/acquiring/tokenize-card', {
+        cardNumber: '1234',
+        expirationMonth: '13',
+        expirationYear: '2031',
+        securityCode: 'abc',
+      });
       expect(r2.body.details.map((d: any) => d.code)).toEqual(['card_number_format', 'expiration_month', 'security_code']);
       expect(r2.text).not.toContain('1234');
       expect(await c.t.sql(`SELECT count(*)::int AS n FROM stored_cards`)).toEqual(before);
@@ -177,7 +227,12 @@ describe('cards API', () => {
   describe('card payments', () => {
     it('charges a single-use token with its security code, then refuses the token again', async () => {
       const tok = await tokenize(c, { cardNumber: '5555555555554444' });
-      const pay = await api(c, 'POST', '/v1/acquiring/payments', { amount: 150.75, installments: 3, tokenData: { slugToken: tok.slugToken }, documentId: MERCHANT });
+      const pay = await api(c, 'POST', '/v1/acquiring/payments', {
+        amount: 150.75,
+        installments: 3,
+        tokenData: { slugToken: tok.slugToken },
+        documentId: MERCHANT,
+      });
       expect(pay.status).toBe(201);
       expect(pay.body).toMatchObject({
         paymentId: expect.stringMatching(/^pay_/),
@@ -213,16 +268,35 @@ describe('cards API', () => {
 
     it('validates the request and scopes everything by tenant', async () => {
       const stored = await tokenize(c);
-      const v = await api(c, 'POST', '/v1/acquiring/payments', { amount: 10.123, installments: 13, tokenData: { slugStoredCard: stored.slugStoredCard, slugToken: stored.slugToken } });
+      const v = await api(c, 'POST', '/v1/acquiring/payments', {
+        amount: 10.123,
+        installments: 13,
+        tokenData: { slugStoredCard: stored.slugStoredCard, slugToken: stored.slugToken },
+      });
       expect(v.status).toBe(400);
       expect(v.body.details.map((d: any) => d.field).sort()).toEqual(['amount', 'installments']);
-      const both = await api(c, 'POST', '/v1/acquiring/payments', { amount: 10, tokenData: { slugStoredCard: stored.slugStoredCard, slugToken: stored.slugToken } });
+      const both = await api(c, 'POST', '/v1/acquiring/payments', {
+        amount: 10,
+        tokenData: { slugStoredCard: stored.slugStoredCard, slugToken: stored.slugToken },
+      });
       expect(both.body.details).toEqual([expect.objectContaining({ field: 'tokenData', code: 'exactlyOne' })]);
       const other = await onboardTenant(c.t);
-      const foreign = await http(c.t.url, 'POST', '/v1/acquiring/payments', { amount: 10, tokenData: { slugStoredCard: stored.slugStoredCard } }, other.auth);
+      const foreign = await http(
+        c.t.url,
+        'POST',
+        '/v1/acquiring/payments',
+        { amount: 10, tokenData: { slugStoredCard: stored.slugStoredCard } },
+        other.auth,
+      );
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toBe('stored_card_not_found');
-      const token = await http(c.t.url, 'POST', '/v1/acquiring/payments', { amount: 10, tokenData: { slugToken: stored.slugToken } }, other.auth);
+      const token = await http(
+        c.t.url,
+        'POST',
+        '/v1/acquiring/payments',
+        { amount: 10, tokenData: { slugToken: stored.slugToken } },
+        other.auth,
+      );
       expect(token.body.error).toBe('card_token_not_found');
       const mine = await api(c, 'POST', '/v1/acquiring/payments', { amount: 10, tokenData: { slugStoredCard: stored.slugStoredCard } });
       expect((await http(c.t.url, 'GET', `/v1/acquiring/payments/${mine.body.paymentId}`, undefined, other.auth)).status).toBe(404);
@@ -231,7 +305,11 @@ describe('cards API', () => {
 
     it('pre-authorizes, captures partly once, and refuses capture of a sale', async () => {
       const stored = await tokenize(c);
-      const pre = await api(c, 'POST', '/v1/acquiring/payments', { amount: 200, captureMode: 'PREAUTH', tokenData: { slugStoredCard: stored.slugStoredCard } });
+      const pre = await api(c, 'POST', '/v1/acquiring/payments', {
+        amount: 200,
+        captureMode: 'PREAUTH',
+        tokenData: { slugStoredCard: stored.slugStoredCard },
+      });
       expect(pre.body.status).toBe('PREAUTH');
       const over = await api(c, 'POST', `/v1/acquiring/payments/${pre.body.paymentId}/capture`, { amount: 200.01 });
       expect(over.status).toBe(400);
@@ -247,7 +325,13 @@ describe('cards API', () => {
         ['acquiring.financial_transaction', 'PREAUTH'],
         ['acquiring.financial_transaction', 'CAPTURED'],
       ]);
-      expect(events[1]).toMatchObject({ paymentId: pre.body.paymentId, transactionMethod: 'CARD', amount: 200, capturedAmount: 150, last4: '1111' });
+      expect(events[1]).toMatchObject({
+        paymentId: pre.body.paymentId,
+        transactionMethod: 'CARD',
+        amount: 200,
+        capturedAmount: 150,
+        last4: '1111',
+      });
       const sale = await api(c, 'POST', '/v1/acquiring/payments', { amount: 5, tokenData: { slugStoredCard: stored.slugStoredCard } });
       const cap = await api(c, 'POST', `/v1/acquiring/payments/${sale.body.paymentId}/capture`, {});
       expect(cap.status).toBe(409);
@@ -256,7 +340,11 @@ describe('cards API', () => {
 
     it('voids on day 0 only (the service clock decides the day)', async () => {
       const stored = await tokenize(c);
-      const pre = await api(c, 'POST', '/v1/acquiring/payments', { amount: 30, captureMode: 'PREAUTH', tokenData: { slugStoredCard: stored.slugStoredCard } });
+      const pre = await api(c, 'POST', '/v1/acquiring/payments', {
+        amount: 30,
+        captureMode: 'PREAUTH',
+        tokenData: { slugStoredCard: stored.slugStoredCard },
+      });
       const v = await api(c, 'POST', `/v1/acquiring/payments/${pre.body.paymentId}/void`, {});
       expect(v.status).toBe(200);
       expect(v.body).toMatchObject({ status: 'VOIDED', voidedAt: expect.any(String) });
@@ -280,7 +368,7 @@ describe('cards API', () => {
       expect(r.body.error).toBe('token_expired');
     });
 
-    it('reconciles a payment left PROCESSING by a crash: the acquirer\'s answer when it has one, else FAILED; with the webhook', async () => {
+    it("reconciles a payment left PROCESSING by a crash: the acquirer's answer when it has one, else FAILED; with the webhook", async () => {
       const stored = await tokenize(c, { cardNumber: '5555555555554444' });
       const id = `pay_${'r'.repeat(22)}`;
       const now = (await c.t.sql(`SELECT now() AS now`))[0].now;
@@ -291,14 +379,20 @@ describe('cards API', () => {
         [id, c.tenant.tenantId, stored.slugStoredCard, now],
       );
       const first = await c.t.app.get(AcquirerPort).authorizeCard({
-        transactionId: id, merchantId: c.tenant.tenantId, amountCents: 4200, installments: 1, capture: 'SALE',
+        transactionId: id,
+        merchantId: c.tenant.tenantId,
+        amountCents: 4200,
+        installments: 1,
+        capture: 'SALE',
         card: { pan: '5555555555554444', expMonth: 12, expYear: 2031 },
       });
       const recovery = c.t.app.get(CardPaymentRecovery);
       expect(await recovery.runOnce()).toBe(1);
       const p = await api(c, 'GET', `/v1/acquiring/payments/${id}`);
       expect(p.body).toMatchObject({ status: 'ACCEPTED', authorizationCode: first.authorizationCode });
-      expect((await c.t.sql(`SELECT acquirer_transaction_id FROM card_payments WHERE id = $1`, [id]))[0].acquirer_transaction_id).toBe(first.acquirerTransactionId);
+      expect((await c.t.sql(`SELECT acquirer_transaction_id FROM card_payments WHERE id = $1`, [id]))[0].acquirer_transaction_id).toBe(
+        first.acquirerTransactionId,
+      );
       expect((await paymentEvents(c.t, id)).map((e) => e.status)).toEqual(['ACCEPTED']);
       expect(await recovery.runOnce()).toBe(0);
       // an attempt the acquirer never received is not charged late: it fails
@@ -309,12 +403,17 @@ describe('cards API', () => {
         [lost, c.tenant.tenantId, stored.slugStoredCard, now],
       );
       expect(await recovery.runOnce()).toBe(1);
-      expect((await api(c, 'GET', `/v1/acquiring/payments/${lost}`)).body).toMatchObject({ status: 'FAILED', reason: 'acquirer_no_answer' });
-      expect(await c.t.sql(`SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`, [lost])).toEqual([{ n: 0 }]);
+      expect((await api(c, 'GET', `/v1/acquiring/payments/${lost}`)).body).toMatchObject({
+        status: 'FAILED',
+        reason: 'acquirer_no_answer',
+      });
+      expect(await c.t.sql(`SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`, [lost])).toEqual([
+        { n: 0 },
+      ]);
       expect((await paymentEvents(c.t, lost)).map((e) => e.status)).toEqual(['FAILED']);
     });
 
-    it('lists the tenant\'s payments, newest first', async () => {
+    it("lists the tenant's payments, newest first", async () => {
       const list = await api(c, 'GET', '/v1/acquiring/payments?limit=2');
       expect(list.body).toMatchObject({ limit: 2, offset: 0, total: expect.any(Number) });
       expect(list.body.items).toHaveLength(2);

@@ -2,7 +2,17 @@ import { createHmac } from 'node:crypto';
 import { parseServiceCardMessage } from '../../packages/react-native-card/src/protocol';
 import { Receiver, waitFor } from '../webhooks/support';
 import { Browser, browserAvailable, HostSite, launchBrowser, messages, startHostSite, typeCard, waitForMessage } from './browser';
-import { advanceClock, api, CardsApp, createSession as newSession, dumpDatabase, findsCode, forms, openPage, startCardsApp } from './support';
+import {
+  advanceClock,
+  api,
+  CardsApp,
+  createSession as newSession,
+  dumpDatabase,
+  findsCode,
+  forms,
+  openPage,
+  startCardsApp,
+} from './support';
 
 const AMEX = { number: '3782 822463 10005', pan: '378282246310005', expiry: '12/31', cvv: '8264' };
 const VISA = { number: '4242424242424242', expiry: '11/30', cvv: '731' };
@@ -92,7 +102,11 @@ suite('hosted card page in a browser', () => {
     await waitForMessage(page, "data.type === 'ready'");
     await typeCard(page, { number: '4242424242424241', expiry: '01/20', cvv: '12' });
     const bad = await waitForMessage(page, "data.type === 'error'");
-    expect(bad.data).toEqual({ v: 1, type: 'error', error: { code: 'validation_error', message: expect.stringContaining('number'), requestId: expect.any(String), retryable: true } });
+    expect(bad.data).toEqual({
+      v: 1,
+      type: 'error',
+      error: { code: 'validation_error', message: expect.stringContaining('number'), requestId: expect.any(String), retryable: true },
+    });
     expect(bad.data.error.message).toMatch(/number, expiry, cvv/);
     const f = page.frameLocator('#frame');
     expect(await f.locator('#card-number-error').textContent()).toBe('O número do cartão não é válido.');

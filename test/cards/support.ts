@@ -25,7 +25,15 @@ export async function startCardsApp(env: Record<string, string> = {}): Promise<C
   await proxy.up(0);
   const publicUrl = `http://127.0.0.1:${proxy.port}`;
   const t = await startTestApp({
-    env: { ...FAST_ENV, PUBLIC_URL: publicUrl, ACQUIRER_RETRY_DELAYS_MS: '20,20', THREE_DS_RETRY_DELAYS_MS: '20,20', LOG_LEVEL: 'info', TENANT_CACHE_TTL_MS: '0', ...env },
+    env: {
+      ...FAST_ENV,
+      PUBLIC_URL: publicUrl,
+      ACQUIRER_RETRY_DELAYS_MS: '20,20',
+      THREE_DS_RETRY_DELAYS_MS: '20,20',
+      LOG_LEVEL: 'info',
+      TENANT_CACHE_TTL_MS: '0',
+      ...env,
+    },
   }).catch(async (e) => {
     await proxy.down();
     throw e;
@@ -58,7 +66,9 @@ export async function createSession(c: CardsApp, body: Record<string, unknown> =
 }
 
 /** Loads the hosted page as a browser would (without running it) and reads its page key. */
-export async function openPage(url: string): Promise<{ status: number; html: string; headers: Headers; pageKey: string | null; sessionId: string | null }> {
+export async function openPage(
+  url: string,
+): Promise<{ status: number; html: string; headers: Headers; pageKey: string | null; sessionId: string | null }> {
   const res = await fetch(url);
   const html = await res.text();
   const cfg = /<script type="application\/json" id="card-page-config">([^<]*)<\/script>/.exec(html);

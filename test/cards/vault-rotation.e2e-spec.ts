@@ -21,7 +21,10 @@ describe('vault key rotation', () => {
 
   const boot = async (keys: string) => {
     await t?.close();
-    t = await startTestApp({ databaseUrl: db.url, env: { VAULT_MASTER_KEYS: keys, VAULT_FINGERPRINT_KEY: FINGERPRINT, ACQUIRER_RETRY_DELAYS_MS: '20' } });
+    t = await startTestApp({
+      databaseUrl: db.url,
+      env: { VAULT_MASTER_KEYS: keys, VAULT_FINGERPRINT_KEY: FINGERPRINT, ACQUIRER_RETRY_DELAYS_MS: '20' },
+    });
     return t;
   };
 
@@ -36,7 +39,9 @@ describe('vault key rotation', () => {
     // the new key is appended (and so active); the old one stays for the records under it
     app = await boot(`${k1},${k2}`);
     let auth = (await addCredentials(app, tenant.tenantId)).auth;
-    expect((await http(app.url, 'POST', '/v1/acquiring/payments', { amount: 1, tokenData: { slugStoredCard: slug } }, auth)).body.status).toBe('ACCEPTED');
+    expect(
+      (await http(app.url, 'POST', '/v1/acquiring/payments', { amount: 1, tokenData: { slugStoredCard: slug } }, auth)).body.status,
+    ).toBe('ACCEPTED');
     const fresh = await http(app.url, 'POST', '/v1/acquiring/tokenize-card', { ...CARD, cardNumber: '5555555555554444' }, auth);
     expect((await app.sql(`SELECT key_id FROM stored_cards WHERE id = $1`, [fresh.body.slugStoredCard]))[0].key_id).toBe('k2');
     // the same card is still recognised (the fingerprint key does not rotate)
@@ -53,7 +58,9 @@ describe('vault key rotation', () => {
 
     app = await boot(k2);
     auth = (await addCredentials(app, tenant.tenantId)).auth;
-    expect((await http(app.url, 'POST', '/v1/acquiring/payments', { amount: 2, tokenData: { slugStoredCard: slug } }, auth)).body.status).toBe('ACCEPTED');
+    expect(
+      (await http(app.url, 'POST', '/v1/acquiring/payments', { amount: 2, tokenData: { slugStoredCard: slug } }, auth)).body.status,
+    ).toBe('ACCEPTED');
   });
 
   it('refuses to boot with a malformed key ring, without echoing key material', async () => {
@@ -61,7 +68,11 @@ describe('vault key rotation', () => {
     const e = await startTestApp({ databaseUrl: db.url, env: { VAULT_MASTER_KEYS: `k1:${short}` } }).catch((err) => err);
     expect(e.message).toMatch(/VAULT_MASTER_KEYS is invalid \(vault_key_length_invalid/);
     expect(e.message).not.toContain(short);
-    await expect(startTestApp({ databaseUrl: db.url, env: { VAULT_MASTER_KEYS: k1, VAULT_ACTIVE_KEY_ID: 'k9' } })).rejects.toThrow(/vault_active_key_missing/);
-    await expect(startTestApp({ databaseUrl: db.url, env: { NODE_ENV: 'production', VAULT_MASTER_KEYS: '' } })).rejects.toThrow(/VAULT_MASTER_KEYS is required in production/);
+    await expect(startTestApp({ databaseUrl: db.url, env: { VAULT_MASTER_KEYS: k1, VAULT_ACTIVE_KEY_ID: 'k9' } })).rejects.toThrow(
+      /vault_active_key_missing/,
+    );
+    await expect(startTestApp({ databaseUrl: db.url, env: { NODE_ENV: 'production', VAULT_MASTER_KEYS: '' } })).rejects.toThrow(
+      /VAULT_MASTER_KEYS is required in production/,
+    );
   });
 });

@@ -33,7 +33,7 @@ describe('account limits: the Pix figures come from the bank', () => {
     await proxy.close();
   });
 
-  it('answers the bank\'s figures (not defaults) beside the rate-limit figures, asking the bank once per cache period', async () => {
+  it("answers the bank's figures (not defaults) beside the rate-limit figures, asking the bank once per cache period", async () => {
     proxy.mode = 'up';
     const before = bankCalls();
     const r = await limits();

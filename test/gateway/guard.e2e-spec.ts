@@ -2,7 +2,8 @@ import { http, startTestApp, TestApp } from '../support/test-app';
 import { decodeJwt, eventually, freshRateWindow, handSignedJwt, onboardTenant, OnboardedTenant, rsaPair } from '../support/tenant-auth';
 
 const KEYS = { k1: 'first-signing-secret-0123456789abcdef', k2: 'second-signing-secret-0123456789abcdef' };
-const limitsOf = (t: TestApp, o: OnboardedTenant, headers: Record<string, string> = o.auth) => http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, headers);
+const limitsOf = (t: TestApp, o: OnboardedTenant, headers: Record<string, string> = o.auth) =>
+  http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, headers);
 const admin = (t: TestApp) => ({ 'X-Admin-Key': t.adminKey });
 
 describe('gateway guard chain', () => {
@@ -15,13 +16,18 @@ describe('gateway guard chain', () => {
   afterAll(() => t.close());
 
   describe('bearer token', () => {
-    it('answers the account limits for a good token, 404 for an account that is not the tenant\'s', async () => {
+    it("answers the account limits for a good token, 404 for an account that is not the tenant's", async () => {
       const r = await limitsOf(t, o);
       expect(r.status).toBe(200);
       expect(r.body).toEqual({
         accountId: o.tenantId,
         tenantId: o.tenantId,
-        rateLimit: { limit: 100, remaining: Number(r.headers.get('ratelimit-remaining')), resetSeconds: expect.any(Number), windowSeconds: 60 },
+        rateLimit: {
+          limit: 100,
+          remaining: Number(r.headers.get('ratelimit-remaining')),
+          resetSeconds: expect.any(Number),
+          windowSeconds: 60,
+        },
         pix: { perTransaction: expect.any(Number), daytime: expect.any(Number), nighttime: expect.any(Number) },
       });
       const other = await http(t.url, 'GET', '/v1/banking/accounts/00000000-0000-4000-8000-000000000000/limits', undefined, o.auth);
@@ -38,8 +44,10 @@ describe('gateway guard chain', () => {
       ['an alg=none token', { Authorization: 'Bearer NONE' }],
     ])('refuses %s with 401 invalid_token', async (_what, h: Record<string, string>) => {
       const headers = { ...h };
-      if (headers.Authorization === 'Bearer SIG') headers.Authorization = `Bearer ${o.token.slice(0, -4)}${o.token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
-      if (headers.Authorization === 'Bearer FOREIGN') headers.Authorization = `Bearer ${handSignedJwt('k1', 'some-other-secret-0123456789abcdef', decodeJwt(o.token).claims)}`;
+      if (headers.Authorization === 'Bearer SIG')
+        headers.Authorization = `Bearer ${o.token.slice(0, -4)}${o.token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+      if (headers.Authorization === 'Bearer FOREIGN')
+        headers.Authorization = `Bearer ${handSignedJwt('k1', 'some-other-secret-0123456789abcdef', decodeJwt(o.token).claims)}`;
       if (headers.Authorization === 'Bearer NONE') {
         const p = o.token.split('.')[1];
         headers.Authorization = `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${p}.`;
@@ -73,10 +81,19 @@ describe('gateway guard chain', () => {
       expect(up.status).toBe(403);
       expect(up.body).toMatchObject({ error: 'ip_not_allowed', ip: '127.0.0.1' });
       for (const path of ['challenge', 'verify', 'credentials']) {
-        const s = await http(t.url, 'POST', `/v1/tenants/${x.tenantId}/keys/${x.keyId}/${path}`, path === 'verify' ? { challenge: 'x', signature: 'AA==' } : undefined);
+        const s = await http(
+          t.url,
+          'POST',
+          `/v1/tenants/${x.tenantId}/keys/${x.keyId}/${path}`,
+          path === 'verify' ? { challenge: 'x', signature: 'AA==' } : undefined,
+        );
         expect(s.status).toBe(403);
       }
-      const tok = await http(t.url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: x.clientId, client_secret: x.clientSecret });
+      const tok = await http(t.url, 'POST', '/v1/oauth/token', {
+        grant_type: 'client_credentials',
+        client_id: x.clientId,
+        client_secret: x.clientSecret,
+      });
       expect(tok.status).toBe(403);
       expect(tok.body.ip).toBe('127.0.0.1');
       // a forged X-Forwarded-For from this (untrusted) peer changes nothing
@@ -87,7 +104,7 @@ describe('gateway guard chain', () => {
   });
 
   describe('tenant status', () => {
-    it('refuses a suspended tenant\'s token and setup calls with 403 tenant_suspended, and serves it again when reactivated', async () => {
+    it("refuses a suspended tenant's token and setup calls with 403 tenant_suspended, and serves it again when reactivated", async () => {
       const x = await onboardTenant(t);
       await http(t.url, 'PATCH', `/admin/tenants/${x.tenantId}`, { status: 'SUSPENDED' }, admin(t));
       await eventually(async () => (await limitsOf(t, x)).status === 403, 3000);
@@ -178,7 +195,7 @@ describe('revocation and signing-key rotation across replicas', () => {
     await a.close();
   });
 
-  it('a revoked key\'s tokens fail on every replica within 5 s (here ≤ 2 s), its credentials too', async () => {
+  it("a revoked key's tokens fail on every replica within 5 s (here ≤ 2 s), its credentials too", async () => {
     const x = await onboardTenant(a);
     const other = await onboardTenant(a);
     expect((await limitsOf(b, x)).status).toBe(200);
@@ -190,20 +207,31 @@ describe('revocation and signing-key rotation across replicas', () => {
     expect(onA.body.error).toBe('invalid_token');
     const elapsed = await eventually(async () => (await limitsOf(b, x)).status === 401, 5000, 50);
     expect(elapsed).toBeLessThanOrEqual(2500);
-    const tok = await http(b.url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: x.clientId, client_secret: x.clientSecret });
+    const tok = await http(b.url, 'POST', '/v1/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: x.clientId,
+      client_secret: x.clientSecret,
+    });
     expect(tok.status).toBe(401);
     expect(tok.body.error).toBe('invalid_client');
     expect((await http(a.url, 'POST', `/v1/tenants/${x.tenantId}/keys/${x.keyId}/credentials`)).body.error).toBe('key_revoked');
     // other keys are untouched
     expect((await limitsOf(b, other)).status).toBe(200);
-    expect((await http(a.url, 'POST', `/admin/tenants/${x.tenantId}/keys/00000000-0000-4000-8000-000000000000/revoke`, undefined, admin(a))).status).toBe(404);
+    expect(
+      (await http(a.url, 'POST', `/admin/tenants/${x.tenantId}/keys/00000000-0000-4000-8000-000000000000/revoke`, undefined, admin(a)))
+        .status,
+    ).toBe(404);
   });
 
   it('the newest key signs (kid in the header), older keys still verify, a dropped key does not', async () => {
     const x = await onboardTenant(a);
     expect(decodeJwt(x.token).header.kid).toBe('k1');
     expect((await limitsOf(b, x)).status).toBe(200);
-    const newer = await http(b.url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: x.clientId, client_secret: x.clientSecret });
+    const newer = await http(b.url, 'POST', '/v1/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: x.clientId,
+      client_secret: x.clientSecret,
+    });
     expect(decodeJwt(newer.body.access_token).header.kid).toBe('k2');
     expect((await limitsOf(b, x, { Authorization: `Bearer ${newer.body.access_token}` })).status).toBe(200);
     // replica a does not know k2 yet (mid-rollout): k2 tokens are refused there

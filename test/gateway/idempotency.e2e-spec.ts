@@ -44,7 +44,9 @@ describe('Idempotency-Key on POST', () => {
   it('runs exactly one of many concurrent duplicates; the others get 409 in flight or the replay', async () => {
     const body = { publicKey: rsaPair().publicKey };
     const before = await count();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => http(t.url, 'POST', keysUrl(), body, { 'Idempotency-Key': 'race-1' })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => http(t.url, 'POST', keysUrl(), body, { 'Idempotency-Key': 'race-1' })),
+    );
     expect(await count()).toBe(before + 1);
     const ok = answers.filter((a) => a.status === 200);
     const busy = answers.filter((a) => a.status === 409);
@@ -62,7 +64,13 @@ describe('Idempotency-Key on POST', () => {
     expect(again.body.error).toBe('key_malformed');
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const other = await onboardTenant(t);
-    const theirs = await http(t.url, 'POST', `/v1/tenants/${other.tenantId}/keys`, { publicKey: 'junk' }, { 'Idempotency-Key': 'upload-1' });
+    const theirs = await http(
+      t.url,
+      'POST',
+      `/v1/tenants/${other.tenantId}/keys`,
+      { publicKey: 'junk' },
+      { 'Idempotency-Key': 'upload-1' },
+    );
     expect(theirs.status).toBe(400);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -71,7 +79,10 @@ describe('Idempotency-Key on POST', () => {
     const r = await http(t.url, 'POST', keysUrl(), { publicKey: 'junk' }, { 'Idempotency-Key': 'x'.repeat(300) });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('idempotency_key_invalid');
-    const rows = await t.sql(`SELECT key, status, extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE tenant_id = $1 AND key = 'upload-1'`, [o.tenantId]);
+    const rows = await t.sql(
+      `SELECT key, status, extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE tenant_id = $1 AND key = 'upload-1'`,
+      [o.tenantId],
+    );
     expect(rows).toEqual([{ key: 'upload-1', status: 'DONE', ttl: 86400 }]);
   });
 

@@ -64,7 +64,8 @@ d('rate limit shared through Redis', () => {
       await r.cut();
       await freshRateWindow(5000);
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, o.auth)).status);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, o.auth)).status);
       // still limited, now per replica
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       await eventually(async () => (await http(t.url, 'GET', '/health/ready')).body.details.rateLimitStore.degraded === true, 3000);
@@ -72,7 +73,10 @@ d('rate limit shared through Redis', () => {
       expect(ready.status).toBe(200);
       // readiness stays 200 (serving) but says it is degraded
       expect(ready.body.details.rateLimitStore).toMatchObject({ status: 'up', store: 'memory', degraded: true });
-      const lines = t.logs().split('\n').filter((l) => l.includes('Redis unreachable'));
+      const lines = t
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('Redis unreachable'));
       expect(lines).toHaveLength(1);
     } finally {
       await t.close();

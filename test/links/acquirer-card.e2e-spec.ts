@@ -26,7 +26,11 @@ describe('acquirer card path over HTTP (sandbox acquirer)', () => {
 
   it('approves a sale and a pre-authorization, captures and voids', async () => {
     const sale = await acquirer.authorizeCard(req('4111 1111 1111 1111'));
-    expect(sale).toEqual({ acquirerTransactionId: expect.stringMatching(/^ctx_/), status: 'ACCEPTED', authorizationCode: expect.stringMatching(/^\d{6}$/) });
+    expect(sale).toEqual({
+      acquirerTransactionId: expect.stringMatching(/^ctx_/),
+      status: 'ACCEPTED',
+      authorizationCode: expect.stringMatching(/^\d{6}$/),
+    });
 
     const pre = await acquirer.authorizeCard(req('5555555555554444', { capture: 'PREAUTH' }));
     expect(pre.status).toBe('PREAUTH');
@@ -36,19 +40,35 @@ describe('acquirer card path over HTTP (sandbox acquirer)', () => {
     await expect(acquirer.capture(sale.acquirerTransactionId)).rejects.toMatchObject({ code: 'provider_rejected', status: 409 });
     await expect(acquirer.void(sale.acquirerTransactionId)).resolves.toEqual({ status: 'VOIDED' });
     await expect(acquirer.void(sale.acquirerTransactionId)).resolves.toEqual({ status: 'VOIDED' });
-    const rows = await t.sql('SELECT status, captured_cents FROM sandbox_acquirer_card_transactions WHERE id = ANY($1) ORDER BY status', [[sale.acquirerTransactionId, pre.acquirerTransactionId]]);
-    expect(rows).toEqual([{ status: 'CAPTURED', captured_cents: '10000' }, { status: 'VOIDED', captured_cents: null }]);
+    const rows = await t.sql('SELECT status, captured_cents FROM sandbox_acquirer_card_transactions WHERE id = ANY($1) ORDER BY status', [
+      [sale.acquirerTransactionId, pre.acquirerTransactionId],
+    ]);
+    expect(rows).toEqual([
+      { status: 'CAPTURED', captured_cents: '10000' },
+      { status: 'VOIDED', captured_cents: null },
+    ]);
   });
 
   it('answers the test cards: issuer refusal, insufficient funds, technical failure', async () => {
-    await expect(acquirer.authorizeCard(req('4000000000000002'))).resolves.toMatchObject({ status: 'AUTH_REJECTED', reason: 'generic_decline' });
-    await expect(acquirer.authorizeCard(req('4000000000009995'))).resolves.toMatchObject({ status: 'AUTH_REJECTED', reason: 'insufficient_funds' });
+    await expect(acquirer.authorizeCard(req('4000000000000002'))).resolves.toMatchObject({
+      status: 'AUTH_REJECTED',
+      reason: 'generic_decline',
+    });
+    await expect(acquirer.authorizeCard(req('4000000000009995'))).resolves.toMatchObject({
+      status: 'AUTH_REJECTED',
+      reason: 'insufficient_funds',
+    });
     await expect(acquirer.authorizeCard(req('4000000000000119'))).resolves.toMatchObject({ status: 'FAILED', reason: 'processing_error' });
   });
 
   it('refuses cards failing Luhn or past expiry like an issuer would', async () => {
-    await expect(acquirer.authorizeCard(req('4111111111111112'))).resolves.toMatchObject({ status: 'AUTH_REJECTED', reason: 'invalid_card' });
-    await expect(acquirer.authorizeCard(req('4111111111111111', { card: { pan: '4111111111111111', expMonth: 1, expYear: 2020 } }))).resolves.toMatchObject({
+    await expect(acquirer.authorizeCard(req('4111111111111112'))).resolves.toMatchObject({
+      status: 'AUTH_REJECTED',
+      reason: 'invalid_card',
+    });
+    await expect(
+      acquirer.authorizeCard(req('4111111111111111', { card: { pan: '4111111111111111', expMonth: 1, expYear: 2020 } })),
+    ).resolves.toMatchObject({
       status: 'AUTH_REJECTED',
       reason: 'expired_card',
     });
@@ -58,7 +78,9 @@ describe('acquirer card path over HTTP (sandbox acquirer)', () => {
     const r = req('4242424242424242');
     const [a, b] = await Promise.all([acquirer.authorizeCard(r), acquirer.authorizeCard(r)]);
     expect(a).toEqual(b);
-    expect((await t.sql('SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1', [r.transactionId]))[0].n).toBe(1);
+    expect(
+      (await t.sql('SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1', [r.transactionId]))[0].n,
+    ).toBe(1);
     const other = await acquirer.authorizeCard({ ...r, amountCents: 1 }).catch((e) => e);
     expect(other).toBeInstanceOf(ProviderCallError);
     expect(other).toMatchObject({ code: 'provider_rejected', status: 409, body: { error: 'transaction_id_reused' } });

@@ -22,11 +22,32 @@ describe('lost card attempts', () => {
     const ledger = t.app.get(PaymentLedger);
     await ledger.reserve(linkId, id, new Date(Date.now() + 120_000));
     const item = {
-      id, linkId, tenantId, method: 'CARD' as const, status: 'PENDING', amountCents: 2000, feeCents: 60, netCents: 1940, installments: 1,
-      payer: PAYER(7), instrument: { brand: 'visa', last4: (pan ?? '0000').slice(-4) }, splits: [], acquirerId: null, reason: null, paidAt: null,
+      id,
+      linkId,
+      tenantId,
+      method: 'CARD' as const,
+      status: 'PENDING',
+      amountCents: 2000,
+      feeCents: 60,
+      netCents: 1940,
+      installments: 1,
+      payer: PAYER(7),
+      instrument: { brand: 'visa', last4: (pan ?? '0000').slice(-4) },
+      splits: [],
+      acquirerId: null,
+      reason: null,
+      paidAt: null,
     };
     await ledger.savePendingCard(item, 0);
-    if (pan) await t.app.get(AcquirerPort).authorizeCard({ transactionId: id, merchantId: 'mer_x', amountCents: 2000, installments: 1, capture: 'SALE', card: { pan, expMonth: 12, expYear: 2035, cvv: '123' } });
+    if (pan)
+      await t.app.get(AcquirerPort).authorizeCard({
+        transactionId: id,
+        merchantId: 'mer_x',
+        amountCents: 2000,
+        installments: 1,
+        capture: 'SALE',
+        card: { pan, expMonth: 12, expYear: 2035, cvv: '123' },
+      });
     return id;
   }
 

@@ -11,7 +11,9 @@ describe('checkout payment attempts per payer IP', () => {
 
   beforeAll(async () => {
     // The test's own requests come from 127.0.0.1, a trusted proxy here, so X-Forwarded-For names the payer.
-    t = await startTestApp({ env: { CHECKOUT_RATE_LIMIT_PER_MINUTE: String(LIMIT), TRUST_PROXY: '127.0.0.1', ACQUIRER_RETRY_DELAYS_MS: '10' } });
+    t = await startTestApp({
+      env: { CHECKOUT_RATE_LIMIT_PER_MINUTE: String(LIMIT), TRUST_PROXY: '127.0.0.1', ACQUIRER_RETRY_DELAYS_MS: '10' },
+    });
     a = await onboardTenant(t, { name: 'Brake SA', rateLimitPerMinute: 10000 });
   });
   afterAll(() => t.close());
@@ -31,7 +33,13 @@ describe('checkout payment attempts per payer IP', () => {
     expect(refused.body).toMatchObject({ status: 'AUTH_REJECTED', paid: false });
     expect(refused.headers.get('ratelimit-limit')).toBe(String(LIMIT));
     expect(refused.headers.get('ratelimit-remaining')).toBe('2');
-    const invalid = await http(t.url, 'POST', `/checkout/${one.slug}/payments`, { method: 'CARD', payer: PAYER(1), card: { number: '4111' } }, { 'X-Forwarded-For': ip });
+    const invalid = await http(
+      t.url,
+      'POST',
+      `/checkout/${one.slug}/payments`,
+      { method: 'CARD', payer: PAYER(1), card: { number: '4111' } },
+      { 'X-Forwarded-For': ip },
+    );
     expect(invalid.status).toBe(400);
     expect((await attempt(two.slug, ip)).headers.get('ratelimit-remaining')).toBe('0');
     const before = [await items(one.linkId), await items(two.linkId)];
@@ -78,7 +86,10 @@ describe('checkout payment attempts per payer IP', () => {
 
       const over = await attempt(guarded.slug, '192.0.2.3', CARD('5555555555554444'));
       expect(over.status).toBe(429);
-      expect(over.body).toMatchObject({ error: 'rate_limited', message: expect.stringContaining('This link takes at most 2 payment attempts per minute') });
+      expect(over.body).toMatchObject({
+        error: 'rate_limited',
+        message: expect.stringContaining('This link takes at most 2 payment attempts per minute'),
+      });
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(over.text).not.toContain('5555555555554444');
       expect(await items(guarded.linkId)).toBe(before);
@@ -99,7 +110,13 @@ describe('checkout payment attempts per payer IP', () => {
       expect(cleared.body.checkoutAttemptsPerMinute).toBeNull();
       expect((await attempt(l.slug, '192.0.2.12')).status).toBe(201);
       for (const bad of [0, 100_001, 2.5, '10']) {
-        const r = await http(t.url, 'POST', '/v1/acquiring/links', { name: 'x', amount: 10, paymentMethods: ['CARD'], checkoutAttemptsPerMinute: bad }, a.auth);
+        const r = await http(
+          t.url,
+          'POST',
+          '/v1/acquiring/links',
+          { name: 'x', amount: 10, paymentMethods: ['CARD'], checkoutAttemptsPerMinute: bad },
+          a.auth,
+        );
         expect(r.status).toBe(400);
         expect(r.body.error).toBe('validation_error');
         expect(r.body.details[0].field).toBe('checkoutAttemptsPerMinute');

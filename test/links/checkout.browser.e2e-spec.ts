@@ -10,7 +10,9 @@ import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { CARD, createLink, detail, pay, PAYER } from './support';
 
-const boletoUtils: { validarBoleto(code: string): { sucesso: boolean; valor?: number; vencimentoComNovoFator2025?: Date; codigoBarras?: string } } = require('@mrmgomes/boleto-utils');
+const boletoUtils: {
+  validarBoleto(code: string): { sucesso: boolean; valor?: number; vencimentoComNovoFator2025?: Date; codigoBarras?: string };
+} = require('@mrmgomes/boleto-utils');
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -33,7 +35,16 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
       executablePath: CHROMIUM,
       headless: true,
       locale: 'pt-BR',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     ctx.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
@@ -64,7 +75,11 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     const l = await createLink(t, a.auth, { name: 'Camiseta', amount: 89.9, maxInstallments: 3 });
     const page = await open(l.slug);
     await expect(page.textContent('h1')).resolves.toBe('Camiseta');
-    expect(await page.$$eval('#installments option', (o) => o.map((x) => x.textContent))).toEqual(['1x de R$ 89,90', '2x de R$ 44,95 (total R$ 89,90)', '1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)']);
+    expect(await page.$$eval('#installments option', (o) => o.map((x) => x.textContent))).toEqual([
+      '1x de R$ 89,90',
+      '2x de R$ 44,95 (total R$ 89,90)',
+      '1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)',
+    ]);
     await fillPayer(page);
     // Luhn, expiry and CVV are checked in the page, before any request
     await page.fill('#card-number', '4111 1111 1111 1112');
@@ -99,7 +114,10 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     await page.waitForSelector('#done:not([hidden])');
     expect(await page.textContent('#done-text')).toBe('R$ 89,90 · Pago com cartão');
     const d = await detail(t, a.auth, l.linkId);
-    expect(d.payments.map((p: any) => [p.status, p.installments, p.method.brand])).toEqual([['AUTH_REJECTED', 1, 'visa'], ['ACCEPTED', 3, 'mastercard']]);
+    expect(d.payments.map((p: any) => [p.status, p.installments, p.method.brand])).toEqual([
+      ['AUTH_REJECTED', 1, 'visa'],
+      ['ACCEPTED', 3, 'mastercard'],
+    ]);
     expect(d).toMatchObject({ viewCount: 1, attemptCount: 2, paidCount: 1 });
     await page.close();
   });
@@ -115,7 +133,12 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     const shown = await page.inputValue('#pix-code');
     const lib = parsePix(shown) as any;
     expect(hasError(lib)).toBe(false);
-    expect(lib).toMatchObject({ type: 'STATIC', transactionAmount: 50.5, merchantName: 'Loja Principal (sandbox)', merchantCity: 'Sao Paulo' }); // the seller, not the platform
+    expect(lib).toMatchObject({
+      type: 'STATIC',
+      transactionAmount: 50.5,
+      merchantName: 'Loja Principal (sandbox)',
+      merchantCity: 'Sao Paulo',
+    }); // the seller, not the platform
     const ours = parseBrCode(shown);
     expect(ours).toMatchObject({ amountCents: 5050, singleUse: true, txid: lib.txid });
     expect(await page.$eval('#pix-qr', (img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
@@ -179,7 +202,9 @@ document.getElementById('buy').onclick = function () {
       await page.goto(host.url);
       await page.click('#buy');
       // a message from the wrong origin (the host page itself) is ignored
-      await page.evaluate(() => window.postMessage({ type: 'service-checkout:success', status: 'ACCEPTED', amount: 1, method: 'CARD' }, '*'));
+      await page.evaluate(() =>
+        window.postMessage({ type: 'service-checkout:success', status: 'ACCEPTED', amount: 1, method: 'CARD' }, '*'),
+      );
       const frame = await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame();
       await frame!.waitForSelector('#card-form');
       await frame!.fill('#payer-name', 'Bruno Lima');

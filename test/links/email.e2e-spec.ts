@@ -14,13 +14,14 @@ interface Mail {
 function subjectOf(raw: string): string {
   const m = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw);
   const header = (m ? m[1] : '').replace(/\r?\n[ \t]/g, ' ');
-  return header
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_all, enc: string, text: string) =>
-      enc.toUpperCase() === 'B'
-        ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
-    );
+  return header.replace(/\?=\s+=\?/g, '?==?').replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_all, enc: string, text: string) =>
+    enc.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : Buffer.from(
+          text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        ).toString('utf8'),
+  );
 }
 
 /** Payment notices from the outbox, received by a real SMTP listener. */
@@ -38,14 +39,26 @@ describe('payment notices by e-mail', () => {
         let raw = '';
         stream.on('data', (c) => (raw += c.toString()));
         stream.on('end', () => {
-          inbox.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
+          inbox.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
           cb();
         });
       },
     });
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
     const port = (smtp.server.address() as AddressInfo).port;
-    t = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Payments <no-reply@pay.example.com>', LINKS_TICK_MS: '100', ACQUIRER_RETRY_DELAYS_MS: '10', PUBLIC_URL: 'https://pay.example.com' } });
+    t = await startTestApp({
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'Payments <no-reply@pay.example.com>',
+        LINKS_TICK_MS: '100',
+        ACQUIRER_RETRY_DELAYS_MS: '10',
+        PUBLIC_URL: 'https://pay.example.com',
+      },
+    });
     a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
   });
   afterAll(async () => {
@@ -64,15 +77,29 @@ describe('payment notices by e-mail', () => {
   }
 
   it('sends one notice per confirmed payment to actor.email, with payer data and the invoice link; none for refusals', async () => {
-    const l = await createLink(t, a.auth, { name: 'Aula de violão', amount: 80, notifyEmail: true, actor: { email: 'finance@acme.example' } });
+    const l = await createLink(t, a.auth, {
+      name: 'Aula de violão',
+      amount: 80,
+      notifyEmail: true,
+      actor: { email: 'finance@acme.example' },
+    });
     await pay(t, l.slug, { method: 'CARD', payer: PAYER(1), card: CARD('4000000000000002') }); // refused: no notice
-    const ok = (await pay(t, l.slug, { method: 'CARD', payer: { name: 'Ana Souza', email: 'ana@example.com', taxId: '52998224725' }, card: CARD() })).body;
+    const ok = (
+      await pay(t, l.slug, { method: 'CARD', payer: { name: 'Ana Souza', email: 'ana@example.com', taxId: '52998224725' }, card: CARD() })
+    ).body;
     const mail = await until(() => inbox.find((m) => m.raw.includes(ok.paymentId)));
     expect(mail.to).toEqual(['finance@acme.example']);
     expect(mail.from).toBe('no-reply@pay.example.com');
     const text = mail.raw.replace(/=\r?\n/g, '');
     expect(subjectOf(mail.raw)).toBe('Payment received: Aula de violão - R$ 80,00');
-    for (const s of ['Ana Souza', 'ana@example.com', '52998224725', 'ACCEPTED', `https://pay.example.com/checkout/${l.slug}/payments/${ok.paymentId}/receipt`]) expect(text).toContain(s);
+    for (const s of [
+      'Ana Souza',
+      'ana@example.com',
+      '52998224725',
+      'ACCEPTED',
+      `https://pay.example.com/checkout/${l.slug}/payments/${ok.paymentId}/receipt`,
+    ])
+      expect(text).toContain(s);
     // the invoice link opens the receipt
     const receipt = await http(t.url, 'GET', `/checkout/${l.slug}/payments/${ok.paymentId}/receipt`);
     expect(receipt.status).toBe(200);
@@ -89,7 +116,10 @@ describe('payment notices by e-mail', () => {
     expect(inbox).toHaveLength(2);
     expect((await http(t.url, 'GET', '/health/ready')).body.details.linksEmail).toEqual({ status: 'up', dead: 0, late: 0 });
     const rows = await t.sql(`SELECT status, attempts FROM links_email_outbox ORDER BY created_at`);
-    expect(rows).toEqual([{ status: 'SENT', attempts: 1 }, { status: 'SENT', attempts: 1 }]);
+    expect(rows).toEqual([
+      { status: 'SENT', attempts: 1 },
+      { status: 'SENT', attempts: 1 },
+    ]);
   });
 
   it('keeps the notice in the outbox while SMTP is down and sends it when it is back', async () => {
@@ -98,7 +128,9 @@ describe('payment notices by e-mail', () => {
     const port = Number(new URL((t.app.get(require('../../src/links/links.config').LinksConfig) as any).smtpUrl).port);
     const p = (await pay(t, l.slug, { method: 'CARD', payer: PAYER(9), card: CARD() })).body;
     expect(p.status).toBe('ACCEPTED'); // the payment does not wait for e-mail
-    const failed = await until(async () => (await t.sql(`SELECT * FROM links_email_outbox WHERE payment_id = $1 AND last_error IS NOT NULL`, [p.paymentId]))[0]);
+    const failed = await until(
+      async () => (await t.sql(`SELECT * FROM links_email_outbox WHERE payment_id = $1 AND last_error IS NOT NULL`, [p.paymentId]))[0],
+    );
     expect(failed.status).toBe('PENDING');
     smtp = new SMTPServer({
       authOptional: true,

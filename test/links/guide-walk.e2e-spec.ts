@@ -21,20 +21,38 @@ describe.each(['service', 'pix-api'])('links guide walk-through (BANK_PROVIDER=%
     expect(block).not.toBeNull();
     const dir = mkdtempSync(join(tmpdir(), 'pp-links-walk-'));
     try {
-      const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], { cwd: dir, env: { ...process.env, BASE: t.url, TOKEN: token }, encoding: 'utf8', timeout: 60_000 });
+      const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], {
+        cwd: dir,
+        env: { ...process.env, BASE: t.url, TOKEN: token },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       const lines = stdout.trim().split('\n');
-      expect(JSON.parse(lines[0])).toMatchObject({ grossAmount: 155.43, fee: 5.43, netAmount: 150, installmentAmounts: [51.81, 51.81, 51.81] });
+      expect(JSON.parse(lines[0])).toMatchObject({
+        grossAmount: 155.43,
+        fee: 5.43,
+        netAmount: 150,
+        installmentAmounts: [51.81, 51.81, 51.81],
+      });
       expect(JSON.parse(lines[2])).toEqual({ status: 'ACCEPTED', paid: true, amount: 155.43 });
       expect(lines[3]).toMatch(/^000201.*6304[0-9A-F]{4}$/);
       // on pix-api the BR Code is the PSP's dynamic one (its location inside), and the paid Pix
       // is confirmed by the PSP's webhook: AUTHORIZED at once on the acquirer, SETTLED on API Pix
       if (provider === 'pix-api') expect(lines[3]).toContain('/sandbox/qr/');
-      expect(JSON.parse(lines[4])).toMatchObject({ kind: 'PIX', status: provider === 'pix-api' ? expect.stringMatching(/^(AUTHORIZED|SETTLED)$/) : 'AUTHORIZED', amount: 151.5 });
+      expect(JSON.parse(lines[4])).toMatchObject({
+        kind: 'PIX',
+        status: provider === 'pix-api' ? expect.stringMatching(/^(AUTHORIZED|SETTLED)$/) : 'AUTHORIZED',
+        amount: 151.5,
+      });
       expect(lines[5]).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
       expect(JSON.parse(lines[6])).toMatchObject({ kind: 'BOLETO', status: 'PAID', amount: 153.49 });
       const final = JSON.parse(lines[7]);
       expect(final).toMatchObject({ status: 'ACTIVE', attemptCount: 3, paidCount: 3, totalPaid: 460.42 });
-      expect(final.payments.map((p: any) => `${p.transactionMethod}:${p.status}`)).toEqual(['CARD:ACCEPTED', provider === 'pix-api' ? expect.stringMatching(/^PIX:(AUTHORIZED|SETTLED)$/) : 'PIX:AUTHORIZED', 'BOLETO:PAID']);
+      expect(final.payments.map((p: any) => `${p.transactionMethod}:${p.status}`)).toEqual([
+        'CARD:ACCEPTED',
+        provider === 'pix-api' ? expect.stringMatching(/^PIX:(AUTHORIZED|SETTLED)$/) : 'PIX:AUTHORIZED',
+        'BOLETO:PAID',
+      ]);
       expect(final.payments[0].splits.map((s: any) => s.amount)).toEqual([120, 30]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -24,7 +24,11 @@ describe('link payments and metrics', () => {
        FROM links_payments WHERE link_id = $1`,
       [linkId, PAID],
     );
-    expect({ attempts: l.attempt_count, paid: l.paid_count, total: l.total_paid_cents }).toEqual({ attempts: p.attempts, paid: p.paid, total: p.total });
+    expect({ attempts: l.attempt_count, paid: l.paid_count, total: l.total_paid_cents }).toEqual({
+      attempts: p.attempts,
+      paid: p.paid,
+      total: p.total,
+    });
   }
 
   it('records every attempt, updates the same item on a state change, and counts paid ones once', async () => {
@@ -45,7 +49,11 @@ describe('link payments and metrics', () => {
     expect(again.body.paymentId).toBe(attemptId);
 
     const pix = (await pay(t, l.slug, { method: 'PIX', payer: PAYER(2) })).body;
-    expect(pix).toMatchObject({ status: 'PENDING', pending: true, pix: { brCode: expect.stringMatching(/^000201/), qrCode: expect.stringMatching(/^data:image\/png;base64,/) } });
+    expect(pix).toMatchObject({
+      status: 'PENDING',
+      pending: true,
+      pix: { brCode: expect.stringMatching(/^000201/), qrCode: expect.stringMatching(/^data:image\/png;base64,/) },
+    });
     const unpaidPix = (await pay(t, l.slug, { method: 'PIX', payer: PAYER(3) })).body;
     const slipPix = (await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(4) })).body;
     const slipBank = (await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(5) })).body;
@@ -53,7 +61,13 @@ describe('link payments and metrics', () => {
 
     let d = await detail(t, a.auth, l.linkId);
     expect(d.payments.map((p: any) => `${p.transactionMethod}:${p.status}`)).toEqual([
-      'CARD:AUTH_REJECTED', 'CARD:FAILED', 'CARD:ACCEPTED', 'PIX:PENDING', 'PIX:PENDING', 'BOLETO:PENDING', 'BOLETO:PENDING',
+      'CARD:AUTH_REJECTED',
+      'CARD:FAILED',
+      'CARD:ACCEPTED',
+      'PIX:PENDING',
+      'PIX:PENDING',
+      'BOLETO:PENDING',
+      'BOLETO:PENDING',
     ]);
     expect(d).toMatchObject({ viewCount: 2, attemptCount: 7, paidCount: 1, totalPaid: 100 });
     const ids = d.payments.map((p: any) => p.id);
@@ -67,7 +81,15 @@ describe('link payments and metrics', () => {
 
     d = await detail(t, a.auth, l.linkId);
     expect(d.payments.map((p: any) => p.id)).toEqual(ids);
-    expect(d.payments.map((p: any) => p.status)).toEqual(['AUTH_REJECTED', 'FAILED', 'ACCEPTED', 'AUTHORIZED', 'PENDING', 'PAID_PIX', 'PAID']);
+    expect(d.payments.map((p: any) => p.status)).toEqual([
+      'AUTH_REJECTED',
+      'FAILED',
+      'ACCEPTED',
+      'AUTHORIZED',
+      'PENDING',
+      'PAID_PIX',
+      'PAID',
+    ]);
     expect(d).toMatchObject({ viewCount: 2, attemptCount: 7, paidCount: 4 });
     expect(d.totalPaid).toBeCloseTo(100 + 100 + 100 + 100, 2);
 
@@ -76,7 +98,12 @@ describe('link payments and metrics', () => {
     d = await detail(t, a.auth, l.linkId);
     expect(d.payments.map((p: any) => p.status)).toEqual(['AUTH_REJECTED', 'FAILED', 'ACCEPTED', 'SETTLED', 'EXPIRED', 'PAID_PIX', 'PAID']);
     expect(d).toMatchObject({ attemptCount: 7, paidCount: 4, totalPaid: 400 });
-    expect(d.payments[3]).toMatchObject({ id: pix.paymentId, paid: true, method: { type: 'PIX', txid: pix.pix.txid }, payer: { name: 'Payer 2' } });
+    expect(d.payments[3]).toMatchObject({
+      id: pix.paymentId,
+      paid: true,
+      method: { type: 'PIX', txid: pix.pix.txid },
+      payer: { name: 'Payer 2' },
+    });
     expect(d.payments[4]).toMatchObject({ id: unpaidPix.paymentId, paid: false });
     const changes = d.events.filter((e: any) => e.type === 'PAYMENT_STATUS_CHANGED').map((e: any) => `${e.data.from}>${e.data.to}`);
     expect(changes.sort()).toEqual(['AUTHORIZED>SETTLED', 'PENDING>AUTHORIZED', 'PENDING>EXPIRED', 'PENDING>PAID', 'PENDING>PAID_PIX']);
@@ -176,12 +203,21 @@ describe('link payments and metrics', () => {
   it('prices open amounts within their range, with splits and fee pass-through', async () => {
     const owner = (await http(t.url, 'GET', '/v1/acquiring/merchants', undefined, a.auth)).body.items;
     const l = await createLink(t, a.auth, {
-      minAmount: 10, maxAmount: 1000, passFee: true, maxInstallments: 2,
-      splits: [{ merchantId: owner[0].merchantId, percentage: 66.67 }, { merchantId: owner[1].merchantId, percentage: 33.33 }],
+      minAmount: 10,
+      maxAmount: 1000,
+      passFee: true,
+      maxInstallments: 2,
+      splits: [
+        { merchantId: owner[0].merchantId, percentage: 66.67 },
+        { merchantId: owner[1].merchantId, percentage: 33.33 },
+      ],
     });
     const quote = await http(t.url, 'POST', `/checkout/${l.slug}/quote`, { amount: 99.99 });
     expect(quote.body.options.map((o: any) => [o.paymentMethod, o.installments, o.grossAmount, o.netAmount])).toEqual([
-      ['CARD', 1, 103.08, 99.99], ['CARD', 2, 103.61, 99.99], ['PIX', 1, 100.99, 99.99], ['BOLETO', 1, 103.48, 99.99],
+      ['CARD', 1, 103.08, 99.99],
+      ['CARD', 2, 103.61, 99.99],
+      ['PIX', 1, 100.99, 99.99],
+      ['BOLETO', 1, 103.48, 99.99],
     ]);
     expect((await pay(t, l.slug, { method: 'PIX', payer: PAYER() })).body.error).toBe('invalid_amount');
     expect((await pay(t, l.slug, { method: 'PIX', amount: 5, payer: PAYER() })).body.error).toBe('invalid_amount');
@@ -190,6 +226,9 @@ describe('link payments and metrics', () => {
     const item = (await detail(t, a.auth, l.linkId)).payments[0];
     expect(item).toMatchObject({ amount: 103.61, fee: 3.62, netAmount: 99.99 });
     // 33.33 % of 99.99 = 33.3266 → 33.32 to the partner; the cent lost to rounding goes to the owner
-    expect(item.splits).toEqual([{ merchantId: owner[0].merchantId, amount: 66.67 }, { merchantId: owner[1].merchantId, amount: 33.32 }]);
+    expect(item.splits).toEqual([
+      { merchantId: owner[0].merchantId, amount: 66.67 },
+      { merchantId: owner[1].merchantId, amount: 33.32 },
+    ]);
   });
 });

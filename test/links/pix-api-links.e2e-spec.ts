@@ -41,7 +41,9 @@ describe('links and boletos over API Pix (pix-api)', () => {
       req.on('end', async () => {
         callbacks.push({ path: req.url, body: JSON.parse(body) });
         if (dropCallbacks) return res.writeHead(200).end('{}');
-        const r = await http(t.url, 'POST', `/provider/pix-api${req.url!.replace(/^\/hook/, '')}`, body, { 'content-type': 'application/json' });
+        const r = await http(t.url, 'POST', `/provider/pix-api${req.url!.replace(/^\/hook/, '')}`, body, {
+          'content-type': 'application/json',
+        });
         res.writeHead(r.status, { 'content-type': 'application/json' }).end(r.text);
       });
     });
@@ -57,7 +59,13 @@ describe('links and boletos over API Pix (pix-api)', () => {
     });
     recorder = recordExchanges(t.app.get(SandboxPspServer));
     a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
-    const reg = await http(t.url, 'PUT', '/v1/banking/webhooks/acquiring', { url: `http://127.0.0.1:${(hooksServer.address() as AddressInfo).port}/hooks` }, a.auth);
+    const reg = await http(
+      t.url,
+      'PUT',
+      '/v1/banking/webhooks/acquiring',
+      { url: `http://127.0.0.1:${(hooksServer.address() as AddressInfo).port}/hooks` },
+      a.auth,
+    );
     expect(reg.status).toBeLessThan(300);
   });
   afterAll(async () => {
@@ -69,7 +77,11 @@ describe('links and boletos over API Pix (pix-api)', () => {
     }
   });
 
-  const hooksFor = (id: string) => hooks.filter((h) => h.data.transactionId === id).map((h) => `${h.type}:${h.data.status}`).sort();
+  const hooksFor = (id: string) =>
+    hooks
+      .filter((h) => h.data.transactionId === id)
+      .map((h) => `${h.type}:${h.data.status}`)
+      .sort();
   const statusOf = async (id: string) => (await t.sql(`SELECT status FROM links_payments WHERE id = $1`, [id]))[0]?.status;
   const settled = (id: string, status: string) => eventually(async () => (await statusOf(id)) === status, 10_000);
 
@@ -120,7 +132,13 @@ describe('links and boletos over API Pix (pix-api)', () => {
     // the location the payer's bank reads: the charge, signed, as the standard's CobPayload
     const payload = await readLocation(`http://${code.url}`);
     expect(validateResponse('GET', '/{pixUrlAccessToken}', 200, payload)).toEqual({ valid: true, errors: [] });
-    expect(payload).toMatchObject({ txid, status: 'ATIVA', valor: { original: '25.00' }, chave: SANDBOX_PIX_KEY, calendario: { expiracao: 1800 } });
+    expect(payload).toMatchObject({
+      txid,
+      status: 'ATIVA',
+      valor: { original: '25.00' },
+      chave: SANDBOX_PIX_KEY,
+      calendario: { expiracao: 1800 },
+    });
 
     expect(await payInBankApp(r.body.pix.brCode)).toBe(txid);
     await settled(paymentId, 'SETTLED');
@@ -137,8 +155,12 @@ describe('links and boletos over API Pix (pix-api)', () => {
     for (let i = 0; i < 2; i++) expect((await http(t.url, 'POST', '/provider/pix-api/pix', cb.body)).status).toBe(200);
     await new Promise((res) => setTimeout(res, 500));
     expect(hooksFor(paymentId)).toHaveLength(2);
-    expect(await t.sql(`SELECT status, txid FROM pix_api_pix_received WHERE end_to_end_id = $1`, [e2e])).toEqual([{ status: 'APPLIED', txid }]);
-    expect((await t.sql(`SELECT count(*)::int AS n FROM links_payments WHERE link_id = $1 AND status = 'SETTLED'`, [l.linkId]))[0].n).toBe(1);
+    expect(await t.sql(`SELECT status, txid FROM pix_api_pix_received WHERE end_to_end_id = $1`, [e2e])).toEqual([
+      { status: 'APPLIED', txid },
+    ]);
+    expect((await t.sql(`SELECT count(*)::int AS n FROM links_payments WHERE link_id = $1 AND status = 'SETTLED'`, [l.linkId]))[0].n).toBe(
+      1,
+    );
     expect(await t.sql(`SELECT status FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid])).toEqual([{ status: 'SETTLED' }]);
   });
 
@@ -188,13 +210,24 @@ describe('links and boletos over API Pix (pix-api)', () => {
     await advanceDays(t, 1); // both past calendario.expiracao (30 min)
     await settled(lost.paymentId, 'SETTLED');
     await settled(unpaid.paymentId, 'EXPIRED');
-    expect(await t.sql(`SELECT count(*)::int AS n FROM pix_api_charges WHERE txid = ANY($1) AND closed_at IS NOT NULL`, [[lost.pix.txid, unpaid.pix.txid]])).toEqual([{ n: 2 }]);
+    expect(
+      await t.sql(`SELECT count(*)::int AS n FROM pix_api_charges WHERE txid = ANY($1) AND closed_at IS NOT NULL`, [
+        [lost.pix.txid, unpaid.pix.txid],
+      ]),
+    ).toEqual([{ n: 2 }]);
   });
 
   it('a forged callback (a Pix the PSP does not know) changes nothing', async () => {
-    const forged = { pix: [{ endToEndId: 'E99999999202601010000abcdefghijk', txid: 'a'.repeat(32), valor: '25.00', horario: new Date().toISOString() }] };
+    const forged = {
+      pix: [{ endToEndId: 'E99999999202601010000abcdefghijk', txid: 'a'.repeat(32), valor: '25.00', horario: new Date().toISOString() }],
+    };
     expect((await http(t.url, 'POST', '/provider/pix-api/pix', forged)).status).toBe(200);
-    await eventually(async () => (await t.sql(`SELECT status FROM pix_api_pix_received WHERE end_to_end_id = $1`, [forged.pix[0].endToEndId]))[0]?.status === 'IGNORED', 10_000);
+    await eventually(
+      async () =>
+        (await t.sql(`SELECT status FROM pix_api_pix_received WHERE end_to_end_id = $1`, [forged.pix[0].endToEndId]))[0]?.status ===
+        'IGNORED',
+      10_000,
+    );
     expect((await http(t.url, 'POST', '/provider/pix-api/pix', { pix: [{ txid: 'x' }] })).body.error).toBe('invalid_callback');
   });
 

@@ -20,7 +20,9 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
   const seen: AcquirerNotification[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600', SANDBOX_ACQUIRER_TICK_MS: '60000' } });
+    t = await startTestApp({
+      env: { ACQUIRER_RETRY_DELAYS_MS: '10', SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600', SANDBOX_ACQUIRER_TICK_MS: '60000' },
+    });
     acquirer = t.app.get(AcquirerPort);
     t.app.get(AcquirerEvents).subscribe('test', async (e) => {
       seen.push(e);
@@ -44,7 +46,9 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     const parsed = parseBrCode(charge.brCode);
     expect(parsed).toMatchObject({ amountCents: 15090, txid: charge.txid, singleUse: true, type: 'STATIC' });
     // the same transaction id gives the same charge
-    expect((await acquirer.createPixCharge({ transactionId, merchantId: 'mer_1', amountCents: 15090, expiresInSeconds: 1800 })).txid).toBe(charge.txid);
+    expect((await acquirer.createPixCharge({ transactionId, merchantId: 'mer_1', amountCents: 15090, expiresInSeconds: 1800 })).txid).toBe(
+      charge.txid,
+    );
 
     const page = await http(t.url, 'GET', `/sandbox/pix/${charge.txid}`);
     expect(page.status).toBe(200);
@@ -79,7 +83,14 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
 
   it('issues a boleto with a valid line and Pix QR; paid by bank (PAID) or by its QR (PAID_PIX); expires after the due date', async () => {
     const due = new Date(t.app.get(Clock).now().getTime() + 3 * DAY).toISOString().slice(0, 10);
-    const mk = () => acquirer.createBoleto({ transactionId: randomUUID(), merchantId: 'mer_1', amountCents: 25000, dueDate: due, payer: { name: 'Ana', taxId: '52998224725' } });
+    const mk = () =>
+      acquirer.createBoleto({
+        transactionId: randomUUID(),
+        merchantId: 'mer_1',
+        amountCents: 25000,
+        dueDate: due,
+        payer: { name: 'Ana', taxId: '52998224725' },
+      });
     const [a, b, c] = [await mk(), await mk(), await mk()];
     const parsed = parseBoleto(a.digitableLine, due);
     expect(parsed).toMatchObject({ amountCents: 25000, dueDate: due, barcode: a.barcode, bankCode: '237' });
@@ -102,7 +113,13 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
 
   it('expires a boleto the day after its due date', async () => {
     const due = t.app.get(Clock).today();
-    const b = await acquirer.createBoleto({ transactionId: randomUUID(), merchantId: 'mer_1', amountCents: 100, dueDate: due, payer: { name: 'Ana', taxId: '52998224725' } });
+    const b = await acquirer.createBoleto({
+      transactionId: randomUUID(),
+      merchantId: 'mer_1',
+      amountCents: 100,
+      dueDate: due,
+      payer: { name: 'Ana', taxId: '52998224725' },
+    });
     await advanceDays(1);
     const r = await http(t.url, 'POST', `/sandbox/boletos/${b.boletoId}/pay`, {});
     expect(r.status).toBe(409);
@@ -110,10 +127,21 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
   });
 
   it('refuses unsigned, forged and stale notifications', async () => {
-    const body = JSON.stringify({ eventId: randomUUID(), type: 'pix_charge.updated', occurredAt: new Date().toISOString(), data: { transactionId: 'x', status: 'AUTHORIZED' } });
-    const post = (sig?: string) => http(t.url, 'POST', '/provider/acquirer-events', body, { 'content-type': 'application/json', ...(sig ? { 'x-acquirer-signature': sig } : {}) });
+    const body = JSON.stringify({
+      eventId: randomUUID(),
+      type: 'pix_charge.updated',
+      occurredAt: new Date().toISOString(),
+      data: { transactionId: 'x', status: 'AUTHORIZED' },
+    });
+    const post = (sig?: string) =>
+      http(t.url, 'POST', '/provider/acquirer-events', body, {
+        'content-type': 'application/json',
+        ...(sig ? { 'x-acquirer-signature': sig } : {}),
+      });
     expect((await post()).status).toBe(401);
-    expect((await post(signAcquirerEvent('wrong-secret-wrong-secret-wrong', Math.floor(Date.now() / 1000), body))).body.error).toBe('acquirer_signature_invalid');
+    expect((await post(signAcquirerEvent('wrong-secret-wrong-secret-wrong', Math.floor(Date.now() / 1000), body))).body.error).toBe(
+      'acquirer_signature_invalid',
+    );
     const secret = t.app.get(AcquirerConfig).eventsSecret;
     expect((await post(signAcquirerEvent(secret, Math.floor(Date.now() / 1000) - 3600, body))).status).toBe(401);
     const ok = await post(signAcquirerEvent(secret, Math.floor(Date.now() / 1000), body));
@@ -135,7 +163,12 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     const charge = await acquirer.createPixCharge({ transactionId, merchantId: 'mer_1', amountCents: 700, expiresInSeconds: 1800 });
     await http(t.url, 'POST', `/sandbox/pix/${charge.txid}/pay`);
     expect(of(transactionId)).toEqual([]);
-    const row = (await t.sql(`SELECT attempts, delivered_at, last_error FROM sandbox_acquirer_notifications WHERE payload->'data'->>'transactionId' = $1`, [transactionId]))[0];
+    const row = (
+      await t.sql(
+        `SELECT attempts, delivered_at, last_error FROM sandbox_acquirer_notifications WHERE payload->'data'->>'transactionId' = $1`,
+        [transactionId],
+      )
+    )[0];
     expect(row).toMatchObject({ attempts: 1, delivered_at: null, last_error: 'answered 500' });
     fail = false;
     await t.sql(`UPDATE sandbox_acquirer_notifications SET next_attempt_at = now() WHERE delivered_at IS NULL`);

@@ -31,7 +31,13 @@ describe('acquiring webhooks from payment links', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     t = await startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', WEBHOOK_POLL_INTERVAL_MS: '50' } });
     a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
-    const reg = await http(t.url, 'PUT', '/v1/banking/webhooks/acquiring', { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` }, a.auth);
+    const reg = await http(
+      t.url,
+      'PUT',
+      '/v1/banking/webhooks/acquiring',
+      { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` },
+      a.auth,
+    );
     expect(reg.status).toBeLessThan(300);
     secret = reg.body.secret;
   });
@@ -61,12 +67,29 @@ describe('acquiring webhooks from payment links', () => {
     await advanceDays(t, 1); // the Pix settles
 
     const [c] = await hooksFor(card.paymentId, 1);
-    expect(c.json).toMatchObject({ type: 'acquiring.financial_transaction', data: { transactionId: card.paymentId, linkId: l.linkId, slug: l.slug, transactionMethod: 'CARD', status: 'ACCEPTED', amount: 40, previousStatus: null } });
+    expect(c.json).toMatchObject({
+      type: 'acquiring.financial_transaction',
+      data: {
+        transactionId: card.paymentId,
+        linkId: l.linkId,
+        slug: l.slug,
+        transactionMethod: 'CARD',
+        status: 'ACCEPTED',
+        amount: 40,
+        previousStatus: null,
+      },
+    });
     expect(c.signature).toBe(`sha256=${createHmac('sha256', secret).update(c.body).digest('hex')}`);
     const p = await hooksFor(pix.paymentId, 2);
-    expect(p.map((h) => `${h.json.type}:${h.json.data.status}`).sort()).toEqual(['acquiring.financial_transaction:AUTHORIZED', 'acquiring.payout:SETTLED']);
+    expect(p.map((h) => `${h.json.type}:${h.json.data.status}`).sort()).toEqual([
+      'acquiring.financial_transaction:AUTHORIZED',
+      'acquiring.payout:SETTLED',
+    ]);
     const [b] = await hooksFor(slip.paymentId, 1);
-    expect(b.json).toMatchObject({ type: 'acquiring.payment_slip_notification', data: { transactionMethod: 'BOLETO', status: 'PAID_PIX' } });
+    expect(b.json).toMatchObject({
+      type: 'acquiring.payment_slip_notification',
+      data: { transactionMethod: 'BOLETO', status: 'PAID_PIX' },
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(await hooksFor(refused.paymentId, 0)).toEqual([]);
     expect(hooks).toHaveLength(4);

@@ -16,7 +16,16 @@ export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -86,8 +95,11 @@ export async function check(page: Page, audit: Audit, name: string, frame?: Fram
   const target: Page | Frame = frame ?? page;
   // evaluate() runs through the DevTools protocol: the page's CSP still forbids inline code.
   await target.evaluate(AXE);
-  const result: any = await target.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })`);
-  for (const v of result.violations) audit.violations.push(`${name}: ${v.id} (${v.nodes.length}) ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  const result: any = await target.evaluate(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })`,
+  );
+  for (const v of result.violations)
+    audit.violations.push(`${name}: ${v.id} (${v.nodes.length}) ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   const weight = [...(loaded.get(page)?.values() ?? [])].reduce((a, b) => a + b, 0);
   audit.weights[name] = weight;
   audit.log.push(`${name}.png · axe ${result.violations.length} violations · ${weight} B`);

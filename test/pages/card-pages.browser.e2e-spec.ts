@@ -8,8 +8,26 @@ import { Audit, check, CHROMIUM, context, LANGS, launch, newAudit, tabTo, typeIn
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
 
 const W = {
-  'pt-BR': { title: 'Dados do cartão', number: 'O número do cartão não é válido.', saved: 'Cartão salvo.', expired: 'Este formulário expirou ou já foi usado.', tds: 'Confirme sua compra', amount: 'R$ 1.250,90', wrong: 'Código errado. 2 tentativa(s) restante(s).', complete: 'Autenticação concluída.' },
-  en: { title: 'Card details', number: 'The card number is not valid.', saved: 'Card saved.', expired: 'This card form has expired or was already used.', tds: 'Verify your purchase', amount: 'R$1,250.90', wrong: 'Wrong code. 2 attempt(s) left.', complete: 'Authentication complete.' },
+  'pt-BR': {
+    title: 'Dados do cartão',
+    number: 'O número do cartão não é válido.',
+    saved: 'Cartão salvo.',
+    expired: 'Este formulário expirou ou já foi usado.',
+    tds: 'Confirme sua compra',
+    amount: 'R$ 1.250,90',
+    wrong: 'Código errado. 2 tentativa(s) restante(s).',
+    complete: 'Autenticação concluída.',
+  },
+  en: {
+    title: 'Card details',
+    number: 'The card number is not valid.',
+    saved: 'Card saved.',
+    expired: 'This card form has expired or was already used.',
+    tds: 'Verify your purchase',
+    amount: 'R$1,250.90',
+    wrong: 'Wrong code. 2 attempt(s) left.',
+    complete: 'Authentication complete.',
+  },
 };
 
 /**
@@ -106,7 +124,11 @@ suite('hosted card page and 3DS pages: languages, widths, keyboard, axe', () => 
         await tabTo(page, '#otp', 40, acs);
         await page.keyboard.type('1234');
         await page.keyboard.press('Enter');
-        await page.waitForFunction(() => (window as any).messages.some((m: any) => m.data && m.data.type === '3DS_CHALLENGE_COMPLETE'), null, { timeout: 10000 });
+        await page.waitForFunction(
+          () => (window as any).messages.some((m: any) => m.data && m.data.type === '3DS_CHALLENGE_COMPLETE'),
+          null,
+          { timeout: 10000 },
+        );
         const done = await frame();
         await done.waitForSelector('main p[role=status]');
         expect(await done.textContent('main p[role=status]')).toBe(W[lang].complete);

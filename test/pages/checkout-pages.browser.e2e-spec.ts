@@ -11,8 +11,36 @@ const suite = existsSync(CHROMIUM) ? describe : describe.skip;
 
 /** Words the tests look for, per language (the pages take theirs from src/common/i18n). */
 const W = {
-  'pt-BR': { paidCard: 'Pago com cartão', paidPix: 'Pago com Pix', paidBoleto: 'Pago com boleto', waiting: 'Aguardando pagamento…', copied: 'Copiado!', expired: 'Este código Pix expirou', receipt: 'Comprovante de pagamento', min: 'O valor mínimo é R$ 10,00.', price: 'R$ 1.234,56', inst3: '1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)', cvv: 'O código de segurança tem 3 dígitos.', name: 'Digite seu nome completo.', confirmed: 'Pagamento confirmado' },
-  en: { paidCard: 'Paid by card', paidPix: 'Paid by Pix', paidBoleto: 'Paid by boleto', waiting: 'Waiting for payment…', copied: 'Copied!', expired: 'This Pix code has expired', receipt: 'Payment receipt', min: 'The least amount is R$10.00.', price: 'R$1,234.56', inst3: '1x R$29.98 + 2x R$29.96 (total R$89.90)', cvv: 'The security code has 3 digits.', name: 'Type your full name.', confirmed: 'Payment confirmed' },
+  'pt-BR': {
+    paidCard: 'Pago com cartão',
+    paidPix: 'Pago com Pix',
+    paidBoleto: 'Pago com boleto',
+    waiting: 'Aguardando pagamento…',
+    copied: 'Copiado!',
+    expired: 'Este código Pix expirou',
+    receipt: 'Comprovante de pagamento',
+    min: 'O valor mínimo é R$ 10,00.',
+    price: 'R$ 1.234,56',
+    inst3: '1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)',
+    cvv: 'O código de segurança tem 3 dígitos.',
+    name: 'Digite seu nome completo.',
+    confirmed: 'Pagamento confirmado',
+  },
+  en: {
+    paidCard: 'Paid by card',
+    paidPix: 'Paid by Pix',
+    paidBoleto: 'Paid by boleto',
+    waiting: 'Waiting for payment…',
+    copied: 'Copied!',
+    expired: 'This Pix code has expired',
+    receipt: 'Payment receipt',
+    min: 'The least amount is R$10.00.',
+    price: 'R$1,234.56',
+    inst3: '1x R$29.98 + 2x R$29.96 (total R$89.90)',
+    cvv: 'The security code has 3 digits.',
+    name: 'Type your full name.',
+    confirmed: 'Payment confirmed',
+  },
 };
 
 /**
@@ -28,7 +56,10 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
   const audit: Audit = newAudit();
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600' } }), launch()]);
+    [t, browser] = await Promise.all([
+      startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600' } }),
+      launch(),
+    ]);
     a = await onboardTenant(t, { rateLimitPerMinute: 100000 });
   });
   afterAll(async () => {
@@ -50,7 +81,8 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
   /** Leaves the tab list on `method` with the arrow keys, as a keyboard user does. */
   const chooseTab = async (page: Page, method: string) => {
     await tabTo(page, '[role=tab][aria-selected=true]');
-    for (let i = 0; i < 3 && !(await page.evaluate((m) => document.activeElement!.id === 'tab-' + m, method)); i++) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 3 && !(await page.evaluate((m) => document.activeElement!.id === 'tab-' + m, method)); i++)
+      await page.keyboard.press('ArrowRight');
     expect(await page.getAttribute(`#tab-${method}`, 'aria-selected')).toBe('true');
   };
 
@@ -241,7 +273,11 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
         expect(await page.textContent('#amount-error')).toBe('');
         // the server refuses it too
         expect((await http(t.url, 'POST', `/checkout/${l.slug}/quote`, { amount: 5 })).status).toBe(400);
-        const below = await http(t.url, 'POST', `/checkout/${l.slug}/payments`, { method: 'PIX', amount: 5, payer: { name: 'Ana Souza', email: 'ana@example.com' } });
+        const below = await http(t.url, 'POST', `/checkout/${l.slug}/payments`, {
+          method: 'PIX',
+          amount: 5,
+          payer: { name: 'Ana Souza', email: 'ana@example.com' },
+        });
         expect([below.status, below.body.error]).toEqual([400, 'invalid_amount']);
 
         expect((await http(t.url, 'PATCH', `/v1/acquiring/links/${l.linkId}/status`, { status: 'INACTIVE' }, a.auth)).status).toBe(200);
@@ -300,51 +336,52 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
 
   for (const lang of LANGS) {
     for (const width of WIDTHS) {
-  it(`the SDK overlay, ${lang}-${width}: a modal dialog in the payer's language; Escape closes it and gives the focus back; it closes itself after success`, async () => {
-    const l = await createLink(t, a.auth, { name: 'Ingresso', amount: 30 });
-    const host = await hostPage(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><button id="buy">Buy</button></main>
+      it(`the SDK overlay, ${lang}-${width}: a modal dialog in the payer's language; Escape closes it and gives the focus back; it closes itself after success`, async () => {
+        const l = await createLink(t, a.auth, { name: 'Ingresso', amount: 30 });
+        const host =
+          await hostPage(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><button id="buy">Buy</button></main>
 <script src="${t.url}/sdk/checkout.js"></script>
 <script>window.results = []; window.closes = 0;
 document.getElementById('buy').onclick = function () { ServiceCheckout.open({ slug: '${l.slug}', closeOnSuccess: 300, onSuccess: function (r) { window.results.push(r); }, onClose: function () { window.closes++; } }); };
 </script></body></html>`);
-    const ctx = await context(browser, audit, lang, width, [t.url, new URL(host.url).origin]);
-    try {
-      const page = await ctx.newPage();
-      await page.goto(host.url);
-      await tabTo(page, '#buy');
-      await page.keyboard.press('Enter');
-      const overlay = await page.waitForSelector('[data-service-checkout]');
-      expect(await overlay.getAttribute('role')).toBe('dialog');
-      expect(await overlay.getAttribute('aria-modal')).toBe('true');
-      expect(await page.$eval('main', (m) => m.hasAttribute('inert'))).toBe(true); // the focus cannot leave the dialog
-      const frame = (await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame())!;
-      await frame.waitForSelector('#card-form');
-      expect(await frame.$eval('html', (h) => h.lang)).toBe(lang);
-      await check(page, audit, `sdk-overlay-open-${lang}-${width}`);
-      await page.keyboard.press('Escape');
-      await page.waitForFunction(() => (window as any).closes === 1);
-      expect(await page.$('[data-service-checkout]')).toBeNull();
-      expect(await page.evaluate(() => document.activeElement!.id)).toBe('buy');
-      expect(await page.$eval('main', (m) => m.hasAttribute('inert'))).toBe(false);
+        const ctx = await context(browser, audit, lang, width, [t.url, new URL(host.url).origin]);
+        try {
+          const page = await ctx.newPage();
+          await page.goto(host.url);
+          await tabTo(page, '#buy');
+          await page.keyboard.press('Enter');
+          const overlay = await page.waitForSelector('[data-service-checkout]');
+          expect(await overlay.getAttribute('role')).toBe('dialog');
+          expect(await overlay.getAttribute('aria-modal')).toBe('true');
+          expect(await page.$eval('main', (m) => m.hasAttribute('inert'))).toBe(true); // the focus cannot leave the dialog
+          const frame = (await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame())!;
+          await frame.waitForSelector('#card-form');
+          expect(await frame.$eval('html', (h) => h.lang)).toBe(lang);
+          await check(page, audit, `sdk-overlay-open-${lang}-${width}`);
+          await page.keyboard.press('Escape');
+          await page.waitForFunction(() => (window as any).closes === 1);
+          expect(await page.$('[data-service-checkout]')).toBeNull();
+          expect(await page.evaluate(() => document.activeElement!.id)).toBe('buy');
+          expect(await page.$eval('main', (m) => m.hasAttribute('inert'))).toBe(false);
 
-      await page.keyboard.press('Enter');
-      const f2 = (await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame())!;
-      await f2.waitForSelector('#card-form');
-      await f2.fill('#payer-name', 'Bruno Lima');
-      await f2.fill('#payer-email', 'bruno@example.com');
-      await f2.fill('#card-number', '4242424242424242');
-      await f2.fill('#card-expiry', '1134');
-      await f2.fill('#card-cvv', '321');
-      await f2.fill('#card-name', 'BRUNO LIMA');
-      await f2.$eval('#card-form', (f: HTMLFormElement) => f.requestSubmit());
-      await page.waitForFunction(() => (window as any).closes === 2, null, { timeout: 10000 });
-      expect(await page.evaluate(() => (window as any).results)).toEqual([{ status: 'ACCEPTED', amount: 30, method: 'CARD' }]);
-      expect(await page.$('[data-service-checkout]')).toBeNull();
-    } finally {
-      await ctx.close();
-      await host.close();
-    }
-  });
+          await page.keyboard.press('Enter');
+          const f2 = (await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame())!;
+          await f2.waitForSelector('#card-form');
+          await f2.fill('#payer-name', 'Bruno Lima');
+          await f2.fill('#payer-email', 'bruno@example.com');
+          await f2.fill('#card-number', '4242424242424242');
+          await f2.fill('#card-expiry', '1134');
+          await f2.fill('#card-cvv', '321');
+          await f2.fill('#card-name', 'BRUNO LIMA');
+          await f2.$eval('#card-form', (f: HTMLFormElement) => f.requestSubmit());
+          await page.waitForFunction(() => (window as any).closes === 2, null, { timeout: 10000 });
+          expect(await page.evaluate(() => (window as any).results)).toEqual([{ status: 'ACCEPTED', amount: 30, method: 'CARD' }]);
+          expect(await page.$('[data-service-checkout]')).toBeNull();
+        } finally {
+          await ctx.close();
+          await host.close();
+        }
+      });
     }
   }
 

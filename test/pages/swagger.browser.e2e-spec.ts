@@ -42,7 +42,7 @@ suite('Swagger UI in Chromium', () => {
     });
   }
 
-  it('loaded nothing from another origin; axe finds only the two rules Swagger UI\'s own markup breaks', () => {
+  it("loaded nothing from another origin; axe finds only the two rules Swagger UI's own markup breaks", () => {
     expect(audit.foreign).toEqual([]);
     // an operation summary is a button holding a button, and the servers select has no label: both Swagger UI's markup
     const rules = new Set(audit.violations.map((v) => v.split(' ')[1]));

@@ -17,7 +17,16 @@ export async function openBrowser(): Promise<{ ctx: BrowserContext; close: () =>
     executablePath: CHROMIUM,
     headless: true,
     locale: 'pt-BR',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     ctx,

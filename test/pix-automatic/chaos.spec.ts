@@ -34,7 +34,9 @@ async function runScenario(t: TestApp): Promise<{ final: Final; events: { outcom
     const decision = 'decision' in s ? s.decision : 'approve';
     if (decision !== 'none') expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/${decision}`)).status).toBe(200);
   }
-  const adHoc = await t.app.get(CreateAdHocBilling).execute(ctx, { recurrenceId: ids.get('ok')!, dueDate: day(t, 4), amount: 3, currency: 'BRL' });
+  const adHoc = await t.app
+    .get(CreateAdHocBilling)
+    .execute(ctx, { recurrenceId: ids.get('ok')!, dueDate: day(t, 4), amount: 3, currency: 'BRL' });
   expect(adHoc.status).toBe('SENT');
   for (let d = 1; d <= 60; d++) {
     await advance(t, 1);
@@ -86,7 +88,8 @@ describe('chaos: duplicated and reordered provider events end in the same states
       ignored: 'EXPIRED',
     });
     // And chaos did happen: more duplicates, and events that overtook their predecessor.
-    const count = (e: { outcome: string; replayed: boolean }[], f: (x: { outcome: string; replayed: boolean }) => boolean) => e.filter(f).length;
+    const count = (e: { outcome: string; replayed: boolean }[], f: (x: { outcome: string; replayed: boolean }) => boolean) =>
+      e.filter(f).length;
     expect(count(chaotic.events, (e) => e.outcome === 'DUPLICATE')).toBeGreaterThan(count(calm.events, (e) => e.outcome === 'DUPLICATE'));
     expect(count(chaotic.events, (e) => e.replayed || e.outcome === 'LATE')).toBeGreaterThan(0);
     expect(count(calm.events, (e) => e.replayed || e.outcome === 'LATE' || e.outcome === 'PARKED')).toBe(0);

@@ -27,7 +27,9 @@ describe('billing engine: missed cycles, retries that run out, expiry', () => {
     // The service is "down" for 5 days: time passes, nothing runs.
     await t.app.get(ClockSync).advance(5 * DAY_MS);
     await t.app.get(BillingEngine).runDay(today(t), { wait: true });
-    const skipped = await t.sql('SELECT cycle, due_date::text AS due, reason FROM pix_skipped_cycles WHERE recurrence_id = $1', [r.recurrenceId]);
+    const skipped = await t.sql('SELECT cycle, due_date::text AS due, reason FROM pix_skipped_cycles WHERE recurrence_id = $1', [
+      r.recurrenceId,
+    ]);
     expect(skipped).toEqual([{ cycle: 0, due: today(t), reason: 'MISSED_SEND_WINDOW' }]);
     // Cycle 1 (due in 7 days) has its send date in 4 days; nothing is sent now.
     expect(await billingsOf(t, r.recurrenceId)).toEqual([]);

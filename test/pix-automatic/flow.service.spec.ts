@@ -11,7 +11,11 @@ describe('recurring Pix flow against the sandbox bank (service level, real HTTP 
   it('create → approve → clock → billing generated, sent, ACTIVE, COMPLETED', async () => {
     const ctx = await newTenant(t);
     const created = await createRecurrence(t, ctx);
-    expect(created).toEqual({ recurrenceId: expect.any(String), status: 'PENDING', authorizationUrl: expect.stringMatching(/\/sandbox\/bank\/authorize\//) });
+    expect(created).toEqual({
+      recurrenceId: expect.any(String),
+      status: 'PENDING',
+      authorizationUrl: expect.stringMatching(/\/sandbox\/bank\/authorize\//),
+    });
     const page = await fetch(created.authorizationUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('ACME Academia');

@@ -7,7 +7,11 @@ import { http, TestApp } from '../support/test-app';
 import { createRecurrence, day, newTenant, startPixApp } from './support';
 
 const DAY_MS = 86_400_000;
-const SHARED = { PROVIDER_API_KEY: 'multi-engine-provider-key-0123456789', PROVIDER_EVENTS_SECRET: 'multi-engine-events-secret-0123456789', BILLING_ENGINE_BATCH_SIZE: '2' };
+const SHARED = {
+  PROVIDER_API_KEY: 'multi-engine-provider-key-0123456789',
+  PROVIDER_EVENTS_SECRET: 'multi-engine-events-secret-0123456789',
+  BILLING_ENGINE_BATCH_SIZE: '2',
+};
 
 describe('three billing engines on one database over a simulated year', () => {
   let apps: TestApp[] = [];
@@ -15,7 +19,8 @@ describe('three billing engines on one database over a simulated year', () => {
   beforeAll(async () => {
     const a = await startPixApp({ env: SHARED });
     const others = [];
-    for (let i = 0; i < 2; i++) others.push(await startPixApp({ databaseUrl: a.databaseUrl, env: { ...SHARED, PROVIDER_URL: `${a.url}/sandbox/bank` } }));
+    for (let i = 0; i < 2; i++)
+      others.push(await startPixApp({ databaseUrl: a.databaseUrl, env: { ...SHARED, PROVIDER_URL: `${a.url}/sandbox/bank` } }));
     apps = [a, ...others];
   });
   afterAll(async () => {
@@ -70,7 +75,16 @@ describe('three billing engines on one database over a simulated year', () => {
     expect(await a.sql('SELECT count(*)::int AS n FROM pix_skipped_cycles')).toEqual([{ n: 0 }]);
     let total = 0;
     for (const [k, p] of plans.entries()) {
-      const expected = cyclesDueBy(p.firstDueDate, p.periodicity, 'dayAdjustment' in p ? p.dayAdjustment : 'KEEP_DUE_DATE', 'expirationDate' in p ? p.expirationDate : null, 3, last, 0, 10_000);
+      const expected = cyclesDueBy(
+        p.firstDueDate,
+        p.periodicity,
+        'dayAdjustment' in p ? p.dayAdjustment : 'KEEP_DUE_DATE',
+        'expirationDate' in p ? p.expirationDate : null,
+        3,
+        last,
+        0,
+        10_000,
+      );
       const rows = await a.sql(`SELECT cycle, due_date::text AS due FROM pix_billings WHERE recurrence_id = $1 ORDER BY cycle`, [ids[k]]);
       expect(rows).toEqual(expected.map((c) => ({ cycle: c.cycle, due: c.dueDate })));
       total += rows.length;

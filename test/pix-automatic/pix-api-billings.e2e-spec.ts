@@ -40,10 +40,17 @@ async function stubPsp(): Promise<Stub> {
     if (!m) return { status: 200 };
     if (req.method === 'PATCH') {
       stub.patches.push(m[1]);
-      return { status: 200, body: { txid: m[1], idRec: ID_REC, status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } } };
+      return {
+        status: 200,
+        body: { txid: m[1], idRec: ID_REC, status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } },
+      };
     }
     const mode = stub.mode.get(m[1]) ?? stub.modeByValue.get(body?.valor?.original) ?? stub.defaultMode;
-    if (mode === 'down') return { status: 503, body: { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', title: 'Serviço indisponível', status: 503 } };
+    if (mode === 'down')
+      return {
+        status: 503,
+        body: { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', title: 'Serviço indisponível', status: 503 },
+      };
     stub.puts.push({ txid: m[1], body });
     if (mode === 'reject') {
       return {
@@ -66,14 +73,20 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
   let t: TestApp;
   let psp: Stub;
   let ctx: TenantContext;
-  const billings = (rid: string) => t.sql(`SELECT id, id_tx, status, send_attempts, next_attempt_at, last_error, due_date::text AS due FROM pix_billings WHERE recurrence_id = $1 ORDER BY due_date`, [rid]);
+  const billings = (rid: string) =>
+    t.sql(
+      `SELECT id, id_tx, status, send_attempts, next_attempt_at, last_error, due_date::text AS due FROM pix_billings WHERE recurrence_id = $1 ORDER BY due_date`,
+      [rid],
+    );
 
   async function authorized(over: Record<string, unknown> = {}) {
     const r = await createRecurrence(t, ctx, over);
     const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]);
     // The payer approves at their bank; the PSP calls back and the service reads the rec.
     psp.recs.get(idRec)!.status = 'APROVADA';
-    expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(200);
+    expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(
+      200,
+    );
     await t.app.get(PixApiCallbackWorker).settle();
     expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]))[0].status).toBe('ACCEPTED');
     return r.recurrenceId;
@@ -81,7 +94,9 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
 
   beforeAll(async () => {
     psp = await stubPsp();
-    t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api', ...psp.env, PIX_API_RECONCILE_INTERVAL_MS: '0', PIX_API_RECEIVER_ACCOUNT: '0001/7654321/CORRENTE' } });
+    t = await startPixApp({
+      env: { BANK_PROVIDER: 'pix-api', ...psp.env, PIX_API_RECONCILE_INTERVAL_MS: '0', PIX_API_RECEIVER_ACCOUNT: '0001/7654321/CORRENTE' },
+    });
     ctx = await newTenant(t);
   });
   afterAll(async () => {

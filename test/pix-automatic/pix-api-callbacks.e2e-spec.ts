@@ -24,7 +24,10 @@ interface Stub {
   close(): Promise<void>;
 }
 
-const problem = (status: number, name: string, extra: Record<string, unknown> = {}) => ({ status, body: { type: `https://pix.bcb.gov.br/api/v2/error/${name}`, title: name, status, ...extra } });
+const problem = (status: number, name: string, extra: Record<string, unknown> = {}) => ({
+  status,
+  body: { type: `https://pix.bcb.gov.br/api/v2/error/${name}`, title: name, status, ...extra },
+});
 
 async function stubPsp(): Promise<Stub> {
   const cobrs = new Map<string, Record<string, unknown>>();
@@ -35,17 +38,33 @@ async function stubPsp(): Promise<Stub> {
     if (req.method === 'PUT' && /^\/webhook(rec|cobr)$/.test(req.path)) return { status: 200 };
     if (req.method === 'GET' && req.path === '/cobr') {
       const all = [...cobrs.values()];
-      return { status: 200, body: { parametros: { inicio: req.query.get('inicio'), fim: req.query.get('fim'), paginacao: { paginaAtual: 0, itensPorPagina: 1000, quantidadeDePaginas: 1, quantidadeTotalDeItens: all.length } }, cobsr: all } };
+      return {
+        status: 200,
+        body: {
+          parametros: {
+            inicio: req.query.get('inicio'),
+            fim: req.query.get('fim'),
+            paginacao: { paginaAtual: 0, itensPorPagina: 1000, quantidadeDePaginas: 1, quantidadeTotalDeItens: all.length },
+          },
+          cobsr: all,
+        },
+      };
     }
     if ((m = /^\/cobr\/(\w+)\/retentativa\/([\d-]+)$/.exec(req.path)) && req.method === 'POST') {
       const c = cobrs.get(m[1])!;
       if ((c.tentativas as { dataLiquidacao: string }[]).some((x) => x.dataLiquidacao === m![2])) {
-        return problem(400, 'CobROperacaoInvalida', { violacoes: [{ razao: 'Existe uma tentativa vigente para a data informada.', propriedade: 'data' }] });
+        return problem(400, 'CobROperacaoInvalida', {
+          violacoes: [{ razao: 'Existe uma tentativa vigente para a data informada.', propriedade: 'data' }],
+        });
       }
-      c.tentativas = [...(c.tentativas as object[]), { dataLiquidacao: m[2], tipo: 'NTAG', status: 'AGENDADA', endToEndId: 'E'.padEnd(32, '0'), atualizacao: [] }];
+      c.tentativas = [
+        ...(c.tentativas as object[]),
+        { dataLiquidacao: m[2], tipo: 'NTAG', status: 'AGENDADA', endToEndId: 'E'.padEnd(32, '0'), atualizacao: [] },
+      ];
       return { status: 201, body: c };
     }
-    if ((m = /^\/cobr\/(\w+)$/.exec(req.path)) && req.method === 'PUT') return { status: 201, body: { ...req.body, txid: m[1], status: 'CRIADA' } };
+    if ((m = /^\/cobr\/(\w+)$/.exec(req.path)) && req.method === 'PUT')
+      return { status: 201, body: { ...req.body, txid: m[1], status: 'CRIADA' } };
     if ((m = /^\/cobr\/(\w+)$/.exec(req.path)) && req.method === 'GET') {
       const c = cobrs.get(m[1]);
       return c ? { status: 200, body: c } : problem(404, 'CobRNaoEncontrado');
@@ -56,13 +75,24 @@ async function stubPsp(): Promise<Stub> {
 }
 
 function cobr(txid: string, status: string, over: Record<string, unknown> = {}) {
-  return { idRec: ID_REC, txid, status, calendario: { dataDeVencimento: '2099-01-01' }, politicaRetentativa: 'PERMITE_3R_7D', atualizacao: [{ status, data: new Date().toISOString() }], ...over };
+  return {
+    idRec: ID_REC,
+    txid,
+    status,
+    calendario: { dataDeVencimento: '2099-01-01' },
+    politicaRetentativa: 'PERMITE_3R_7D',
+    atualizacao: [{ status, data: new Date().toISOString() }],
+    ...over,
+  };
 }
 
 describe('pix-api: the PSP callbacks on the service side', () => {
   let t: TestApp;
   let psp: Stub;
-  const tenantEvents = async (idTx: string) => (await t.sql<{ type: string }>(`SELECT type FROM webhook_events WHERE id_tx = $1 ORDER BY created_at, type`, [idTx])).map((r) => r.type);
+  const tenantEvents = async (idTx: string) =>
+    (await t.sql<{ type: string }>(`SELECT type FROM webhook_events WHERE id_tx = $1 ORDER BY created_at, type`, [idTx])).map(
+      (r) => r.type,
+    );
 
   beforeAll(async () => {
     psp = await stubPsp();
@@ -79,16 +109,22 @@ describe('pix-api: the PSP callbacks on the service side', () => {
     const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]);
     // The payer approves at their bank; the PSP calls back and the service reads the rec.
     psp.recs.get(idRec)!.status = 'APROVADA';
-    expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(200);
+    expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(
+      200,
+    );
     await t.app.get(PixApiCallbackWorker).settle();
     expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]))[0].status).toBe('ACCEPTED');
-    const b = await t.app.get(CreateAdHocBilling).execute(ctx, { recurrenceId: r.recurrenceId, dueDate: day(t, 5), amount, currency: 'BRL' });
+    const b = await t.app
+      .get(CreateAdHocBilling)
+      .execute(ctx, { recurrenceId: r.recurrenceId, dueDate: day(t, 5), amount, currency: 'BRL' });
     expect(b.status).toBe('SENT');
     return b;
   }
 
   async function callback(txids: string[]) {
-    const res = await http(t.url, 'POST', '/provider/pix-api/cobr', { cobsr: txids.map((txid) => ({ txid, idRec: ID_REC, status: 'ATIVA', atualizacao: [] })) });
+    const res = await http(t.url, 'POST', '/provider/pix-api/cobr', {
+      cobsr: txids.map((txid) => ({ txid, idRec: ID_REC, status: 'ATIVA', atualizacao: [] })),
+    });
     expect(res.status).toBe(200);
     await t.app.get(PixApiCallbackWorker).settle();
   }
@@ -119,8 +155,14 @@ describe('pix-api: the PSP callbacks on the service side', () => {
   it('a CANCELADA by the payer becomes CANCELLED_PAYER, and one by the receiver CANCELLED_RECEIVER', async () => {
     const a = await sentBilling();
     const b = await sentBilling();
-    psp.cobrs.set(a.idTx, cobr(a.idTx, 'CANCELADA', { encerramento: { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'x' } } }));
-    psp.cobrs.set(b.idTx, cobr(b.idTx, 'CANCELADA', { encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'x' } } }));
+    psp.cobrs.set(
+      a.idTx,
+      cobr(a.idTx, 'CANCELADA', { encerramento: { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'x' } } }),
+    );
+    psp.cobrs.set(
+      b.idTx,
+      cobr(b.idTx, 'CANCELADA', { encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'x' } } }),
+    );
     await callback([a.idTx, b.idTx]);
     const st = await t.sql(`SELECT id_tx, status FROM pix_billings WHERE id_tx = ANY($1)`, [[a.idTx, b.idTx]]);
     expect(Object.fromEntries(st.map((r) => [r.id_tx, r.status]))).toEqual({ [a.idTx]: 'CANCELLED_PAYER', [b.idTx]: 'CANCELLED_RECEIVER' });
@@ -129,7 +171,22 @@ describe('pix-api: the PSP callbacks on the service side', () => {
   it('asks the PSP for a retry once when an attempt failed for lack of balance (PERMITE_3R_7D)', async () => {
     const b = await sentBilling(10.54);
     const due = today(t);
-    psp.cobrs.set(b.idTx, cobr(b.idTx, 'ATIVA', { calendario: { dataDeVencimento: due }, tentativas: [{ dataLiquidacao: due, tipo: 'AGND', status: 'REJEITADA', endToEndId: 'E'.padEnd(32, '1'), atualizacao: [], rejeicao: { codigo: 'AM02', descricao: 'saldo' } }] }));
+    psp.cobrs.set(
+      b.idTx,
+      cobr(b.idTx, 'ATIVA', {
+        calendario: { dataDeVencimento: due },
+        tentativas: [
+          {
+            dataLiquidacao: due,
+            tipo: 'AGND',
+            status: 'REJEITADA',
+            endToEndId: 'E'.padEnd(32, '1'),
+            atualizacao: [],
+            rejeicao: { codigo: 'AM02', descricao: 'saldo' },
+          },
+        ],
+      }),
+    );
     await callback([b.idTx]);
     await callback([b.idTx]);
     const retries = psp.calls.filter((c) => c.method === 'POST' && c.path.startsWith(`/cobr/${b.idTx}/retentativa/`));
@@ -138,7 +195,7 @@ describe('pix-api: the PSP callbacks on the service side', () => {
     expect((await t.sql(`SELECT status FROM pix_billings WHERE id_tx = $1`, [b.idTx]))[0].status).toBe('ACTIVE');
   });
 
-  it('refuses a body that is not the standard\'s, and drops a cobr the PSP does not know', async () => {
+  it("refuses a body that is not the standard's, and drops a cobr the PSP does not know", async () => {
     const bad = await http(t.url, 'POST', '/provider/pix-api/cobr', { cobsr: [{ txid: 'short' }] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid_callback');

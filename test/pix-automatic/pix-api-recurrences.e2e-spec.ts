@@ -21,7 +21,17 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
   let exchanges: ReturnType<typeof recordExchanges>;
   const api = (method: string, path: string, body?: unknown) => http(t.url, method, `${BASE}${path}`, body, acme.auth);
   const create = (over: Record<string, unknown> = {}) =>
-    api('POST', '/recurrences', { amount: 49.9, currency: 'BRL', periodicity: 'MONTHLY', firstDueDate: day(t, 12), dayAdjustment: 'KEEP_DUE_DATE', payerName: 'Maria Souza', payerTaxId: '52998224725', description: 'Plano mensal da academia', ...over });
+    api('POST', '/recurrences', {
+      amount: 49.9,
+      currency: 'BRL',
+      periodicity: 'MONTHLY',
+      firstDueDate: day(t, 12),
+      dayAdjustment: 'KEEP_DUE_DATE',
+      payerName: 'Maria Souza',
+      payerTaxId: '52998224725',
+      description: 'Plano mensal da academia',
+      ...over,
+    });
 
   beforeAll(async () => {
     t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api' } });
@@ -33,13 +43,21 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
   it('create → the payer opens the location (QR) and authorizes at the sandbox bank → refresh reads ACCEPTED from GET /rec', async () => {
     const c = await create();
     expect(c.status).toBe(200);
-    expect(c.body).toEqual({ recurrenceId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'PENDING', authorizationUrl: expect.stringMatching(new RegExp(`^${t.url}/sandbox/bank/locrec/[A-Za-z0-9_-]{22}$`)) });
+    expect(c.body).toEqual({
+      recurrenceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'PENDING',
+      authorizationUrl: expect.stringMatching(new RegExp(`^${t.url}/sandbox/bank/locrec/[A-Za-z0-9_-]{22}$`)),
+    });
     const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
     expect(stored.id_rec).toMatch(/^RR99999008\d{8}[A-Za-z0-9]{11}$/);
     // the rec carries ours as vinculo.contrato, the payer, the standard's periodicity and the retry policy
     const rec = exchanges.seen.find((x) => x.method === 'POST' && x.path === '/rec')!;
     expect(rec.request).toMatchObject({
-      vinculo: { contrato: c.body.recurrenceId.replace(/-/g, ''), devedor: { cpf: '52998224725', nome: 'Maria Souza' }, objeto: 'Plano mensal da academia' },
+      vinculo: {
+        contrato: c.body.recurrenceId.replace(/-/g, ''),
+        devedor: { cpf: '52998224725', nome: 'Maria Souza' },
+        objeto: 'Plano mensal da academia',
+      },
       calendario: { dataInicial: day(t, 12), periodicidade: 'MENSAL' },
       valor: { valorRec: '49.90' },
       politicaRetentativa: 'PERMITE_3R_7D',
@@ -59,7 +77,10 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     const recs = t.app.get(PixApiRecurrences);
     await recs.apply(stored.id_rec);
     await recs.apply(stored.id_rec);
-    const events = await t.sql(`SELECT event_type, outcome FROM pix_provider_events WHERE id_tx = (SELECT id_tx FROM pix_recurrences WHERE id = $1) ORDER BY id`, [c.body.recurrenceId]);
+    const events = await t.sql(
+      `SELECT event_type, outcome FROM pix_provider_events WHERE id_tx = (SELECT id_tx FROM pix_recurrences WHERE id = $1) ORDER BY id`,
+      [c.body.recurrenceId],
+    );
     // (the sandbox PSP's rec callback may have applied it first: once, and nothing after it)
     const outcomes = events.map((e) => e.outcome);
     expect(outcomes.filter((o) => o === 'APPLIED').length).toBeLessThanOrEqual(1);
@@ -86,13 +107,18 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect(c.status).toBe(200);
     const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
     const solic = exchanges.seen.find((x) => x.method === 'POST' && x.path === '/solicrec')!;
-    expect(solic.request).toMatchObject({ idRec: stored.id_rec, destinatario: { cpf: '52998224725', conta: '550689', agencia: '2569', ispbParticipante: '91193552' } });
+    expect(solic.request).toMatchObject({
+      idRec: stored.id_rec,
+      destinatario: { cpf: '52998224725', conta: '550689', agencia: '2569', ispbParticipante: '91193552' },
+    });
     expect(solic.status).toBe(201);
     const idSolicRec = (solic.answer as any).idSolicRec;
     expect(idSolicRec).toMatch(/^SC99999008\d{8}[A-Za-z0-9]{11}$/);
     await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
     const { PixApiClient } = await import('../../src/provider/pix-api/pix-api-client');
-    const read: any = await t.app.get(PixApiClient).call({ operation: 'getSolicrec', method: 'GET', path: `/solicrec/${idSolicRec}`, idempotent: true });
+    const read: any = await t.app
+      .get(PixApiClient)
+      .call({ operation: 'getSolicrec', method: 'GET', path: `/solicrec/${idSolicRec}`, idempotent: true });
     expect(read.status).toBe('ACEITA');
     expect((await api('POST', `/recurrences/${c.body.recurrenceId}/refresh`)).body.status).toBe('ACCEPTED');
   });
@@ -108,7 +134,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect(exchanges.seen.length).toBe(sent);
   });
 
-  it('reconciles by GET /rec (inicio/fim) a payer\'s approval whose callback never came', async () => {
+  it("reconciles by GET /rec (inicio/fim) a payer's approval whose callback never came", async () => {
     const c = await create({ amount: 33 });
     const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
     await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
@@ -122,19 +148,31 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect(exchanges.seen.some((x) => x.method === 'GET' && x.path === '/rec')).toBe(true);
   });
 
-  it.each(['DAILY', 'BIMONTHLY'])('%s is refused with 400 periodicity_not_supported naming the provider; nothing is written or sent', async (periodicity) => {
-    const before = (await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n;
-    const sent = exchanges.seen.length;
-    const r = await create({ periodicity });
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe('periodicity_not_supported');
-    expect(r.body.message).toContain('pix-api');
-    expect((await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n).toBe(before);
-    expect(exchanges.seen.length).toBe(sent);
-  });
+  it.each(['DAILY', 'BIMONTHLY'])(
+    '%s is refused with 400 periodicity_not_supported naming the provider; nothing is written or sent',
+    async (periodicity) => {
+      const before = (await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n;
+      const sent = exchanges.seen.length;
+      const r = await create({ periodicity });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('periodicity_not_supported');
+      expect(r.body.message).toContain('pix-api');
+      expect((await t.sql(`SELECT count(*)::int AS n FROM pix_recurrences`))[0].n).toBe(before);
+      expect(exchanges.seen.length).toBe(sent);
+    },
+  );
 
   it('every request the adapter sent and every answer the sandbox PSP gave conform to API Pix 2.9.0', () => {
-    expect(exchanges.seen.map((x) => `${x.method} ${x.template}`)).toEqual(expect.arrayContaining(['POST /locrec', 'POST /rec', 'GET /rec/{idRec}', 'PATCH /rec/{idRec}', 'POST /solicrec', 'GET /solicrec/{idSolicRec}']));
+    expect(exchanges.seen.map((x) => `${x.method} ${x.template}`)).toEqual(
+      expect.arrayContaining([
+        'POST /locrec',
+        'POST /rec',
+        'GET /rec/{idRec}',
+        'PATCH /rec/{idRec}',
+        'POST /solicrec',
+        'GET /solicrec/{idSolicRec}',
+      ]),
+    );
     expect(exchanges.violations()).toEqual([]);
   });
 });
@@ -144,7 +182,21 @@ describe('payerBankAccount on the service provider', () => {
     const t = await startPixApp();
     try {
       const acme = await onboardTenant(t, { name: 'ACME', rateLimitPerMinute: 5000 });
-      const r = await http(t.url, 'POST', `${BASE}/recurrences`, { amount: 10, currency: 'BRL', periodicity: 'DAILY', firstDueDate: day(t, 5), payerName: 'Maria', payerTaxId: '52998224725', payerBankAccount: { ispb: '91193552', account: '550689' } }, acme.auth);
+      const r = await http(
+        t.url,
+        'POST',
+        `${BASE}/recurrences`,
+        {
+          amount: 10,
+          currency: 'BRL',
+          periodicity: 'DAILY',
+          firstDueDate: day(t, 5),
+          payerName: 'Maria',
+          payerTaxId: '52998224725',
+          payerBankAccount: { ispb: '91193552', account: '550689' },
+        },
+        acme.auth,
+      );
       expect(r.status).toBe(400);
       expect(r.body.error).toBe('push_authorization_not_supported');
       expect(r.body.message).toContain('service');

@@ -35,13 +35,34 @@ describe('sandbox PSP: cobr and its callbacks', () => {
     if (!r.valid) nonConforming.push(`${method} ${template} ${a.status}: ${r.errors.join('; ')}`);
     return a;
   }
-  const seen = (tx: string) => callbacks.filter((c) => c.path === '/hooks/cobr').flatMap((c) => c.body.cobsr).filter((c: any) => c.txid === tx);
+  const seen = (tx: string) =>
+    callbacks
+      .filter((c) => c.path === '/hooks/cobr')
+      .flatMap((c) => c.body.cobsr)
+      .filter((c: any) => c.txid === tx);
   async function until(f: () => boolean) {
     for (let i = 0; i < 100 && !f(); i++) await new Promise((r) => setTimeout(r, 30));
     expect(f()).toBe(true);
   }
   const put = async (tx: string, over: Record<string, unknown> = {}) =>
-    conform('PUT', '/cobr/{txid}', await h.put(req({ method: 'PUT', params: { txid: tx }, body: { idRec: REC_R, calendario: { dataDeVencimento: day(t, 5) }, valor: { original: '10.54' }, ajusteDiaUtil: true, recebedor: { conta: '1234567', tipoConta: 'CORRENTE', agencia: '0001' }, ...over } })));
+    conform(
+      'PUT',
+      '/cobr/{txid}',
+      await h.put(
+        req({
+          method: 'PUT',
+          params: { txid: tx },
+          body: {
+            idRec: REC_R,
+            calendario: { dataDeVencimento: day(t, 5) },
+            valor: { original: '10.54' },
+            ajusteDiaUtil: true,
+            recebedor: { conta: '1234567', tipoConta: 'CORRENTE', agencia: '0001' },
+            ...over,
+          },
+        }),
+      ),
+    );
 
   beforeAll(async () => {
     receiver = createServer((rq, rs) => {
@@ -77,7 +98,14 @@ describe('sandbox PSP: cobr and its callbacks', () => {
     const bad = await h.put(req({ params: { txid: 'short' }, body: { idRec: 'x', valor: { original: '1' } } }));
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida', status: 400 });
-    expect((bad.body as any).violacoes.map((v: any) => v.propriedade)).toEqual(['cobr.txid', 'cobr.idRec', 'cobr.calendario', 'cobr.valor', 'cobr.ajusteDiaUtil', 'cobr.recebedor']);
+    expect((bad.body as any).violacoes.map((v: any) => v.propriedade)).toEqual([
+      'cobr.txid',
+      'cobr.idRec',
+      'cobr.calendario',
+      'cobr.valor',
+      'cobr.ajusteDiaUtil',
+      'cobr.recebedor',
+    ]);
     // Outside the Central Bank's window (2 to 10 days before the due date).
     expect((await put(txid(), { calendario: { dataDeVencimento: day(t, 1) } })).status).toBe(400);
     expect((await put(txid(), { calendario: { dataDeVencimento: day(t, 11) } })).status).toBe(400);
@@ -92,7 +120,10 @@ describe('sandbox PSP: cobr and its callbacks', () => {
   it('no balance on the due date, a retry asked, paid on the retry; each change called back', async () => {
     const tx = txid();
     const created = await put(tx);
-    expect(created).toMatchObject({ status: 201, body: { txid: tx, idRec: REC_R, status: 'CRIADA', politicaRetentativa: 'PERMITE_3R_7D', valor: { original: '10.54' } } });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { txid: tx, idRec: REC_R, status: 'CRIADA', politicaRetentativa: 'PERMITE_3R_7D', valor: { original: '10.54' } },
+    });
     // (no callback for the receiver's own create: it has the answer)
     await advance(t, 1);
     await until(() => seen(tx).some((c: any) => c.status === 'ATIVA'));
@@ -103,8 +134,15 @@ describe('sandbox PSP: cobr and its callbacks', () => {
     expect(failed.tentativas).toMatchObject([{ tipo: 'AGND', status: 'REJEITADA', rejeicao: { codigo: 'AM02' } }]);
     // The retry: not today, not twice.
     expect((await h.retry(req({ method: 'POST', params: { txid: tx, data: day(t, 0) } }))).status).toBe(400);
-    const retry = conform('POST', '/cobr/{txid}/retentativa/{data}', await h.retry(req({ method: 'POST', params: { txid: tx, data: day(t, 1) } })));
-    expect(retry).toMatchObject({ status: 201, body: { tentativas: [{ tipo: 'AGND' }, { tipo: 'NTAG', status: 'AGENDADA', dataLiquidacao: day(t, 1) }] } });
+    const retry = conform(
+      'POST',
+      '/cobr/{txid}/retentativa/{data}',
+      await h.retry(req({ method: 'POST', params: { txid: tx, data: day(t, 1) } })),
+    );
+    expect(retry).toMatchObject({
+      status: 201,
+      body: { tentativas: [{ tipo: 'AGND' }, { tipo: 'NTAG', status: 'AGENDADA', dataLiquidacao: day(t, 1) }] },
+    });
     expect((await h.retry(req({ method: 'POST', params: { txid: tx, data: day(t, 2) } }))).status).toBe(400);
     await advance(t, 1);
     await until(() => seen(tx).some((c: any) => c.status === 'CONCLUIDA'));
@@ -119,7 +157,10 @@ describe('sandbox PSP: cobr and its callbacks', () => {
     expect((await h.retry(req({ method: 'POST', params: { txid: tx, data: day(t, 3) } }))).status).toBe(400);
     await advance(t, 2);
     await until(() => seen(tx).some((c: any) => c.status === 'REJEITADA'));
-    expect((await h.get(req({ params: { txid: tx } }))).body).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AM02' } } });
+    expect((await h.get(req({ params: { txid: tx } }))).body).toMatchObject({
+      status: 'REJEITADA',
+      encerramento: { rejeicao: { codigo: 'AM02' } },
+    });
   });
 
   it('the receiver cancels before the first attempt, not on or after it', async () => {
@@ -128,8 +169,15 @@ describe('sandbox PSP: cobr and its callbacks', () => {
     await put(a, { valor: { original: '5.00' } });
     // .54: the attempt on the due date fails and the cobr stays ATIVA, still open on that day.
     await put(b, { calendario: { dataDeVencimento: day(t, 2) } });
-    const cancelled = conform('PATCH', '/cobr/{txid}', await h.patch(req({ method: 'PATCH', params: { txid: a }, body: { status: 'CANCELADA' } })));
-    expect(cancelled).toMatchObject({ status: 200, body: { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } } });
+    const cancelled = conform(
+      'PATCH',
+      '/cobr/{txid}',
+      await h.patch(req({ method: 'PATCH', params: { txid: a }, body: { status: 'CANCELADA' } })),
+    );
+    expect(cancelled).toMatchObject({
+      status: 200,
+      body: { status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } },
+    });
     expect((await h.patch(req({ method: 'PATCH', params: { txid: a }, body: { status: 'CANCELADA' } }))).status).toBe(200);
     await advance(t, 2);
     const late = await h.patch(req({ method: 'PATCH', params: { txid: b }, body: { status: 'CANCELADA' } }));
@@ -141,7 +189,11 @@ describe('sandbox PSP: cobr and its callbacks', () => {
   it('lists cobrs created between inicio and fim, in pages', async () => {
     const inicio = new Date(Date.now() - 400 * 86_400_000).toISOString();
     const fim = new Date(Date.now() + 400 * 86_400_000).toISOString();
-    const page = conform('GET', '/cobr', await h.list(req({ query: new URLSearchParams({ inicio, fim, 'paginacao.itensPorPagina': '2' }) })));
+    const page = conform(
+      'GET',
+      '/cobr',
+      await h.list(req({ query: new URLSearchParams({ inicio, fim, 'paginacao.itensPorPagina': '2' }) })),
+    );
     expect(page.status).toBe(200);
     const body = page.body as any;
     expect(body.cobsr).toHaveLength(2);

@@ -34,7 +34,8 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
       await settled();
     }
   }
-  const billings = (rid: string) => t.sql(`SELECT id_tx, status, due_date::text AS due FROM pix_billings WHERE recurrence_id = $1 ORDER BY due_date`, [rid]);
+  const billings = (rid: string) =>
+    t.sql(`SELECT id_tx, status, due_date::text AS due FROM pix_billings WHERE recurrence_id = $1 ORDER BY due_date`, [rid]);
   const recStatus = async (rid: string) => (await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [rid]))[0].status;
 
   async function authorized(over: Record<string, unknown>) {
@@ -52,7 +53,9 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
     const psp = t.app.get(SandboxPspServer);
     exchanges = recordExchanges(psp);
     // Every callback the sandbox PSP posts, as it goes out.
-    const sender = t.app.get(SandboxPspCallbacks) as unknown as { post: (url: string, kind: 'rec' | 'cobr', body: unknown) => Promise<boolean> };
+    const sender = t.app.get(SandboxPspCallbacks) as unknown as {
+      post: (url: string, kind: 'rec' | 'cobr', body: unknown) => Promise<boolean>;
+    };
     const post = sender.post.bind(sender);
     sender.post = (url, kind, body) => {
       callbacks.push({ kind, body });
@@ -102,7 +105,9 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
     expect(all.length).toBe(12);
     expect(all.every((b) => b.status === 'COMPLETED')).toBe(true);
     expect(await recStatus(year.rid)).toBe('EXPIRED'); // its term ended
-    const tenantEvents = await t.sql(`SELECT type, count(*)::int AS n FROM webhook_events WHERE id_tx = ANY($1) GROUP BY type`, [all.map((b) => b.id_tx)]);
+    const tenantEvents = await t.sql(`SELECT type, count(*)::int AS n FROM webhook_events WHERE id_tx = ANY($1) GROUP BY type`, [
+      all.map((b) => b.id_tx),
+    ]);
     expect(Object.fromEntries(tenantEvents.map((e) => [e.type, e.n]))).toEqual({
       PIX_AUTOMATIC_RECEIVER_BILLING_REQUESTED: 12,
       PIX_AUTOMATIC_RECEIVER_BILLING_ACTIVE: 12,
@@ -129,7 +134,9 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
     // makes the required name `atualizacao"` (with the quote), which no notification can carry;
     // that one error is the file's, anything else is ours.
     const typo = /^\/recs\/\d+ must have required property 'atualizacao"'/;
-    const bad = psp.map((c) => ({ c, errors: validateCallback(c.kind, c.body).errors.filter((e) => !typo.test(e)) })).filter((x) => x.errors.length);
+    const bad = psp
+      .map((c) => ({ c, errors: validateCallback(c.kind, c.body).errors.filter((e) => !typo.test(e)) }))
+      .filter((x) => x.errors.length);
     expect(bad.map((x) => `${x.c.kind}: ${x.errors.join('; ')}`)).toEqual([]);
   });
 });

@@ -8,7 +8,10 @@ describe('inbound provider events', () => {
   let t: TestApp;
   let secret: string;
   const post = (raw: string, sig?: string) =>
-    http(t.url, 'POST', '/provider/events', raw, { 'content-type': 'application/json', ...(sig === undefined ? { 'x-provider-signature': sign(raw) } : sig ? { 'x-provider-signature': sig } : {}) });
+    http(t.url, 'POST', '/provider/events', raw, {
+      'content-type': 'application/json',
+      ...(sig === undefined ? { 'x-provider-signature': sign(raw) } : sig ? { 'x-provider-signature': sig } : {}),
+    });
   const sign = (raw: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
   const event = (eventType: string, idTx: string) => JSON.stringify({ eventType, idTx, occurredAt: new Date().toISOString() });
 
@@ -32,12 +35,20 @@ describe('inbound provider events', () => {
   });
 
   it('refuses an event body over 64 KiB with 413 payload_too_large, before its signature is looked at', async () => {
-    const raw = JSON.stringify({ eventType: 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', idTx: 'RRX', occurredAt: new Date().toISOString(), pad: 'x'.repeat(64 * 1024) });
+    const raw = JSON.stringify({
+      eventType: 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED',
+      idTx: 'RRX',
+      occurredAt: new Date().toISOString(),
+      pad: 'x'.repeat(64 * 1024),
+    });
     const r = await post(raw);
     expect(r.status).toBe(413);
     expect(r.body.error).toBe('payload_too_large');
     // an event of ordinary size still goes through
-    expect((await post(event('PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', 'RRX'))).body).toEqual({ received: true, outcome: 'UNKNOWN_ENTITY' });
+    expect((await post(event('PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', 'RRX'))).body).toEqual({
+      received: true,
+      outcome: 'UNKNOWN_ENTITY',
+    });
   });
 
   it('refuses an unknown event type and a malformed event', async () => {
@@ -65,7 +76,10 @@ describe('inbound provider events', () => {
     // APPROVED: same status, told to the caller once for its records.
     expect((await post(event('PIX_AUTOMATIC_RECEIVER_RECURRENCE_APPROVED', rec))).body.outcome).toBe('DUPLICATE');
     const published = await t.sql('SELECT event_type FROM pix_published_events WHERE id_tx = $1 ORDER BY event_type', [rec]);
-    expect(published.map((p) => p.event_type)).toEqual(['PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_APPROVED']);
+    expect(published.map((p) => p.event_type)).toEqual([
+      'PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED',
+      'PIX_AUTOMATIC_RECEIVER_RECURRENCE_APPROVED',
+    ]);
 
     // The engine sends cycle 0; the bank's own ACTIVE is delivered at its day run.
     await advance(t, 7);

@@ -49,9 +49,19 @@ describe('recurring Pix debit over HTTP', () => {
     expect(fields).toEqual(new Set(['amount', 'currency', 'periodicity', 'firstDueDate', 'expirationDate', 'dayAdjustment', 'payerTaxId']));
     expect(r.body.details.find((d: any) => d.field === 'firstDueDate').message).toMatch(/past/);
     expect(r.body.details.find((d: any) => d.field === 'expirationDate').message).toMatch(/firstDueDate/);
-    for (const bad of [{ amount: 0 }, { amount: -5 }, { firstDueDate: '2027-02-30' }, { payerTaxId: '1234567890' }, { payerTaxId: '529.982.247-25' }]) {
+    for (const bad of [
+      { amount: 0 },
+      { amount: -5 },
+      { firstDueDate: '2027-02-30' },
+      { payerTaxId: '1234567890' },
+      { payerTaxId: '529.982.247-25' },
+    ]) {
       const one = await api(acme, 'POST', '/recurrences', body(bad));
-      expect({ bad, status: one.status, fields: one.body.details?.map((d: any) => d.field) }).toEqual({ bad, status: 400, fields: [Object.keys(bad)[0]] });
+      expect({ bad, status: one.status, fields: one.body.details?.map((d: any) => d.field) }).toEqual({
+        bad,
+        status: 400,
+        fields: [Object.keys(bad)[0]],
+      });
     }
     expect(await t.sql('SELECT count(*)::int AS n FROM pix_recurrences')).toEqual([{ n: 0 }]);
     expect(await t.sql('SELECT count(*)::int AS n FROM sandbox_bank_recurrences')).toEqual([{ n: 0 }]);
@@ -64,7 +74,11 @@ describe('recurring Pix debit over HTTP', () => {
   it('create → the payer authorizes on the bank page in Chromium → ACCEPTED → billings → ACTIVE → COMPLETED', async () => {
     const c = await api(acme, 'POST', '/recurrences', body());
     expect(c.status).toBe(200);
-    expect(c.body).toEqual({ recurrenceId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'PENDING', authorizationUrl: `${t.url}/sandbox/bank/authorize/${c.body.recurrenceId}` });
+    expect(c.body).toEqual({
+      recurrenceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'PENDING',
+      authorizationUrl: `${t.url}/sandbox/bank/authorize/${c.body.recurrenceId}`,
+    });
     const id = c.body.recurrenceId;
 
     // Ad hoc billing before the payer said yes: the spec's 500, told apart by its code.
@@ -89,7 +103,9 @@ describe('recurring Pix debit over HTTP', () => {
         await b.close();
       }
     } else {
-      console.warn('SKIPPED the browser step: /usr/bin/chromium is not installed; approving through POST /sandbox/recurrences/{id}/approve instead');
+      console.warn(
+        'SKIPPED the browser step: /usr/bin/chromium is not installed; approving through POST /sandbox/recurrences/{id}/approve instead',
+      );
       expect((await http(t.url, 'POST', `/sandbox/recurrences/${id}/approve`)).status).toBe(200);
     }
     const listed = await api(acme, 'GET', `/recurrences?status=ACCEPTED`);
@@ -125,9 +141,22 @@ describe('recurring Pix debit over HTTP', () => {
     expect(del.body.error).toBe('billing_not_cancelable');
 
     // Ad hoc: created, sent at once; DELETE cancels it (twice is the same); the bank cancels it too.
-    const adHoc = await api(acme, 'POST', '/billings', { recurrenceId: id, dueDate: day(t, 6), amount: 12.5, currency: 'BRL', dayAdjustment: 'KEEP_DUE_DATE' });
+    const adHoc = await api(acme, 'POST', '/billings', {
+      recurrenceId: id,
+      dueDate: day(t, 6),
+      amount: 12.5,
+      currency: 'BRL',
+      dayAdjustment: 'KEEP_DUE_DATE',
+    });
     expect(adHoc.status).toBe(201);
-    expect(adHoc.body).toMatchObject({ recurrenceId: id, status: 'SENT', amount: 12.5, dueDate: day(t, 6), kind: 'AD_HOC', sendAttempts: 1 });
+    expect(adHoc.body).toMatchObject({
+      recurrenceId: id,
+      status: 'SENT',
+      amount: 12.5,
+      dueDate: day(t, 6),
+      kind: 'AD_HOC',
+      sendAttempts: 1,
+    });
     const past = await api(acme, 'POST', '/billings', { recurrenceId: id, dueDate: day(t, -1), amount: 12.5, currency: 'BRL' });
     expect(past.status).toBe(400);
     expect(past.body.details.map((d: any) => d.field)).toEqual(['dueDate']);
@@ -136,7 +165,9 @@ describe('recurring Pix debit over HTTP', () => {
       expect(cancelled.status).toBe(200);
       expect(cancelled.body).toMatchObject({ id: adHoc.body.id, status: 'CANCELLED_RECEIVER' });
     }
-    expect(await t.sql('SELECT status FROM sandbox_bank_billings WHERE id_tx = $1', [adHoc.body.idTx])).toEqual([{ status: 'CANCELLED_RECEIVER' }]);
+    expect(await t.sql('SELECT status FROM sandbox_bank_billings WHERE id_tx = $1', [adHoc.body.idTx])).toEqual([
+      { status: 'CANCELLED_RECEIVER' },
+    ]);
 
     // Refresh reads the bank and overwrites only the status (here a lost event: we say PENDING, the bank ACTIVE).
     await t.sql(`UPDATE pix_recurrences SET status = 'PENDING' WHERE id = $1`, [id]);
@@ -164,7 +195,9 @@ describe('recurring Pix debit over HTTP', () => {
     }
     billings = await api(acme, 'GET', `/recurrences/${id}/billings`);
     expect(billings.body.items.find((x: any) => x.id === open.id).status).toBe('CANCELLED_RECEIVER');
-    expect((await t.sql('SELECT status FROM sandbox_bank_recurrences WHERE recurrence_id = $1', [id]))[0].status).toBe('CANCELLED_RECEIVER');
+    expect((await t.sql('SELECT status FROM sandbox_bank_recurrences WHERE recurrence_id = $1', [id]))[0].status).toBe(
+      'CANCELLED_RECEIVER',
+    );
     const late = await api(acme, 'POST', '/billings', { recurrenceId: id, dueDate: day(t, 5), amount: 10, currency: 'BRL' });
     expect(late.body.error).toBe('recurrence_not_authorized');
     await advance(t, 40);
@@ -188,7 +221,12 @@ describe('recurring Pix debit over HTTP', () => {
     ];
     for (const [method, path, b] of calls) {
       const r = await api(other, method, path, b);
-      expect({ method, path, status: r.status, error: r.body.error }).toEqual({ method, path, status: 404, error: expect.stringMatching(/^(recurrence|billing)_not_found$/) });
+      expect({ method, path, status: r.status, error: r.body.error }).toEqual({
+        method,
+        path,
+        status: 404,
+        error: expect.stringMatching(/^(recurrence|billing)_not_found$/),
+      });
     }
     expect((await api(other, 'GET', '/recurrences')).body).toEqual({ total: 0, limit: 50, offset: 0, items: [] });
     expect((await t.sql('SELECT status FROM pix_recurrences WHERE id = $1', [id]))[0].status).toBe('ACCEPTED');
@@ -197,7 +235,13 @@ describe('recurring Pix debit over HTTP', () => {
   it('lists with filters and a stable page order', async () => {
     const tenant = await onboardTenant(t, { name: 'Lister', rateLimitPerMinute: 5000 });
     const ids: string[] = [];
-    for (const [i, over] of [{ amount: 10 }, { amount: 20, payerTaxId: '11222333000181' }, { amount: 10, firstDueDate: day(t, 20) }, { amount: 30 }, { amount: 10 }].entries()) {
+    for (const [i, over] of [
+      { amount: 10 },
+      { amount: 20, payerTaxId: '11222333000181' },
+      { amount: 10, firstDueDate: day(t, 20) },
+      { amount: 30 },
+      { amount: 10 },
+    ].entries()) {
       const r = await api(tenant, 'POST', '/recurrences', body({ ...over, description: `#${i}` }));
       expect(r.status).toBe(200);
       ids.push(r.body.recurrenceId);
@@ -206,11 +250,24 @@ describe('recurring Pix debit over HTTP', () => {
     const rest = await api(tenant, 'GET', '/recurrences?limit=10&offset=2');
     expect(all.body.total).toBe(5);
     expect([...all.body.items, ...rest.body.items].map((x: any) => x.recurrenceId)).toEqual(ids);
-    expect((await api(tenant, 'GET', '/recurrences?amount=10')).body.items.map((x: any) => x.recurrenceId)).toEqual([ids[0], ids[2], ids[4]]);
-    expect((await api(tenant, 'GET', '/recurrences?payerTaxId=11222333000181')).body.items.map((x: any) => x.recurrenceId)).toEqual([ids[1]]);
+    expect((await api(tenant, 'GET', '/recurrences?amount=10')).body.items.map((x: any) => x.recurrenceId)).toEqual([
+      ids[0],
+      ids[2],
+      ids[4],
+    ]);
+    expect((await api(tenant, 'GET', '/recurrences?payerTaxId=11222333000181')).body.items.map((x: any) => x.recurrenceId)).toEqual([
+      ids[1],
+    ]);
     const byDate = await api(tenant, 'GET', `/recurrences?amount=10&firstDueDate=${day(t, 20)}&status=PENDING`);
     expect(byDate.body.items.map((x: any) => x.recurrenceId)).toEqual([ids[2]]);
-    expect(byDate.body.items[0]).toMatchObject({ amount: 10, currency: 'BRL', payerName: 'Maria Souza', description: '#2', status: 'PENDING', expirationDate: day(t, 120) });
+    expect(byDate.body.items[0]).toMatchObject({
+      amount: 10,
+      currency: 'BRL',
+      payerName: 'Maria Souza',
+      description: '#2',
+      status: 'PENDING',
+      expirationDate: day(t, 120),
+    });
     expect((await api(tenant, 'GET', '/recurrences?limit=101')).status).toBe(400);
     expect((await api(tenant, 'GET', '/recurrences?status=WHATEVER')).status).toBe(400);
     expect((await api(tenant, 'GET', '/recurrences?offset=50')).body).toEqual({ total: 5, limit: 50, offset: 50, items: [] });
@@ -221,7 +278,9 @@ describe('recurring Pix debit over HTTP', () => {
     await advance(t, 4);
     const page = await fetch(c.body.authorizationUrl);
     expect(await page.text()).toContain('Este pedido de autorização expirou');
-    expect((await api(acme, 'GET', `/recurrences?status=EXPIRED`)).body.items.map((x: any) => x.recurrenceId)).toContain(c.body.recurrenceId);
+    expect((await api(acme, 'GET', `/recurrences?status=EXPIRED`)).body.items.map((x: any) => x.recurrenceId)).toContain(
+      c.body.recurrenceId,
+    );
     const approve = await http(t.url, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`);
     expect(approve.status).toBe(409);
     const cancel = await api(acme, 'POST', `/recurrences/${c.body.recurrenceId}/cancel`);
@@ -271,7 +330,13 @@ describe('recurring Pix debit over HTTP', () => {
     await advance(t, toSaturday);
     const c = await api(acme, 'POST', '/recurrences', body({ firstDueDate: addDays(today(t), 10) }));
     await http(t.url, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`);
-    const r = await api(acme, 'POST', '/billings', { recurrenceId: c.body.recurrenceId, dueDate: today(t), amount: 5, currency: 'BRL', dayAdjustment: 'MOVE_BACKWARD_PREVIOUS_BUSINESS_DAY' });
+    const r = await api(acme, 'POST', '/billings', {
+      recurrenceId: c.body.recurrenceId,
+      dueDate: today(t),
+      amount: 5,
+      currency: 'BRL',
+      dayAdjustment: 'MOVE_BACKWARD_PREVIOUS_BUSINESS_DAY',
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('due_date_in_past');
     expect(await t.sql(`SELECT count(*)::int AS n FROM pix_billings WHERE recurrence_id = $1`, [c.body.recurrenceId])).toEqual([{ n: 0 }]);

@@ -20,7 +20,13 @@ export function startPixApp(opts: TestAppOptions = {}): Promise<TestApp> {
 
 /** A tenant made through the operator API, as a TenantContext for service-level calls. */
 export async function newTenant(t: TestApp, name = 'ACME Academia'): Promise<TenantContext> {
-  const r = await http(t.url, 'POST', '/admin/tenants', { name, allowedCidrs: ['127.0.0.1/32', '::1/128'], rateLimitPerMinute: 100000 }, { 'X-Admin-Key': t.adminKey });
+  const r = await http(
+    t.url,
+    'POST',
+    '/admin/tenants',
+    { name, allowedCidrs: ['127.0.0.1/32', '::1/128'], rateLimitPerMinute: 100000 },
+    { 'X-Admin-Key': t.adminKey },
+  );
   if (r.status !== 201) throw new Error(`tenant create failed: ${r.status} ${r.text}`);
   return { tenantId: r.body.tenantId, clientId: 'test-client', keyId: 'test-key' };
 }
@@ -63,7 +69,15 @@ export async function statusOf(t: TestApp, recurrenceId: string): Promise<string
 }
 
 export async function billingsOf(t: TestApp, recurrenceId: string) {
-  return t.sql<{ id: string; cycle: number | null; status: string; due_date: string; send_attempts: number; id_tx: string; amount_cents: string }>(
+  return t.sql<{
+    id: string;
+    cycle: number | null;
+    status: string;
+    due_date: string;
+    send_attempts: number;
+    id_tx: string;
+    amount_cents: string;
+  }>(
     `SELECT id, cycle, status, due_date::text AS due_date, send_attempts, id_tx, amount_cents FROM pix_billings WHERE recurrence_id = $1 ORDER BY due_date, cycle`,
     [recurrenceId],
   );

@@ -54,15 +54,21 @@ describe('end to end: create, authorize in Chromium, bill, settle, sealed webhoo
     const key: string = reg.body.encryptionKey;
     expect(Buffer.from(key, 'base64')).toHaveLength(32);
 
-    const c = await http(t.url, 'POST', '/v1/banking/pix/automatic/recurrences', {
-      amount: 89.9,
-      currency: 'BRL',
-      periodicity: 'MONTHLY',
-      firstDueDate: day(t, 10),
-      dayAdjustment: 'KEEP_DUE_DATE',
-      payerName: 'João Pereira',
-      payerTaxId: '11222333000181',
-    }, tenant.auth);
+    const c = await http(
+      t.url,
+      'POST',
+      '/v1/banking/pix/automatic/recurrences',
+      {
+        amount: 89.9,
+        currency: 'BRL',
+        periodicity: 'MONTHLY',
+        firstDueDate: day(t, 10),
+        dayAdjustment: 'KEEP_DUE_DATE',
+        payerName: 'João Pereira',
+        payerTaxId: '11222333000181',
+      },
+      tenant.auth,
+    );
     expect(c.status).toBe(200);
     const recurrenceId = c.body.recurrenceId;
 
@@ -98,8 +104,15 @@ describe('end to end: create, authorize in Chromium, bill, settle, sealed webhoo
     expect(opened.map((e) => e.event_type).sort()).toEqual([...expected].sort());
     expect(new Set(opened.map((e) => e.id)).size).toBe(opened.length);
     const byType = Object.fromEntries(opened.map((e) => [e.event_type, e]));
-    expect(byType.PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED).toMatchObject({ idTx: expect.stringMatching(/^RR/), data: { recurrenceId, status: 'ACCEPTED' } });
-    for (const [type, status] of [['REQUESTED', 'PENDING_SEND'], ['ACTIVE', 'ACTIVE'], ['COMPLETED', 'COMPLETED']]) {
+    expect(byType.PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED).toMatchObject({
+      idTx: expect.stringMatching(/^RR/),
+      data: { recurrenceId, status: 'ACCEPTED' },
+    });
+    for (const [type, status] of [
+      ['REQUESTED', 'PENDING_SEND'],
+      ['ACTIVE', 'ACTIVE'],
+      ['COMPLETED', 'COMPLETED'],
+    ]) {
       expect(byType[`PIX_AUTOMATIC_RECEIVER_BILLING_${type}`]).toEqual({
         id: expect.any(String),
         event_type: `PIX_AUTOMATIC_RECEIVER_BILLING_${type}`,

@@ -17,10 +17,21 @@ describe("one tenant's refused input does not open the bank breaker for another"
   let beta: OnboardedTenant;
   const proxy = new ProviderProxy();
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-  const body = () => ({ amount: 49.9, currency: 'BRL', periodicity: 'MONTHLY', firstDueDate: day(10), payerName: 'Maria Souza', payerTaxId: '52998224725', description: 'Plano' });
+  const body = () => ({
+    amount: 49.9,
+    currency: 'BRL',
+    periodicity: 'MONTHLY',
+    firstDueDate: day(10),
+    payerName: 'Maria Souza',
+    payerTaxId: '52998224725',
+    description: 'Plano',
+  });
   const create = (who: OnboardedTenant) => http(t.url, 'POST', '/v1/banking/pix/automatic/recurrences', body(), who.auth);
   const breaker = async () => (await http(t.url, 'GET', '/health/ready')).body.details.circuitBreakers['bank.createRecurrence'];
-  const acmeAnswer = (status: number) => (_req: unknown, raw: string) => (raw.includes(acme.tenantId) ? { status, body: { error: status === 400 ? 'invalid_request' : 'unavailable', message: 'refused' } } : null);
+  const acmeAnswer = (status: number) => (_req: unknown, raw: string) =>
+    raw.includes(acme.tenantId)
+      ? { status, body: { error: status === 400 ? 'invalid_request' : 'unavailable', message: 'refused' } }
+      : null;
 
   beforeAll(async () => {
     const origin = await proxy.start();

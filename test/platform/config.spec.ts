@@ -17,7 +17,14 @@ function problems(env: Record<string, string>): string[] {
 
 describe('configuration validated at boot', () => {
   it('lists every bad variable at once, each with a clear message', () => {
-    const p = problems({ NODE_ENV: 'development', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')), PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', TRUST_PROXY: 'not-an-ip' });
+    const p = problems({
+      NODE_ENV: 'development',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')),
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      LOG_LEVEL: 'loud',
+      TRUST_PROXY: 'not-an-ip',
+    });
     expect(p).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^PORT must be an integer, got "eighty"/),
@@ -26,7 +33,11 @@ describe('configuration validated at boot', () => {
         expect.stringMatching(/^TRUST_PROXY entry "not-an-ip"/),
       ]),
     );
-    const short = problems({ NODE_ENV: 'development', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')), WEBHOOK_SECRETS_KEYS_PREVIOUS: 'a-real-old-key-of-forty-characters-000000,short' });
+    const short = problems({
+      NODE_ENV: 'development',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')),
+      WEBHOOK_SECRETS_KEYS_PREVIOUS: 'a-real-old-key-of-forty-characters-000000,short',
+    });
     expect(short).toEqual([expect.stringMatching(/^WEBHOOK_SECRETS_KEYS_PREVIOUS: every key must be at least 32 characters/)]);
     expect(short.join(' ')).not.toContain('a-real-old-key');
   });

@@ -49,9 +49,14 @@ describe('database outages', () => {
 
     // The database comes up: the backoff loop connects, migrates and readiness turns 200.
     await proxy.up(proxy.port);
-    const ready = await eventually(() => http(t.url, 'GET', '/health/ready'), (r) => r.status === 200);
+    const ready = await eventually(
+      () => http(t.url, 'GET', '/health/ready'),
+      (r) => r.status === 200,
+    );
     expect(ready.status).toBe(200);
-    expect((await http(t.url, 'POST', '/admin/tenants', { name: 'A', allowedCidrs: ['127.0.0.1'] }, { 'X-Admin-Key': t.adminKey })).status).toBe(201);
+    expect(
+      (await http(t.url, 'POST', '/admin/tenants', { name: 'A', allowedCidrs: ['127.0.0.1'] }, { 'X-Admin-Key': t.adminKey })).status,
+    ).toBe(201);
 
     // Lost while running: requests get 503 database_unavailable, readiness 503.
     await proxy.down();
@@ -65,8 +70,18 @@ describe('database outages', () => {
 
     // And both recover when it returns.
     await proxy.up(proxy.port);
-    const back = await eventually(() => http(t.url, 'GET', '/admin/tenants', undefined, { 'X-Admin-Key': t.adminKey }), (r) => r.status === 200);
+    const back = await eventually(
+      () => http(t.url, 'GET', '/admin/tenants', undefined, { 'X-Admin-Key': t.adminKey }),
+      (r) => r.status === 200,
+    );
     expect(back.body.total).toBe(1);
-    expect((await eventually(() => http(t.url, 'GET', '/health/ready'), (r) => r.status === 200)).status).toBe(200);
+    expect(
+      (
+        await eventually(
+          () => http(t.url, 'GET', '/health/ready'),
+          (r) => r.status === 200,
+        )
+      ).status,
+    ).toBe(200);
   });
 });

@@ -7,7 +7,13 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
 
 const ROOT = join(__dirname, '..', '..');
-const KINDS: Record<string, new (o: any) => { validate(): void }> = { Deployment, Service, HorizontalPodAutoscaler, PodDisruptionBudget, ConfigMap } as any;
+const KINDS: Record<string, new (o: any) => { validate(): void }> = {
+  Deployment,
+  Service,
+  HorizontalPodAutoscaler,
+  PodDisruptionBudget,
+  ConfigMap,
+} as any;
 
 describe('deployment files (they cannot run here; checked by schema and by rule)', () => {
   const manifests = readdirSync(join(ROOT, 'deploy/k8s'))
@@ -15,7 +21,13 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
     .flatMap((f) => parseAllDocuments(readFileSync(join(ROOT, 'deploy/k8s', f), 'utf8')).map((d) => d.toJS()));
 
   it('every Kubernetes manifest validates against the Kubernetes schema', () => {
-    expect(manifests.map((m) => m.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service']);
+    expect(manifests.map((m) => m.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+      'Service',
+    ]);
     for (const m of manifests) expect(() => new KINDS[m.kind](m).validate()).not.toThrow();
     // the check has teeth: a wrong type is refused
     const d = manifests.find((m) => m.kind === 'Deployment');
@@ -42,7 +54,10 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
     expect(compose.services.postgres.image).toBe('postgres:17');
     expect(compose.services.redis.image).toBe('redis:7');
     for (const s of ['postgres', 'redis', 'service']) expect(compose.services[s].healthcheck).toBeDefined();
-    expect(compose.services.service.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    expect(compose.services.service.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
     const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(docker.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
     expect(docker).toMatch(/npm ci --omit=dev/);

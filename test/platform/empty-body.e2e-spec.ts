@@ -21,7 +21,11 @@ function bodylessOperations(): Operation[] {
     for (const [method, op] of Object.entries<any>(ops)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       if (op.requestBody?.required) continue;
-      out.push({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, PLACEHOLDER), security: Object.keys(op.security?.[0] ?? {}) });
+      out.push({
+        method: method.toUpperCase(),
+        path: path.replace(/\{[^}]+\}/g, PLACEHOLDER),
+        security: Object.keys(op.security?.[0] ?? {}),
+      });
     }
   }
   return out;
@@ -54,7 +58,9 @@ describe('body-less calls with Content-Type: application/json', () => {
       const withHeader = await http(t.url, op.method, op.path, op.method === 'GET' ? undefined : '', { ...authFor(op), ...JSON_HEADER });
       const without = await http(t.url, op.method, op.path, undefined, authFor(op));
       if (withHeader.body?.error === 'malformed_json' || withHeader.status >= 500 || withHeader.status !== without.status) {
-        refused.push(`${op.method} ${op.path}: ${withHeader.status} ${withHeader.body?.error ?? ''} (without the header: ${without.status})`);
+        refused.push(
+          `${op.method} ${op.path}: ${withHeader.status} ${withHeader.body?.error ?? ''} (without the header: ${without.status})`,
+        );
       }
     }
     expect(refused).toEqual([]);

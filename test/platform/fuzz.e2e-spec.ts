@@ -30,19 +30,46 @@ describe('schema-driven fuzz of every operation', () => {
   const v = new OpenApiValidator();
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { PROVIDER_API_KEY: PROVIDER_KEY, PROVIDER_RETRY_DELAYS_MS: '10', ACQUIRER_RETRY_DELAYS_MS: '10', SETUP_RATE_LIMIT_PER_MINUTE: '100000', TOKEN_RATE_LIMIT_PER_MINUTE: '100000', TOKEN_IP_RATE_LIMIT_PER_MINUTE: '100000' } });
+    t = await startTestApp({
+      env: {
+        PROVIDER_API_KEY: PROVIDER_KEY,
+        PROVIDER_RETRY_DELAYS_MS: '10',
+        ACQUIRER_RETRY_DELAYS_MS: '10',
+        SETUP_RATE_LIMIT_PER_MINUTE: '100000',
+        TOKEN_RATE_LIMIT_PER_MINUTE: '100000',
+        TOKEN_IP_RATE_LIMIT_PER_MINUTE: '100000',
+      },
+    });
     acme = await onboardTenant(t, { name: 'ACME Fuzz', rateLimitPerMinute: 100000 });
     beta = await onboardTenant(t, { name: 'Beta (admin routes)', rateLimitPerMinute: 100000 });
     gamma = await onboardTenant(t, { name: 'Gamma (key routes)', rateLimitPerMinute: 100000 });
-    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = acme.auth) => http(t.url, method, path, body, headers);
+    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = acme.auth) =>
+      http(t.url, method, path, body, headers);
     const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-    const rec = await call('POST', '/v1/banking/pix/automatic/recurrences', { amount: 49.9, currency: 'BRL', periodicity: 'MONTHLY', firstDueDate: day(10), payerName: 'Maria Souza', payerTaxId: '52998224725', description: 'Plano' });
+    const rec = await call('POST', '/v1/banking/pix/automatic/recurrences', {
+      amount: 49.9,
+      currency: 'BRL',
+      periodicity: 'MONTHLY',
+      firstDueDate: day(10),
+      payerName: 'Maria Souza',
+      payerTaxId: '52998224725',
+      description: 'Plano',
+    });
     ids.recurrenceId = rec.body.recurrenceId;
     await call('POST', `/sandbox/recurrences/${ids.recurrenceId}/approve`, undefined, {});
     await call('POST', `/v1/banking/pix/automatic/recurrences/${ids.recurrenceId}/refresh`);
-    const billing = await call('POST', '/v1/banking/pix/automatic/billings', { recurrenceId: ids.recurrenceId, amount: 10.5, currency: 'BRL', dueDate: day(5) });
+    const billing = await call('POST', '/v1/banking/pix/automatic/billings', {
+      recurrenceId: ids.recurrenceId,
+      amount: 10.5,
+      currency: 'BRL',
+      dueDate: day(5),
+    });
     ids.billingId = billing.body?.id;
-    const link = await call('POST', '/v1/acquiring/links', { name: 'Ingresso', paymentMethods: ['CARD', 'PIX', 'BOLETO'], maxInstallments: 3 });
+    const link = await call('POST', '/v1/acquiring/links', {
+      name: 'Ingresso',
+      paymentMethods: ['CARD', 'PIX', 'BOLETO'],
+      maxInstallments: 3,
+    });
     ids.linkId = link.body.linkId;
     ids.slug = link.body.slug;
     const payer = { name: 'Ana Souza', email: 'ana@example.com', taxId: '52998224725' };
@@ -53,8 +80,17 @@ describe('schema-driven fuzz of every operation', () => {
     ids.boletoId = boleto.body.boleto?.boletoId;
     const session = await call('POST', '/v1/acquiring/card-sessions', { documentId: '11222333000181' });
     ids.sessionId = session.body.hostedCardSessionId;
-    const tok = await call('POST', '/v1/acquiring/tokenize-card', { cardNumber: '4111111111111111', expirationMonth: '12', expirationYear: '2031', securityCode: '123' });
-    const pay = await call('POST', '/v1/acquiring/payments', { amount: 150.75, tokenData: { slugToken: tok.body.slugToken }, documentId: '11222333000181' });
+    const tok = await call('POST', '/v1/acquiring/tokenize-card', {
+      cardNumber: '4111111111111111',
+      expirationMonth: '12',
+      expirationYear: '2031',
+      securityCode: '123',
+    });
+    const pay = await call('POST', '/v1/acquiring/payments', {
+      amount: 150.75,
+      tokenData: { slugToken: tok.body.slugToken },
+      documentId: '11222333000181',
+    });
     ids.cardPaymentId = pay.body.paymentId;
     await call('PUT', '/v1/banking/webhooks/acquiring', { url: 'https://merchant.example.com/hooks' });
     await call('PUT', '/v1/banking/webhooks/pix-automatic', { url: 'https://merchant.example.com/pix' });
@@ -82,7 +118,8 @@ describe('schema-driven fuzz of every operation', () => {
       auth: (op): Record<string, string> => {
         const sec = Object.keys((op.security ?? [])[0] ?? {});
         // the sandbox bank's API: the shared key its documented header asks for
-        if ((op.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'X-Provider-Key')) return { 'X-Provider-Key': PROVIDER_KEY };
+        if ((op.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'X-Provider-Key'))
+          return { 'X-Provider-Key': PROVIDER_KEY };
         if (sec.includes('bearer')) return { ...acme.auth };
         if (sec.includes('adminKey')) return { 'X-Admin-Key': t.adminKey };
         return {};
@@ -93,7 +130,10 @@ describe('schema-driven fuzz of every operation', () => {
       for (const method of ['get', 'post', 'put', 'patch', 'delete']) if (item[method]) ops.push({ method, template, op: item[method] });
     }
     const rnd = prng(SEED);
-    const fixed = shuffle(ops.flatMap((o) => casesFor(o, ctx)), rnd);
+    const fixed = shuffle(
+      ops.flatMap((o) => casesFor(o, ctx)),
+      rnd,
+    );
     let cases: FuzzCase[];
     if (REQUESTS <= fixed.length) {
       // a sample that still calls every operation: its documented request first, then the rest
@@ -102,7 +142,13 @@ describe('schema-driven fuzz of every operation', () => {
     } else {
       // beyond the fixed cases: seeded random values, a round over every operation at a time
       const random: FuzzCase[] = [];
-      while (fixed.length + random.length < REQUESTS) random.push(...shuffle(ops.flatMap((o) => randomCasesFor(o, ctx, rnd, 10)), rnd));
+      while (fixed.length + random.length < REQUESTS)
+        random.push(
+          ...shuffle(
+            ops.flatMap((o) => randomCasesFor(o, ctx, rnd, 10)),
+            rnd,
+          ),
+        );
       cases = [...fixed, ...random].slice(0, REQUESTS);
     }
     const report = await runCases(t.url, cases, SEED);

@@ -32,7 +32,10 @@ describe('platform kernel over HTTP', () => {
     const type = await http(t.url, 'POST', '/admin/tenants', '<name>x</name>', { ...h, 'content-type': 'application/xml' });
     expect(type.status).toBe(415);
     expect(type.body.error).toBe('unsupported_media_type');
-    const big = await http(t.url, 'POST', '/admin/tenants', JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), { ...h, 'content-type': 'application/json' });
+    const big = await http(t.url, 'POST', '/admin/tenants', JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), {
+      ...h,
+      'content-type': 'application/json',
+    });
     expect(big.status).toBe(413);
     expect(big.body.error).toBe('payload_too_large');
     for (const r of [bad, type, big]) expect(r.body.requestId).toEqual(expect.any(String));
@@ -72,7 +75,12 @@ describe('platform kernel over HTTP', () => {
     it('creates, reads, lists and updates a tenant with IPv4 and IPv6 CIDRs', async () => {
       const c = await http(t.url, 'POST', '/admin/tenants', { name: 'ACME', allowedCidrs: ['127.0.0.1', '2001:db8::1/32'] }, admin());
       expect(c.status).toBe(201);
-      expect(c.body).toMatchObject({ name: 'ACME', allowedCidrs: ['127.0.0.1/32', '2001:db8::/32'], rateLimitPerMinute: 100, status: 'ACTIVE' });
+      expect(c.body).toMatchObject({
+        name: 'ACME',
+        allowedCidrs: ['127.0.0.1/32', '2001:db8::/32'],
+        rateLimitPerMinute: 100,
+        status: 'ACTIVE',
+      });
       const id = c.body.tenantId;
       expect((await http(t.url, 'GET', `/admin/tenants/${id}`, undefined, admin())).body.name).toBe('ACME');
       const p = await http(t.url, 'PATCH', `/admin/tenants/${id}`, { rateLimitPerMinute: 250, status: 'SUSPENDED' }, admin());
@@ -86,7 +94,13 @@ describe('platform kernel over HTTP', () => {
 
     it('rejects bad input with details and writes nothing', async () => {
       const before = (await t.sql('SELECT count(*)::int AS n FROM tenants'))[0].n;
-      const r = await http(t.url, 'POST', '/admin/tenants', { name: '', allowedCidrs: ['10.0.0.0/33', 'banana'], rateLimitPerMinute: 0, extra: 1 }, admin());
+      const r = await http(
+        t.url,
+        'POST',
+        '/admin/tenants',
+        { name: '', allowedCidrs: ['10.0.0.0/33', 'banana'], rateLimitPerMinute: 0, extra: 1 },
+        admin(),
+      );
       expect(r.status).toBe(400);
       expect(r.body.error).toBe('validation_error');
       const fields = r.body.details.map((d: any) => d.field);
@@ -100,7 +114,9 @@ describe('platform kernel over HTTP', () => {
 
     it('answers 404 for an unknown or malformed tenant id', async () => {
       expect((await http(t.url, 'GET', '/admin/tenants/not-a-uuid', undefined, admin())).status).toBe(404);
-      expect((await http(t.url, 'PATCH', '/admin/tenants/00000000-0000-0000-0000-000000000000', { name: 'x' }, admin())).body.error).toBe('tenant_not_found');
+      expect((await http(t.url, 'PATCH', '/admin/tenants/00000000-0000-0000-0000-000000000000', { name: 'x' }, admin())).body.error).toBe(
+        'tenant_not_found',
+      );
     });
   });
 });

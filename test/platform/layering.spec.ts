@@ -9,7 +9,12 @@ const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 function violations(cwd: string): string[] {
   let out: string;
   try {
-    out = execFileSync(BIN, ['src', '--config', CONFIG, '--output-type', 'json'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+    out = execFileSync(BIN, ['src', '--config', CONFIG, '--output-type', 'json'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 256 * 1024 * 1024,
+    });
   } catch (e: any) {
     out = e.stdout; // depcruise exits non-zero when it finds violations
   }

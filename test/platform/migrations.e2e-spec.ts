@@ -9,7 +9,11 @@ import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
 const ROOT = join(__dirname, '..', '..');
 const MIGRATIONS = readdirSync(join(ROOT, 'migrations')).filter((f) => f.endsWith('.ts')).length;
 
-function npmRun(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function npmRun(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const p = spawn('npm', ['run', '-s', script, '--', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -31,7 +35,8 @@ async function query<T = any>(url: string, sql: string): Promise<T[]> {
 }
 
 const hasCheckoutBrake = async (url: string) =>
-  (await query(url, `SELECT 1 FROM information_schema.columns WHERE table_name = 'links' AND column_name = 'checkout_attempts_per_minute'`)).length === 1;
+  (await query(url, `SELECT 1 FROM information_schema.columns WHERE table_name = 'links' AND column_name = 'checkout_attempts_per_minute'`))
+    .length === 1;
 
 describe('npm run migration:* against DATABASE_URL', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -53,9 +58,13 @@ describe('npm run migration:* against DATABASE_URL', () => {
 
   it('revert undoes the last migration, and run applies it again', async () => {
     // The newest migration file, whatever it is (each feature adds its own).
-    const last = readdirSync(join(ROOT, 'migrations')).filter((f) => f.endsWith('.ts')).sort().pop()!;
+    const last = readdirSync(join(ROOT, 'migrations'))
+      .filter((f) => f.endsWith('.ts'))
+      .sort()
+      .pop()!;
     const [, ts, name] = /^(\d+)-(\w+)\.ts$/.exec(last)!;
-    const applied = async () => (await query(db.url, `SELECT count(*)::int AS n FROM typeorm_migrations WHERE name = $1`.replace('$1', `'${name}${ts}'`)))[0].n;
+    const applied = async () =>
+      (await query(db.url, `SELECT count(*)::int AS n FROM typeorm_migrations WHERE name = $1`.replace('$1', `'${name}${ts}'`)))[0].n;
     expect(await applied()).toBe(1);
     const r = await npmRun('migration:revert', [], env);
     expect(r.status).toBe(0);
@@ -111,7 +120,9 @@ describe('migrations at boot', () => {
   it('three replicas booting at once on one empty database all become ready; each migration runs once', async () => {
     const db = await freshDatabase('boot3');
     const procs = await Promise.all(
-      [1, 2, 3].map(async (i) => spawnService({ DATABASE_URL: db.url, ADMIN_API_KEY: TEST_ADMIN_KEY, DATA_DIR: mkdtempSync(join(tmpdir(), `pp-boot${i}-`)) })),
+      [1, 2, 3].map(async (i) =>
+        spawnService({ DATABASE_URL: db.url, ADMIN_API_KEY: TEST_ADMIN_KEY, DATA_DIR: mkdtempSync(join(tmpdir(), `pp-boot${i}-`)) }),
+      ),
     );
     try {
       await Promise.all(procs.map((p) => p.waitReady()));

@@ -30,7 +30,16 @@ describe('npm start and signals', () => {
       chmodSync(dataDir, 0o755);
       const port = await freePort();
       const pgPort = await freePort();
-      const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), ADMIN_API_KEY: TEST_ADMIN_KEY };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        EMBEDDED_PG_PORT: String(pgPort),
+        ADMIN_API_KEY: TEST_ADMIN_KEY,
+      };
       delete env.DATABASE_URL;
       delete env.REDIS_URL;
       const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

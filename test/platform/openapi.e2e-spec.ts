@@ -12,7 +12,11 @@ describe('OpenAPI document', () => {
   });
 
   it('passes redocly lint with the recommended rules', () => {
-    const out = execFileSync(process.execPath, [require.resolve('@redocly/cli/bin/cli.js'), 'lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'summary'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(
+      process.execPath,
+      [require.resolve('@redocly/cli/bin/cli.js'), 'lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'summary'],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     expect(out).not.toMatch(/error/i);
   });
 

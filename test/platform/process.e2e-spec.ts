@@ -17,17 +17,29 @@ function alive(pid: number): boolean {
 describe('the service as a process', () => {
   it('on SIGTERM: readiness 503 first, in-flight requests finish, exit 0 within 10 s', async () => {
     const db = await freshDatabase('proc');
-    const s = await spawnService({ DATABASE_URL: db.url, ADMIN_API_KEY: TEST_ADMIN_KEY, SHUTDOWN_DRAIN_MS: '1500', DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-proc-')) });
+    const s = await spawnService({
+      DATABASE_URL: db.url,
+      ADMIN_API_KEY: TEST_ADMIN_KEY,
+      SHUTDOWN_DRAIN_MS: '1500',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-proc-')),
+    });
     try {
       await s.waitReady();
       // An in-flight request: headers and half the body now, the rest after SIGTERM.
       const body = JSON.stringify({ name: 'Inflight', allowedCidrs: ['127.0.0.1'] });
       const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(`${s.url}/admin/tenants`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-admin-key': TEST_ADMIN_KEY } }, (res) => {
-          let b = '';
-          res.on('data', (d) => (b += d));
-          res.on('end', () => resolve({ status: res.statusCode!, body: b }));
-        });
+        const req = request(
+          `${s.url}/admin/tenants`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-admin-key': TEST_ADMIN_KEY },
+          },
+          (res) => {
+            let b = '';
+            res.on('data', (d) => (b += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body: b }));
+          },
+        );
         req.on('error', reject);
         req.write(body.slice(0, 10));
         setTimeout(() => req.end(body.slice(10)), 700);

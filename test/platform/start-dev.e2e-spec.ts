@@ -32,7 +32,16 @@ describe('npm run start:dev', () => {
     chmodSync(dataDir, 0o755);
     const port = await freePort();
     const pgPort = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), ADMIN_API_KEY: TEST_ADMIN_KEY };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      EMBEDDED_PG_PORT: String(pgPort),
+      ADMIN_API_KEY: TEST_ADMIN_KEY,
+    };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const dev = spawn('npm', ['run', '-s', 'start:dev'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -54,7 +63,12 @@ describe('npm run start:dev', () => {
       const { tenantId } = await made.json();
 
       writeFileSync(PROBE, `export const WATCH_PROBE = ${Date.now()};\n`);
-      await until(() => boots() === 2, 60_000, 'no restart after a source change', () => out);
+      await until(
+        () => boots() === 2,
+        60_000,
+        'no restart after a source change',
+        () => out,
+      );
       await until(ready, 30_000, 'not ready after the restart', () => out);
       // The same database: the tenant made before the restart is still there.
       const read = await fetch(`http://127.0.0.1:${port}/admin/tenants/${tenantId}`, { headers: { 'x-admin-key': TEST_ADMIN_KEY } });

@@ -14,11 +14,26 @@ describe('the state machines, exhaustively', () => {
 
   it('link: the service triggers fire only when their guards hold (expiry passed, uses reached)', () => {
     const due = { now, expiresAt: past, maxUses: 3, paidCount: 3 };
-    expectExhaustiveMatrix(LINK_MACHINE, { 'ACTIVE DEACTIVATE': 'INACTIVE', 'INACTIVE ACTIVATE': 'ACTIVE', 'ACTIVE EXPIRES_AT_REACHED': 'EXPIRED', 'ACTIVE MAX_USES_REACHED': 'EXHAUSTED' }, due);
+    expectExhaustiveMatrix(
+      LINK_MACHINE,
+      {
+        'ACTIVE DEACTIVATE': 'INACTIVE',
+        'INACTIVE ACTIVATE': 'ACTIVE',
+        'ACTIVE EXPIRES_AT_REACHED': 'EXPIRED',
+        'ACTIVE MAX_USES_REACHED': 'EXHAUSTED',
+      },
+      due,
+    );
     const notYet = { now, expiresAt: future, maxUses: 3, paidCount: 2 };
     expectExhaustiveMatrix(LINK_MACHINE, { 'ACTIVE DEACTIVATE': 'INACTIVE', 'INACTIVE ACTIVATE': 'ACTIVE' }, notYet);
-    expect(LINK_MACHINE.transition('ACTIVE', 'EXPIRES_AT_REACHED', notYet)).toMatchObject({ ok: false, reason: TransitionRefusal.GUARD_REFUSED });
-    expect(LINK_MACHINE.transition('ACTIVE', 'MAX_USES_REACHED', { ...notYet, maxUses: null })).toMatchObject({ ok: false, reason: TransitionRefusal.GUARD_REFUSED });
+    expect(LINK_MACHINE.transition('ACTIVE', 'EXPIRES_AT_REACHED', notYet)).toMatchObject({
+      ok: false,
+      reason: TransitionRefusal.GUARD_REFUSED,
+    });
+    expect(LINK_MACHINE.transition('ACTIVE', 'MAX_USES_REACHED', { ...notYet, maxUses: null })).toMatchObject({
+      ok: false,
+      reason: TransitionRefusal.GUARD_REFUSED,
+    });
   });
 
   it('card payment', () => {
@@ -67,6 +82,10 @@ describe('the state machines, exhaustively', () => {
     expect(() => expectExhaustiveMatrix(m, {})).toThrow(/A go should be refused/);
     expect(() => expectExhaustiveMatrix(m, { 'A go': 'B', 'B go': 'A' })).toThrow(/B go should go to A/);
     expect(() => expectExhaustiveMatrix(m, { 'A go': 'B', 'A og': 'B' })).toThrow(/not a \(state, trigger\) pair/);
-    expect(() => defineStateMachine('bad', { A: 'A' } as const, { go: 'go' } as const, { go: { from: ['A'], to: 'A' } }, [], { nope: () => true } as any)).toThrow(StateMachineDefinitionError);
+    expect(() =>
+      defineStateMachine('bad', { A: 'A' } as const, { go: 'go' } as const, { go: { from: ['A'], to: 'A' } }, [], {
+        nope: () => true,
+      } as any),
+    ).toThrow(StateMachineDefinitionError);
   });
 });

@@ -12,7 +12,12 @@ describe('npm test without DATABASE_URL', () => {
     delete env.DATABASE_URL;
     delete env.TEST_EMBEDDED_PG_PORT;
     // One small, database-free test file is enough to see where the database went.
-    const r = spawnSync(process.execPath, ['scripts/test.js', 'src/common/ttl-cache.spec.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 });
+    const r = spawnSync(process.execPath, ['scripts/test.js', 'src/common/ttl-cache.spec.ts'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 170_000,
+    });
     expect(r.stderr).toContain(`tests use an embedded PostgreSQL on port ${port}`);
     expect(r.status).toBe(0);
   }, 180_000);

@@ -36,7 +36,11 @@ describe('API Pix client over mutual TLS and OAuth2, against the sandbox PSP', (
       probeCalls++;
       return { status: 200, body: { id: req.params.id, clientId: req.clientId, q: req.query.get('q') } };
     });
-    psp.register('PUT', '/refuse/:id', async () => pspProblem(400, 'CobROperacaoInvalida', 'Cobrança inválida.', 'A requisição não respeita o schema.', [{ razao: 'O campo cobr.valor.original não respeita o schema.', propriedade: 'cobr.valor.original' }]));
+    psp.register('PUT', '/refuse/:id', async () =>
+      pspProblem(400, 'CobROperacaoInvalida', 'Cobrança inválida.', 'A requisição não respeita o schema.', [
+        { razao: 'O campo cobr.valor.original não respeita o schema.', propriedade: 'cobr.valor.original' },
+      ]),
+    );
   });
   afterAll(() => t?.close());
 
@@ -51,7 +55,9 @@ describe('API Pix client over mutual TLS and OAuth2, against the sandbox PSP', (
     for (const leaf of ['server.crt', 'client.crt']) {
       expect(execFileSync('openssl', ['verify', '-CAfile', join(dir, 'ca.crt'), join(dir, leaf)], { encoding: 'utf8' })).toContain(': OK');
     }
-    const server = execFileSync('openssl', ['x509', '-in', join(dir, 'server.crt'), '-noout', '-ext', 'subjectAltName'], { encoding: 'utf8' });
+    const server = execFileSync('openssl', ['x509', '-in', join(dir, 'server.crt'), '-noout', '-ext', 'subjectAltName'], {
+      encoding: 'utf8',
+    });
     expect(server).toContain('IP Address:127.0.0.1');
   });
 
@@ -69,7 +75,12 @@ describe('API Pix client over mutual TLS and OAuth2, against the sandbox PSP', (
 
   it('takes a token once and reuses it; an expired token is renewed; a revoked one is renewed once and the call retried', async () => {
     const before = psp.tokensIssued;
-    for (let i = 0; i < 3; i++) expect(await client.call({ operation: 'probe', method: 'GET', path: `/probe/${i}`, query: { q: 'x y' }, idempotent: true })).toEqual({ id: String(i), clientId: 'sandbox-psp-client', q: 'x y' });
+    for (let i = 0; i < 3; i++)
+      expect(await client.call({ operation: 'probe', method: 'GET', path: `/probe/${i}`, query: { q: 'x y' }, idempotent: true })).toEqual({
+        id: String(i),
+        clientId: 'sandbox-psp-client',
+        q: 'x y',
+      });
     expect(psp.tokensIssued - before).toBe(1);
 
     await new Promise((r) => setTimeout(r, 2100)); // past the 2 s lifetime
@@ -85,11 +96,15 @@ describe('API Pix client over mutual TLS and OAuth2, against the sandbox PSP', (
 
   it('a 4xx problem is a PixApiRejection with the violations, never retried, never a breaker failure', async () => {
     for (let i = 0; i < 12; i++) {
-      const e: any = await client.call({ operation: 'refuse', method: 'PUT', path: `/refuse/${i}`, body: { x: 1 }, idempotent: true }).catch((x) => x);
+      const e: any = await client
+        .call({ operation: 'refuse', method: 'PUT', path: `/refuse/${i}`, body: { x: 1 }, idempotent: true })
+        .catch((x) => x);
       expect(e).toBeInstanceOf(PixApiRejection);
       expect(e.code).toBe('provider_rejected');
       expect(e.problemName).toBe('CobROperacaoInvalida');
-      expect(e.problem.violacoes).toEqual([{ razao: 'O campo cobr.valor.original não respeita o schema.', propriedade: 'cobr.valor.original' }]);
+      expect(e.problem.violacoes).toEqual([
+        { razao: 'O campo cobr.valor.original não respeita o schema.', propriedade: 'cobr.valor.original' },
+      ]);
     }
     const breaker = t.app.get(BreakerRegistry).get('psp.refuse', async () => undefined, { timeoutMs: 1000 });
     expect(breaker.opened).toBe(false);
@@ -107,7 +122,8 @@ describe('API Pix client over mutual TLS and OAuth2, against the sandbox PSP', (
     const first: any = await client.call({ operation: 'probe', method: 'GET', path: '/probe/down', idempotent: true }).catch((x) => x);
     expect(first).toBeInstanceOf(ProviderCallError);
     expect(first.code).toBe('provider_unavailable');
-    for (let i = 0; i < 6; i++) await client.call({ operation: 'probe', method: 'GET', path: '/probe/down', idempotent: true }).catch(() => undefined);
+    for (let i = 0; i < 6; i++)
+      await client.call({ operation: 'probe', method: 'GET', path: '/probe/down', idempotent: true }).catch(() => undefined);
     const started = Date.now();
     const fast: any = await client.call({ operation: 'probe', method: 'GET', path: '/probe/down', idempotent: true }).catch((x) => x);
     expect(fast.code).toBe('provider_unavailable');

@@ -44,7 +44,9 @@ describe('sandbox: test clock and bank API', () => {
 
 describe('sandbox disabled', () => {
   it('needs PROVIDER_URL when the sandbox is off', () => {
-    expect(() => loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'test', DATA_DIR: '/tmp/pp-sandbox-cfg', SANDBOX_ENABLED: 'false' })).toThrow(ConfigValidationError);
+    expect(() => loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'test', DATA_DIR: '/tmp/pp-sandbox-cfg', SANDBOX_ENABLED: 'false' })).toThrow(
+      ConfigValidationError,
+    );
     try {
       loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'test', DATA_DIR: '/tmp/pp-sandbox-cfg', SANDBOX_ENABLED: 'false' });
     } catch (e) {

@@ -51,7 +51,7 @@ export class OpenApiValidator {
     if (!res) return [`${where}: status not documented (${Object.keys(op.responses).join(', ')})`];
     const out: string[] = [];
     for (const [name, h] of Object.entries<any>(res.headers ?? {})) {
-      if (name === 'Retry-After' || (h.required === false)) continue;
+      if (name === 'Retry-After' || h.required === false) continue;
       if (headers[name.toLowerCase()] === undefined) out.push(`${where}: header ${name} missing`);
     }
     const type = String(headers['content-type'] ?? '');
@@ -63,7 +63,10 @@ export class OpenApiValidator {
         v = this.ajv.compile(this.rewrite(schema));
         this.cache.set(key, v);
       }
-      if (!v(body)) out.push(`${where}: ${(v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`).join('; ')}`);
+      if (!v(body))
+        out.push(
+          `${where}: ${(v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`).join('; ')}`,
+        );
     }
     return out;
   }

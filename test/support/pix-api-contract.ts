@@ -84,7 +84,10 @@ function load() {
 function deref(doc: Json, node: Json): Json {
   let n = node;
   while (n && n.$ref && typeof n.$ref === 'string' && n.$ref.startsWith('#/')) {
-    n = n.$ref.slice(2).split('/').reduce((o: Json, k: string) => o?.[k], doc);
+    n = n.$ref
+      .slice(2)
+      .split('/')
+      .reduce((o: Json, k: string) => o?.[k], doc);
   }
   return n;
 }
@@ -115,7 +118,12 @@ export interface ContractResult {
 
 function result(v: ValidateFunction, body: unknown): ContractResult {
   const valid = v(body) as boolean;
-  return { valid, errors: valid ? [] : (v.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`) };
+  return {
+    valid,
+    errors: valid
+      ? []
+      : (v.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`),
+  };
 }
 
 function operation(method: string, pathTemplate: string): Json {
@@ -132,7 +140,8 @@ export function validateRequest(method: string, pathTemplate: string, body: unkn
   const { doc } = load();
   const rb = deref(doc, operation(method, pathTemplate).requestBody);
   const schema = schemaOf(rb?.content);
-  if (!schema) return body === undefined || body === null ? { valid: true, errors: [] } : { valid: false, errors: ['the operation takes no body'] };
+  if (!schema)
+    return body === undefined || body === null ? { valid: true, errors: [] } : { valid: false, errors: ['the operation takes no body'] };
   return result(compile(`req ${method} ${pathTemplate}`, schema, true), body);
 }
 
@@ -141,7 +150,11 @@ export function validateResponse(method: string, pathTemplate: string, status: n
   const { doc } = load();
   const responses = operation(method, pathTemplate).responses ?? {};
   const r = deref(doc, responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default);
-  if (!r) return { valid: false, errors: [`status ${status} is not an answer of ${method} ${pathTemplate} (${Object.keys(responses).join(', ')})`] };
+  if (!r)
+    return {
+      valid: false,
+      errors: [`status ${status} is not an answer of ${method} ${pathTemplate} (${Object.keys(responses).join(', ')})`],
+    };
   const schema = schemaOf(r.content);
   if (!schema) return { valid: true, errors: [] };
   return result(compile(`res ${method} ${pathTemplate} ${status}`, schema), body);
@@ -184,7 +197,8 @@ export function templateOf(method: string, path: string): string | null {
     if (t.length !== parts.length) continue;
     if (t.every((seg, i) => (seg.startsWith('{') ? true : seg === parts[i]))) {
       // a literal segment beats a parameter (`/cobv/{txid}` vs `/{pixUrlAccessToken}`)
-      if (!best || t.filter((s) => !s.startsWith('{')).length > best.split('/').filter((s) => s && !s.startsWith('{')).length) best = template;
+      if (!best || t.filter((s) => !s.startsWith('{')).length > best.split('/').filter((s) => s && !s.startsWith('{')).length)
+        best = template;
     }
   }
   return best;
@@ -197,7 +211,16 @@ export interface PspObservable {
 
 export function recordExchanges(psp: PspObservable) {
   const seen: { method: string; path: string; template: string | null; request: unknown; status: number; answer: unknown }[] = [];
-  const stop = psp.observe((req, answer) => seen.push({ method: req.method, path: req.path, template: templateOf(req.method, req.path), request: req.body, status: answer.status, answer: answer.body }));
+  const stop = psp.observe((req, answer) =>
+    seen.push({
+      method: req.method,
+      path: req.path,
+      template: templateOf(req.method, req.path),
+      request: req.body,
+      status: answer.status,
+      answer: answer.body,
+    }),
+  );
   return {
     seen,
     stop,

@@ -26,7 +26,11 @@ let nextPair = 0;
 
 export function rsaPair(fresh = false): { publicKey: string; privateKey: string } {
   if (fresh || pairs.length < 4) {
-    const p = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const p = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     if (!fresh) pairs.push(p);
     return p;
   }
@@ -34,11 +38,18 @@ export function rsaPair(fresh = false): { publicKey: string; privateKey: string 
 }
 
 export function signChallenge(privateKeyPem: string, challenge: string, saltLength = 32): string {
-  return sign('sha256', Buffer.from(challenge, 'utf8'), { key: privateKeyPem, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength }).toString('base64');
+  return sign('sha256', Buffer.from(challenge, 'utf8'), {
+    key: privateKeyPem,
+    padding: constants.RSA_PKCS1_PSS_PADDING,
+    saltLength,
+  }).toString('base64');
 }
 
 export function oaepDecrypt(privateKeyPem: string, b64: string): string {
-  return privateDecrypt({ key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(b64, 'base64')).toString('utf8');
+  return privateDecrypt(
+    { key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(b64, 'base64'),
+  ).toString('utf8');
 }
 
 function must(r: { status: number; text: string }, status: number, what: string): void {
@@ -50,11 +61,17 @@ function must(r: { status: number; text: string }, status: number, what: string)
  * challenge (RSA-PSS), verify, fetch credentials and OAEP-decrypt them, get a token.
  */
 export async function onboardTenant(t: TestApp, opts: OnboardOptions = {}): Promise<OnboardedTenant> {
-  const created = await http(t.url, 'POST', '/admin/tenants', {
-    name: opts.name ?? 'Test Tenant',
-    allowedCidrs: opts.allowedCidrs ?? ['127.0.0.1/32', '::1/128'],
-    ...(opts.rateLimitPerMinute ? { rateLimitPerMinute: opts.rateLimitPerMinute } : {}),
-  }, { 'X-Admin-Key': t.adminKey });
+  const created = await http(
+    t.url,
+    'POST',
+    '/admin/tenants',
+    {
+      name: opts.name ?? 'Test Tenant',
+      allowedCidrs: opts.allowedCidrs ?? ['127.0.0.1/32', '::1/128'],
+      ...(opts.rateLimitPerMinute ? { rateLimitPerMinute: opts.rateLimitPerMinute } : {}),
+    },
+    { 'X-Admin-Key': t.adminKey },
+  );
   must(created, 201, 'create tenant');
   const tenantId: string = created.body.tenantId;
   const creds = await addCredentials(t, tenantId);
@@ -67,16 +84,31 @@ export async function addCredentials(t: TestApp, tenantId: string) {
   const up = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys`, { publicKey });
   must(up, 200, 'upload key');
   const keyId: string = up.body.keyId;
-  const v = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys/${keyId}/verify`, { challenge: up.body.challenge, signature: signChallenge(privateKey, up.body.challenge) });
+  const v = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys/${keyId}/verify`, {
+    challenge: up.body.challenge,
+    signature: signChallenge(privateKey, up.body.challenge),
+  });
   must(v, 200, 'verify key');
   const c = await http(t.url, 'POST', `/v1/tenants/${tenantId}/keys/${keyId}/credentials`);
   must(c, 200, 'credentials');
   const clientId = oaepDecrypt(privateKey, c.body.encryptedClientId);
   const clientSecret = oaepDecrypt(privateKey, c.body.encryptedClientSecret);
-  const tok = await http(t.url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+  const tok = await http(t.url, 'POST', '/v1/oauth/token', {
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: clientSecret,
+  });
   must(tok, 200, 'token');
   const token: string = tok.body.access_token;
-  return { keyId, clientId, clientSecret, token, privateKeyPem: privateKey, publicKeyPem: publicKey, auth: { Authorization: `Bearer ${token}` } };
+  return {
+    keyId,
+    clientId,
+    clientSecret,
+    token,
+    privateKeyPem: privateKey,
+    publicKeyPem: publicKey,
+    auth: { Authorization: `Bearer ${token}` },
+  };
 }
 
 /** A JWT signed by hand (HS256) with the given secret, for expiry and rotation tests. */

@@ -51,6 +51,13 @@ export async function authenticateCard(c: CardsApp, card: Record<string, unknown
   const token = await initialize(c, amount);
   const s = await setup(c, { token, ...card });
   if (s.status !== 200) throw new Error(`setup: ${s.status} ${s.text}`);
-  const a = await authenticate(c, authenticateBody(token, s.body.referenceId, { ...card, orderInformation: { amountDetails: { totalAmount: amount.toFixed(2), currency: 'BRL' } }, ...over }));
+  const a = await authenticate(
+    c,
+    authenticateBody(token, s.body.referenceId, {
+      ...card,
+      orderInformation: { amountDetails: { totalAmount: amount.toFixed(2), currency: 'BRL' } },
+      ...over,
+    }),
+  );
   return { token, referenceId: s.body.referenceId as string, setup: s.body, auth: a };
 }

@@ -17,11 +17,25 @@ describe('3DS API', () => {
     expect(s.deviceDataCollectionUrl).toBe(`${c.publicUrl}/sandbox/three-ds/ddc?referenceId=${s.referenceId}`);
     expect(s.accessToken.split('.')).toHaveLength(3);
     expect(auth.status).toBe(200);
-    expect(auth.body).toMatchObject({ status: 'FRICTIONLESS', transStatus: 'Y', eci: '05', liabilityShift: true, cavv: expect.stringMatching(/^[A-Za-z0-9+/]{27}=$/) });
+    expect(auth.body).toMatchObject({
+      status: 'FRICTIONLESS',
+      transStatus: 'Y',
+      eci: '05',
+      liabilityShift: true,
+      cavv: expect.stringMatching(/^[A-Za-z0-9+/]{27}=$/),
+    });
     const threeDsData = { cavv: auth.body.cavv, eci: auth.body.eci, dsTransactionId: auth.body.dsTransactionId };
-    const pay = await api(c, 'POST', '/v1/acquiring/payments', { amount: 150.75, tokenData: { slugStoredCard: stored.slugStoredCard }, threeDsData });
+    const pay = await api(c, 'POST', '/v1/acquiring/payments', {
+      amount: 150.75,
+      tokenData: { slugStoredCard: stored.slugStoredCard },
+      threeDsData,
+    });
     expect(pay.body).toMatchObject({ status: 'ACCEPTED', threeDs: { transStatus: 'Y', eci: '05' } });
-    const twice = await api(c, 'POST', '/v1/acquiring/payments', { amount: 150.75, tokenData: { slugStoredCard: stored.slugStoredCard }, threeDsData });
+    const twice = await api(c, 'POST', '/v1/acquiring/payments', {
+      amount: 150.75,
+      tokenData: { slugStoredCard: stored.slugStoredCard },
+      threeDsData,
+    });
     expect(twice.status).toBe(409);
     expect(twice.body.error).toBe('three_ds_already_used');
   });
@@ -33,7 +47,13 @@ describe('3DS API', () => {
     const count = () => c.t.sql(`SELECT count(*)::int AS n FROM card_payments WHERE stored_card_id = $1`, [stored.slugStoredCard]);
     const before = await count();
     const data = { cavv: auth.body.cavv, eci: auth.body.eci, dsTransactionId: auth.body.dsTransactionId };
-    const pay = (body: Record<string, unknown>) => api(c, 'POST', '/v1/acquiring/payments', { amount: 150.75, tokenData: { slugStoredCard: stored.slugStoredCard }, threeDsData: data, ...body });
+    const pay = (body: Record<string, unknown>) =>
+      api(c, 'POST', '/v1/acquiring/payments', {
+        amount: 150.75,
+        tokenData: { slugStoredCard: stored.slugStoredCard },
+        threeDsData: data,
+        ...body,
+      });
     expect((await pay({ tokenData: { slugStoredCard: other.slugStoredCard } })).body.error).toBe('three_ds_mismatch');
     expect((await pay({ amount: 150.76 })).body.error).toBe('three_ds_mismatch');
     expect((await pay({ threeDsData: { ...data, cavv: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' } })).body.error).toBe('three_ds_mismatch');
@@ -53,7 +73,9 @@ describe('3DS API', () => {
       threeDsData: { eci: '07', dsTransactionId: auth.body.dsTransactionId },
     });
     expect(pay.body).toMatchObject({ status: 'SETUP_REJECTED', reason: 'three_ds_not_authenticated' });
-    const acquirer = await c.t.sql(`SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`, [pay.body.paymentId]);
+    const acquirer = await c.t.sql(`SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`, [
+      pay.body.paymentId,
+    ]);
     expect(acquirer).toEqual([{ n: 0 }]);
   });
 
@@ -71,17 +93,31 @@ describe('3DS API', () => {
 
   it('challenge (…2503): challengeUrl; the JSON challenge-result says pending until the cardholder answers', async () => {
     const { auth, token, referenceId } = await authenticateCard(c, { cardNumber: '4000000000002503' });
-    expect(auth.body).toMatchObject({ status: 'CHALLENGE', transStatus: 'C', challengeUrl: expect.stringMatching(new RegExp(`^${c.publicUrl}/sandbox/three-ds/challenge/`)) });
+    expect(auth.body).toMatchObject({
+      status: 'CHALLENGE',
+      transStatus: 'C',
+      challengeUrl: expect.stringMatching(new RegExp(`^${c.publicUrl}/sandbox/three-ds/challenge/`)),
+    });
     const pending = await api(c, 'POST', '/v1/acquiring/payments/3ds/challenge-result', { token, referenceId });
     expect(pending.status).toBe(409);
     expect(pending.body.error).toBe('challenge_pending');
     // the cardholder's answer on the ACS page is a form post (scriptable)
     const acs = auth.body.challengeUrl.replace(c.publicUrl, c.t.url);
-    const wrong = await fetch(acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=0000&action=submit' });
+    const wrong = await fetch(acs, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'otp=0000&action=submit',
+    });
     expect(await wrong.text()).toContain('Código errado. 2 tentativa(s) restante(s).');
     await fetch(acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'otp=1234&action=submit' });
     const done = await api(c, 'POST', '/v1/acquiring/payments/3ds/challenge-result', { token, referenceId });
-    expect(done.body).toMatchObject({ status: 'AUTHENTICATED', transStatus: 'Y', eci: '05', cavv: expect.any(String), liabilityShift: true });
+    expect(done.body).toMatchObject({
+      status: 'AUTHENTICATED',
+      transStatus: 'Y',
+      eci: '05',
+      cavv: expect.any(String),
+      liabilityShift: true,
+    });
     expect((await http(c.t.url, 'POST', '/v1/acquiring/payments/3ds/challenge-result', { token, referenceId })).status).toBe(401);
   });
 
@@ -93,7 +129,13 @@ describe('3DS API', () => {
     expect(noBearer.status).toBe(401);
     const foreignToken = await initialize(c);
     const other = await onboardTenant(c.t);
-    const cross = await http(c.t.url, 'POST', '/v1/acquiring/payments/3ds/setup', { token: foreignToken, cardNumber: '4000000000002701' }, other.auth);
+    const cross = await http(
+      c.t.url,
+      'POST',
+      '/v1/acquiring/payments/3ds/setup',
+      { token: foreignToken, cardNumber: '4000000000002701' },
+      other.auth,
+    );
     expect(cross.status).toBe(401);
 
     const unknownMerchant = await initialize(c, 150.75, UNKNOWN_MERCHANT);
@@ -104,7 +146,9 @@ describe('3DS API', () => {
     const { auth, token, referenceId } = await authenticateCard(c, { cardNumber: '4000000000002644' });
     expect(auth.status).toBe(500);
     expect(auth.body.error).toBe('acquirer_unavailable');
-    expect((await c.t.sql(`SELECT status FROM three_ds_authentications WHERE reference_id = $1`, [referenceId]))[0].status).toBe('SETUP_COMPLETE');
+    expect((await c.t.sql(`SELECT status FROM three_ds_authentications WHERE reference_id = $1`, [referenceId]))[0].status).toBe(
+      'SETUP_COMPLETE',
+    );
     expect(token).toBeTruthy();
   });
 
@@ -120,10 +164,16 @@ describe('3DS API', () => {
       ['deviceChannel', 'deviceInformation', 'documentId', 'orderInformation', 'requestId', 'returnUrl', 'transactionType'].sort(),
     );
     const body = authenticateBody(token, s.body.referenceId, { cardNumber: '4000000000002701' });
-    expect((await authenticate(c, { ...body, deviceInformation: {} })).body.details).toEqual([expect.objectContaining({ field: 'deviceInformation.userAgentBrowserValue' })]);
-    expect((await authenticate(c, { ...body, returnUrl: 'http://shop.example.com/x' })).body.details).toEqual([expect.objectContaining({ field: 'returnUrl' })]);
+    expect((await authenticate(c, { ...body, deviceInformation: {} })).body.details).toEqual([
+      expect.objectContaining({ field: 'deviceInformation.userAgentBrowserValue' }),
+    ]);
+    expect((await authenticate(c, { ...body, returnUrl: 'http://shop.example.com/x' })).body.details).toEqual([
+      expect.objectContaining({ field: 'returnUrl' }),
+    ]);
     expect((await authenticate(c, { ...body, transactionType: 'SHOPPING' })).status).toBe(400);
-    expect((await authenticate(c, { ...body, orderInformation: { amountDetails: { totalAmount: '10.00', currency: 'BRL' } } })).body.error).toBe('amount_mismatch');
+    expect(
+      (await authenticate(c, { ...body, orderInformation: { amountDetails: { totalAmount: '10.00', currency: 'BRL' } } })).body.error,
+    ).toBe('amount_mismatch');
     expect((await authenticate(c, { ...body, cardNumber: '4111111111111111' })).body.error).toBe('card_mismatch');
     expect((await authenticate(c, { ...body, referenceId: 'other' })).body.error).toBe('reference_mismatch');
     expect((await authenticate(c, { ...body, documentId: UNKNOWN_MERCHANT })).body.error).toBe('document_mismatch');

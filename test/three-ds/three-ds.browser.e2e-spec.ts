@@ -72,7 +72,13 @@ suite('3DS in a browser', () => {
   it('frictionless (…2701): authenticated without a challenge, then the payment with threeDsData is ACCEPTED', async () => {
     const { page, slugStoredCard } = await saveCard('4000 0000 0000 2701');
     const { auth } = await authenticateInBrowser(page, slugStoredCard, 89.9);
-    expect(auth).toMatchObject({ status: 'FRICTIONLESS', transStatus: 'Y', eci: '05', cavv: expect.any(String), dsTransactionId: expect.any(String) });
+    expect(auth).toMatchObject({
+      status: 'FRICTIONLESS',
+      transStatus: 'Y',
+      eci: '05',
+      cavv: expect.any(String),
+      dsTransactionId: expect.any(String),
+    });
     const pay = await api(c, 'POST', '/v1/acquiring/payments', {
       amount: 89.9,
       tokenData: { slugStoredCard },
@@ -93,7 +99,13 @@ suite('3DS in a browser', () => {
     const done = await waitForMessage(page, "data && data.type && data.type.indexOf('3DS_CHALLENGE') === 0");
     expect(done).toEqual({ origin: c.publicUrl, data: { type: '3DS_CHALLENGE_COMPLETE', referenceId, transStatus: 'Y' } });
     const result = await api(c, 'POST', '/v1/acquiring/payments/3ds/challenge-result', { token, referenceId });
-    expect(result.body).toMatchObject({ status: 'AUTHENTICATED', transStatus: 'Y', eci: '05', cavv: expect.any(String), liabilityShift: true });
+    expect(result.body).toMatchObject({
+      status: 'AUTHENTICATED',
+      transStatus: 'Y',
+      eci: '05',
+      cavv: expect.any(String),
+      liabilityShift: true,
+    });
     const pay = await api(c, 'POST', '/v1/acquiring/payments', {
       amount: 250,
       captureMode: 'PREAUTH',
@@ -153,7 +165,11 @@ suite('3DS in a browser', () => {
     await page.locator('button[value=submit]').click();
     await page.waitForURL(/\/3ds-done\?/, { timeout: 10000 });
     const url = new URL(page.url());
-    expect(Object.fromEntries(url.searchParams)).toEqual({ order: '42', referenceId: s.body.referenceId, result: '3DS_CHALLENGE_COMPLETE' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      order: '42',
+      referenceId: s.body.referenceId,
+      result: '3DS_CHALLENGE_COMPLETE',
+    });
     await page.close();
   });
 

@@ -11,7 +11,10 @@ import { transaction } from '../../src/platform/database/sql';
 const HOUR = 3600 * 1000;
 
 async function deliveries(t: TestApp, tenantId: string) {
-  return t.sql(`SELECT d.*, e.data FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.tenant_id = $1 ORDER BY d.created_at, d.id`, [tenantId]);
+  return t.sql(
+    `SELECT d.*, e.data FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.tenant_id = $1 ORDER BY d.created_at, d.id`,
+    [tenantId],
+  );
 }
 
 async function allDelivered(t: TestApp, tenantId: string, n: number): Promise<boolean> {
@@ -45,7 +48,12 @@ describe('webhook deliveries over real HTTP', () => {
     const [got] = rx.received;
     const [row] = await deliveries(t, tenant);
     const body = JSON.parse(got.body);
-    expect(body).toEqual({ id: row.event_id, type: 'acquiring.payout', createdAt: expect.any(String), data: { n: 1, amount: 1001, method: 'PIX', payer: 'João' } });
+    expect(body).toEqual({
+      id: row.event_id,
+      type: 'acquiring.payout',
+      createdAt: expect.any(String),
+      data: { n: 1, amount: 1001, method: 'PIX', payer: 'João' },
+    });
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['x-service-webhook-id']).toBe(row.event_id);
     expect(got.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -61,7 +69,14 @@ describe('webhook deliveries over real HTTP', () => {
 
     await waitFor('recorded', () => allDelivered(t, tenant, 1));
     const [attempt] = await t.sql(`SELECT * FROM webhook_delivery_attempts WHERE delivery_id = $1`, [row.id]);
-    expect(attempt).toMatchObject({ attempt: 1, outcome: 'delivered', status_code: 200, error: null, response_snippet: '{"ok":true}', url: rx.url });
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      outcome: 'delivered',
+      status_code: 200,
+      error: null,
+      response_snippet: '{"ok":true}',
+      url: rx.url,
+    });
     expect(attempt.latency_ms).toBeGreaterThanOrEqual(0);
   });
 
@@ -93,7 +108,7 @@ describe('webhook deliveries over real HTTP', () => {
     expect(() => openSealed({ ...sealed, tag: tag.toString('base64') }, reg.encryptionKey)).toThrow();
   });
 
-  it('writes the event and its delivery in the caller\'s transaction: a rollback leaves nothing', async () => {
+  it("writes the event and its delivery in the caller's transaction: a rollback leaves nothing", async () => {
     const rx = await receiver();
     const tenant = await createTenant(t);
     await endpoints(t).registerAcquiring(tenant, { url: rx.url });
@@ -105,7 +120,9 @@ describe('webhook deliveries over real HTTP', () => {
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');
-    await expect(publish(t, [acquiringEvent(tenant, 2), { ...acquiringEvent(tenant, 3), type: 'acquiring.unknown' }])).rejects.toMatchObject({ code: 'invalid_outbound_event' });
+    await expect(
+      publish(t, [acquiringEvent(tenant, 2), { ...acquiringEvent(tenant, 3), type: 'acquiring.unknown' }]),
+    ).rejects.toMatchObject({ code: 'invalid_outbound_event' });
     expect(await t.sql(`SELECT * FROM webhook_events WHERE tenant_id = $1`, [tenant])).toEqual([]);
     expect(await t.sql(`SELECT * FROM webhook_deliveries WHERE tenant_id = $1`, [tenant])).toEqual([]);
     await new Promise((r) => setTimeout(r, 100));
@@ -155,7 +172,9 @@ describe('webhook deliveries over real HTTP', () => {
       // no pix-automatic registration for this tenant
       [3, 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', 'NO_ENDPOINT'],
     ]);
-    await expect(transaction(ds, (m) => publisher.publishMany(m, [acquiringEvent(tenant, 4), { ...pixEvent(tenant, 5), idTx: undefined }]))).rejects.toMatchObject({ code: 'invalid_outbound_event' });
+    await expect(
+      transaction(ds, (m) => publisher.publishMany(m, [acquiringEvent(tenant, 4), { ...pixEvent(tenant, 5), idTx: undefined }])),
+    ).rejects.toMatchObject({ code: 'invalid_outbound_event' });
     expect((await t.sql(`SELECT count(*)::int AS n FROM webhook_events WHERE tenant_id = $1`, [tenant]))[0].n).toBe(3);
   });
 
@@ -164,7 +183,10 @@ describe('webhook deliveries over real HTTP', () => {
     const tenant = await createTenant(t);
     await endpoints(t).registerAcquiring(tenant, { url: rx.url });
     let calls = 0;
-    rx.answer = () => (++calls === 1 ? { status: 503, body: `{"error":"busy","pad":"${'é'.repeat(2000)}"}`, headers: { 'retry-after': '120' } } : { status: 200 });
+    rx.answer = () =>
+      ++calls === 1
+        ? { status: 503, body: `{"error":"busy","pad":"${'é'.repeat(2000)}"}`, headers: { 'retry-after': '120' } }
+        : { status: 200 };
     await publish(t, [acquiringEvent(tenant, 1)]);
     await waitFor('the first attempt recorded', async () => (await deliveries(t, tenant))[0].attempts === 1);
     const [row] = await deliveries(t, tenant);
@@ -252,7 +274,7 @@ describe('secret and key rotation', () => {
     await rx.stop();
   });
 
-  it('acquiring: for 24 h deliveries also carry the previous secret\'s signature; then only the new one', async () => {
+  it("acquiring: for 24 h deliveries also carry the previous secret's signature; then only the new one", async () => {
     const tenant = await createTenant(t);
     const first = await endpoints(t).registerAcquiring(tenant, { url: rx.url });
     const second = await endpoints(t).registerAcquiring(tenant, { url: rx.url });
@@ -272,7 +294,9 @@ describe('secret and key rotation', () => {
     expect(verify(during.body, during.headers['x-service-signature'] as string, first.secret)).toBe(false);
     expect(verify(during.body, during.headers['x-service-signature-previous'] as string, first.secret)).toBe(true);
     const id = during.headers['x-service-webhook-id'] as string;
-    expect(verifyV2(first.secret, during.body, during.headers['x-service-signature-v2'] as string, { webhookId: id })).toEqual({ valid: true });
+    expect(verifyV2(first.secret, during.body, during.headers['x-service-signature-v2'] as string, { webhookId: id })).toEqual({
+      valid: true,
+    });
 
     await t.app.get(ClockSync).advance(24 * HOUR + 1000);
     expect((await endpoints(t).getAcquiring(tenant)).previousSecretExpiresAt).toBeNull();
@@ -281,7 +305,11 @@ describe('secret and key rotation', () => {
     const after = rx.received[1];
     expect(after.headers['x-service-signature-previous']).toBeUndefined();
     expect(verify(after.body, after.headers['x-service-signature'] as string, second.secret)).toBe(true);
-    expect(verifyV2(first.secret, after.body, after.headers['x-service-signature-v2'] as string, { webhookId: after.headers['x-service-webhook-id'] as string }).valid).toBe(false);
+    expect(
+      verifyV2(first.secret, after.body, after.headers['x-service-signature-v2'] as string, {
+        webhookId: after.headers['x-service-webhook-id'] as string,
+      }).valid,
+    ).toBe(false);
   });
 
   it('pix-automatic: sealed with the previous key (keyId says so) during the grace period, then with the new key; DELETE + PUT cuts over at once', async () => {
@@ -351,7 +379,10 @@ describe('private targets', () => {
     await rx.start();
     // Registered by a replica that allows private addresses; delivered by one that does not.
     api = await startTestApp({ env: { ...FAST_ENV, WEBHOOK_WORKER_ENABLED: 'false' } });
-    worker = await startTestApp({ databaseUrl: api.databaseUrl, env: { ...FAST_ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_BREAKER_VOLUME_THRESHOLD: '1000' } });
+    worker = await startTestApp({
+      databaseUrl: api.databaseUrl,
+      env: { ...FAST_ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_BREAKER_VOLUME_THRESHOLD: '1000' },
+    });
   });
   afterAll(async () => {
     await worker.close();
@@ -365,11 +396,18 @@ describe('private targets', () => {
     await endpoints(api).registerAcquiring(literal, { url: rx.url });
     await endpoints(api).registerAcquiring(named, { url: `http://localhost:${rx.port}/hooks` });
     await publish(api, [acquiringEvent(literal, 1), acquiringEvent(named, 2)]);
-    await waitFor('both refused', async () => (await api.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE outcome = 'refused'`))[0].n === 2);
+    await waitFor(
+      'both refused',
+      async () => (await api.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE outcome = 'refused'`))[0].n === 2,
+    );
     const attempts = await api.sql(`SELECT url, error, status_code FROM webhook_delivery_attempts ORDER BY url`);
     expect(attempts).toEqual([
       { url: rx.url, error: 'target_not_allowed: the destination resolves to a loopback address', status_code: null },
-      { url: `http://localhost:${rx.port}/hooks`, error: 'target_not_allowed: the destination resolves to a loopback address', status_code: null },
+      {
+        url: `http://localhost:${rx.port}/hooks`,
+        error: 'target_not_allowed: the destination resolves to a loopback address',
+        status_code: null,
+      },
     ]);
     expect(rx.received).toEqual([]);
     const rows = await api.sql(`SELECT status, attempts FROM webhook_deliveries`);

@@ -29,11 +29,17 @@ describe('receiver down for a while, then up', () => {
     await rx.stop(); // the port is known, nothing listens: connections are refused
     const tenant = await createTenant(t);
     await endpoints(t).registerAcquiring(tenant, { url: `http://127.0.0.1:${port}/hooks` });
-    await publish(t, Array.from({ length: 30 }, (_, i) => acquiringEvent(tenant, i)));
+    await publish(
+      t,
+      Array.from({ length: 30 }, (_, i) => acquiringEvent(tenant, i)),
+    );
 
     // The first attempts fail (connection refused) and the host's breaker opens: the rest wait untried.
     await waitFor('the breaker to open', () => t.app.get(BreakerRegistry).states()[`webhook:127.0.0.1:${port}`] === 'open');
-    await waitFor('failed attempts recorded', async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE outcome = 'failed'`))[0].n >= 5);
+    await waitFor(
+      'failed attempts recorded',
+      async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE outcome = 'failed'`))[0].n >= 5,
+    );
     const errors = await t.sql(`SELECT DISTINCT error FROM webhook_delivery_attempts`);
     expect(errors.map((e) => e.error).join()).toMatch(/ECONNREFUSED/);
     expect(await statusCounts(t, tenant)).toEqual({ PENDING: 30 });
@@ -87,9 +93,15 @@ describe('a receiver that hangs', () => {
     await endpoints(t).registerAcquiring(stuck, { url: slow.url });
     await endpoints(t).registerAcquiring(other, { url: fast.url });
     // The stuck tenant's events go first and outnumber the worker's slots.
-    await publish(t, Array.from({ length: 40 }, (_, i) => acquiringEvent(stuck, i)));
+    await publish(
+      t,
+      Array.from({ length: 40 }, (_, i) => acquiringEvent(stuck, i)),
+    );
     const started = Date.now();
-    await publish(t, Array.from({ length: 40 }, (_, i) => acquiringEvent(other, i)));
+    await publish(
+      t,
+      Array.from({ length: 40 }, (_, i) => acquiringEvent(other, i)),
+    );
 
     await waitFor('the other tenant served', async () => (await statusCounts(t, other)).DELIVERED === 40, 10000);
     const otherDone = Date.now() - started;
@@ -97,7 +109,10 @@ describe('a receiver that hangs', () => {
     expect(otherDone).toBeLessThan(1500);
     expect(new Set(fast.ids())).toEqual(new Set(await eventIds(t, other)));
 
-    await waitFor('the timeouts recorded', async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE error LIKE 'timeout%'`))[0].n >= 3);
+    await waitFor(
+      'the timeouts recorded',
+      async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE error LIKE 'timeout%'`))[0].n >= 3,
+    );
     await waitFor('the breaker to open', () => t.app.get(BreakerRegistry).states()[`webhook:127.0.0.1:${slow.port}`] === 'open');
     const timeouts = await t.sql(`SELECT latency_ms, error FROM webhook_delivery_attempts WHERE error LIKE 'timeout%'`);
     for (const a of timeouts) {
@@ -106,7 +121,10 @@ describe('a receiver that hangs', () => {
     }
     // At most one host's share was ever tried; the rest wait for the breaker, attempts untouched.
     await new Promise((r) => setTimeout(r, 300));
-    const untried = await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'PENDING' AND attempts = 0`, [stuck]);
+    const untried = await t.sql(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'PENDING' AND attempts = 0`,
+      [stuck],
+    );
     expect(untried[0].n).toBeGreaterThanOrEqual(30);
     expect(slow.received.length).toBeLessThanOrEqual(8);
 
@@ -116,7 +134,10 @@ describe('a receiver that hangs', () => {
 
     // Other tenants keep flowing while the breaker is open.
     const before = fast.received.length;
-    await publish(t, Array.from({ length: 10 }, (_, i) => acquiringEvent(other, 100 + i)));
+    await publish(
+      t,
+      Array.from({ length: 10 }, (_, i) => acquiringEvent(other, 100 + i)),
+    );
     await waitFor('more of the other tenant', () => fast.received.length === before + 10, 5000);
   });
 });
@@ -145,13 +166,22 @@ describe('three workers on one database', () => {
     const tenants = [await createTenant(t, 'a'), await createTenant(t, 'b')];
     for (const tenant of tenants) await endpoints(t).registerAcquiring(tenant, { url: rx.url });
     for (let round = 0; round < 6; round++) {
-      await publish(t, Array.from({ length: 50 }, (_, i) => acquiringEvent(tenants[i % 2], round * 50 + i)));
+      await publish(
+        t,
+        Array.from({ length: 50 }, (_, i) => acquiringEvent(tenants[i % 2], round * 50 + i)),
+      );
     }
-    await waitFor('300 deliveries recorded', async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`))[0].n === 300, 30000);
+    await waitFor(
+      '300 deliveries recorded',
+      async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`))[0].n === 300,
+      30000,
+    );
     const ids = rx.ids();
     expect(ids).toHaveLength(300);
     expect(new Set(ids).size).toBe(300);
-    const attempts = await t.sql(`SELECT delivery_id, count(*)::int AS n FROM webhook_delivery_attempts GROUP BY delivery_id HAVING count(*) > 1`);
+    const attempts = await t.sql(
+      `SELECT delivery_id, count(*)::int AS n FROM webhook_delivery_attempts GROUP BY delivery_id HAVING count(*) > 1`,
+    );
     expect(attempts).toEqual([]);
     // The work was shared: each worker's own metrics count what it delivered.
     const perWorker: number[] = [];

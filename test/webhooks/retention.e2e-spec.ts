@@ -23,11 +23,28 @@ describe('webhook retention (WEBHOOK_RETENTION_DAYS)', () => {
   async function oldEvents(n: number, ageDays: number, settle = true): Promise<{ eventId: string; deliveryId: string }[]> {
     const before = await t.sql(`SELECT id FROM webhook_events WHERE tenant_id = $1`, [a.tenantId]);
     const seen = new Set(before.map((r: { id: string }) => r.id));
-    await publish(t, Array.from({ length: n }, (_, i) => acquiringEvent(a.tenantId, i, 'acquiring.payout')));
-    const rows = await t.sql(`SELECT e.id AS event_id, d.id AS delivery_id FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id WHERE e.tenant_id = $1 ORDER BY e.created_at, e.id`, [a.tenantId]);
-    const mine = rows.filter((r: { event_id: string }) => !seen.has(r.event_id)).map((r: { event_id: string; delivery_id: string }) => ({ eventId: r.event_id, deliveryId: r.delivery_id }));
-    await t.sql(`UPDATE webhook_events SET created_at = created_at - make_interval(days => $2) WHERE id = ANY($1)`, [mine.map((x) => x.eventId), ageDays]);
-    if (settle) await waitFor('the deliveries', async () => (await t.sql(`SELECT 1 FROM webhook_deliveries WHERE id = ANY($1) AND status = 'PENDING'`, [mine.map((x) => x.deliveryId)])).length === 0);
+    await publish(
+      t,
+      Array.from({ length: n }, (_, i) => acquiringEvent(a.tenantId, i, 'acquiring.payout')),
+    );
+    const rows = await t.sql(
+      `SELECT e.id AS event_id, d.id AS delivery_id FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id WHERE e.tenant_id = $1 ORDER BY e.created_at, e.id`,
+      [a.tenantId],
+    );
+    const mine = rows
+      .filter((r: { event_id: string }) => !seen.has(r.event_id))
+      .map((r: { event_id: string; delivery_id: string }) => ({ eventId: r.event_id, deliveryId: r.delivery_id }));
+    await t.sql(`UPDATE webhook_events SET created_at = created_at - make_interval(days => $2) WHERE id = ANY($1)`, [
+      mine.map((x) => x.eventId),
+      ageDays,
+    ]);
+    if (settle)
+      await waitFor(
+        'the deliveries',
+        async () =>
+          (await t.sql(`SELECT 1 FROM webhook_deliveries WHERE id = ANY($1) AND status = 'PENDING'`, [mine.map((x) => x.deliveryId)]))
+            .length === 0,
+      );
     return mine;
   }
 
@@ -47,9 +64,16 @@ describe('webhook retention (WEBHOOK_RETENTION_DAYS)', () => {
 
   it('deletes finished events past retention with their deliveries and attempts, and keeps the rest', async () => {
     const [delivered, dead, withPendingReplay, recent] = await oldEvents(4, 0);
-    await waitFor('four deliveries', async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED'`, [a.tenantId]))[0].n === 4);
+    await waitFor(
+      'four deliveries',
+      async () =>
+        (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED'`, [a.tenantId]))[0]
+          .n === 4,
+    );
     // Age them: three past retention, one inside it.
-    await t.sql(`UPDATE webhook_events SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [[delivered.eventId, dead.eventId, withPendingReplay.eventId]]);
+    await t.sql(`UPDATE webhook_events SET created_at = now() - interval '40 days' WHERE id = ANY($1)`, [
+      [delivered.eventId, dead.eventId, withPendingReplay.eventId],
+    ]);
     await t.sql(`UPDATE webhook_events SET created_at = now() - interval '29 days' WHERE id = $1`, [recent.eventId]);
     await t.sql(`UPDATE webhook_deliveries SET status = 'DEAD', delivered_at = NULL WHERE id = $1`, [dead.deliveryId]);
     // A replay that has not been delivered yet keeps its (old) event.
@@ -57,7 +81,9 @@ describe('webhook retention (WEBHOOK_RETENTION_DAYS)', () => {
     const replay = await call('POST', `/deliveries/${withPendingReplay.deliveryId}/replay`);
     expect(replay.status).toBe(202);
     expect(replay.body.status).toBe('PENDING');
-    const [{ n: attemptsBefore }] = await t.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE delivery_id = $1`, [delivered.deliveryId]);
+    const [{ n: attemptsBefore }] = await t.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE delivery_id = $1`, [
+      delivered.deliveryId,
+    ]);
     expect(attemptsBefore).toBe(1);
 
     expect(await retention().purge(new Date())).toBe(2);
@@ -79,7 +105,10 @@ describe('webhook retention (WEBHOOK_RETENTION_DAYS)', () => {
     expect((await call('POST', `/deliveries/${delivered.deliveryId}/replay`)).body.error).toBe('delivery_not_found');
 
     // Once the replay has finished, its event goes on the next run.
-    await t.sql(`UPDATE webhook_deliveries SET status = 'DEAD', next_attempt_at = NULL, leased_until = NULL, claim_token = NULL WHERE replay_of = $1`, [withPendingReplay.deliveryId]);
+    await t.sql(
+      `UPDATE webhook_deliveries SET status = 'DEAD', next_attempt_at = NULL, leased_until = NULL, claim_token = NULL WHERE replay_of = $1`,
+      [withPendingReplay.deliveryId],
+    );
     rx.answer = () => ({ status: 200, body: '{"ok":true}' });
     expect(await retention().purge(new Date())).toBe(1);
     expect(await exists(withPendingReplay.eventId)).toBe(false);
@@ -89,11 +118,17 @@ describe('webhook retention (WEBHOOK_RETENTION_DAYS)', () => {
   it('a PENDING original delivery keeps its event however old', async () => {
     rx.answer = () => ({ status: 503 });
     const [pending] = await oldEvents(1, 90, false);
-    await waitFor('a failed attempt', async () => (await t.sql(`SELECT attempts FROM webhook_deliveries WHERE id = $1`, [pending.deliveryId]))[0].attempts >= 1);
+    await waitFor(
+      'a failed attempt',
+      async () => (await t.sql(`SELECT attempts FROM webhook_deliveries WHERE id = $1`, [pending.deliveryId]))[0].attempts >= 1,
+    );
     expect((await t.sql(`SELECT status FROM webhook_deliveries WHERE id = $1`, [pending.deliveryId]))[0].status).toBe('PENDING');
     expect(await retention().purge(new Date())).toBe(0);
     expect(await exists(pending.eventId)).toBe(true);
-    await t.sql(`UPDATE webhook_deliveries SET status = 'CANCELLED', next_attempt_at = NULL, leased_until = NULL, claim_token = NULL WHERE id = $1`, [pending.deliveryId]);
+    await t.sql(
+      `UPDATE webhook_deliveries SET status = 'CANCELLED', next_attempt_at = NULL, leased_until = NULL, claim_token = NULL WHERE id = $1`,
+      [pending.deliveryId],
+    );
     rx.answer = () => ({ status: 200, body: '{"ok":true}' });
   });
 
@@ -109,7 +144,9 @@ describe('webhook retention (WEBHOOK_RETENTION_DAYS)', () => {
       [a.tenantId, n],
     );
     expect(await retention().purge(new Date())).toBe(n + 1); // + the cancelled one above
-    expect((await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'NO_ENDPOINT'`, [a.tenantId]))[0].n).toBe(0);
+    expect(
+      (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'NO_ENDPOINT'`, [a.tenantId]))[0].n,
+    ).toBe(0);
   });
 
   it('one replica at a time: while another holds the lock, a run deletes nothing', async () => {

@@ -10,7 +10,8 @@ describe('webhook routes over HTTP', () => {
   let a: OnboardedTenant;
   let b: OnboardedTenant;
   const rx = new Receiver();
-  const call = (who: OnboardedTenant, method: string, path: string, body?: unknown) => http(t.url, method, `${BASE}${path}`, body, who.auth);
+  const call = (who: OnboardedTenant, method: string, path: string, body?: unknown) =>
+    http(t.url, method, `${BASE}${path}`, body, who.auth);
 
   beforeAll(async () => {
     await rx.start();
@@ -67,7 +68,13 @@ describe('webhook routes over HTTP', () => {
     const put = await call(a, 'PUT', '/pix-automatic', { url: rx.url });
     expect(put.status).toBe(200);
     expect(Buffer.from(put.body.encryptionKey, 'base64')).toHaveLength(32);
-    expect(put.body).toMatchObject({ url: rx.url, status: 'ACTIVE', keyId: expect.stringMatching(/^key_/), sealingKeyId: put.body.keyId, previousKeyId: null });
+    expect(put.body).toMatchObject({
+      url: rx.url,
+      status: 'ACTIVE',
+      keyId: expect.stringMatching(/^key_/),
+      sealingKeyId: put.body.keyId,
+      previousKeyId: null,
+    });
     const get = await call(a, 'GET', '/pix-automatic');
     expect(get.body).toEqual({ ...put.body, encryptionKey: undefined, updatedAt: get.body.updatedAt });
     expect(get.text).not.toContain(put.body.encryptionKey);
@@ -104,13 +111,23 @@ describe('webhook routes over HTTP', () => {
     const [signed, sealed] = rx.received.slice(n).sort((x) => (x.body.includes('ciphertext') ? 1 : -1));
     expect(guideVerifier()(signed.body, signed.headers['x-service-signature'] as string, acq.body.secret)).toBe(true);
     expect(JSON.parse(signed.body).type).toBe('acquiring.payment_slip_notification');
-    expect(guideOpener()(sealed.body, pix.body.encryptionKey)).toMatchObject({ event_type: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', idTx: 'RR00000002' });
+    expect(guideOpener()(sealed.body, pix.body.encryptionKey)).toMatchObject({
+      event_type: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED',
+      idTx: 'RR00000002',
+    });
   });
 
-  it('the delivery log: filtered, paginated, newest first, only the caller\'s own', async () => {
+  it("the delivery log: filtered, paginated, newest first, only the caller's own", async () => {
     await call(a, 'PUT', '/acquiring', { url: rx.url });
-    await publish(t, [acquiringEvent(a.tenantId, 10, 'acquiring.payout'), acquiringEvent(a.tenantId, 11, 'acquiring.payout'), acquiringEvent(b.tenantId, 12, 'acquiring.payout')]);
-    await waitFor('delivered', async () => (await call(a, 'GET', '/deliveries?eventType=acquiring.payout&status=DELIVERED')).body.total === 2);
+    await publish(t, [
+      acquiringEvent(a.tenantId, 10, 'acquiring.payout'),
+      acquiringEvent(a.tenantId, 11, 'acquiring.payout'),
+      acquiringEvent(b.tenantId, 12, 'acquiring.payout'),
+    ]);
+    await waitFor(
+      'delivered',
+      async () => (await call(a, 'GET', '/deliveries?eventType=acquiring.payout&status=DELIVERED')).body.total === 2,
+    );
 
     const page1 = await call(a, 'GET', '/deliveries?eventType=acquiring.payout&status=DELIVERED&limit=1&offset=0');
     expect(page1.status).toBe(200);
@@ -141,7 +158,16 @@ describe('webhook routes over HTTP', () => {
 
     const detail = await call(a, 'GET', `/deliveries/${page1.body.items[0].id}`);
     expect(detail.body.attemptLog).toEqual([
-      { attempt: 1, url: rx.url, outcome: 'delivered', statusCode: 200, latencyMs: expect.any(Number), error: null, responseSnippet: '{"ok":true}', at: expect.any(String) },
+      {
+        attempt: 1,
+        url: rx.url,
+        outcome: 'delivered',
+        statusCode: 200,
+        latencyMs: expect.any(Number),
+        error: null,
+        responseSnippet: '{"ok":true}',
+        at: expect.any(String),
+      },
     ]);
     expect((await call(b, 'GET', `/deliveries/${page1.body.items[0].id}`)).body.error).toBe('delivery_not_found');
     expect((await call(a, 'GET', '/deliveries/not-a-uuid')).status).toBe(404);
@@ -152,7 +178,7 @@ describe('webhook routes over HTTP', () => {
     }
   });
 
-  it('replay: 202 with a new delivery; 404 for another tenant\'s; 409 while pending or without an active endpoint', async () => {
+  it("replay: 202 with a new delivery; 404 for another tenant's; 409 while pending or without an active endpoint", async () => {
     const [original] = (await call(a, 'GET', '/deliveries?status=DELIVERED&limit=1')).body.items;
     const n = rx.received.length;
     expect((await call(b, 'POST', `/deliveries/${original.id}/replay`)).status).toBe(404);
@@ -167,7 +193,10 @@ describe('webhook routes over HTTP', () => {
     rx.answer = () => ({ status: 200, body: '{"ok":true}' });
 
     const [noEndpoint] = (await call(b, 'GET', '/deliveries?status=NO_ENDPOINT')).body.items;
-    expect((await call(b, 'POST', `/deliveries/${noEndpoint.id}/replay`)).body).toMatchObject({ statusCode: 409, error: 'no_active_endpoint' });
+    expect((await call(b, 'POST', `/deliveries/${noEndpoint.id}/replay`)).body).toMatchObject({
+      statusCode: 409,
+      error: 'no_active_endpoint',
+    });
     expect((await call(b, 'PUT', '/acquiring', { url: rx.url })).status).toBe(200);
     const late = await call(b, 'POST', `/deliveries/${noEndpoint.id}/replay`);
     expect(late.status).toBe(202);

@@ -29,7 +29,8 @@ describe('WEBHOOK_SECRETS_KEY rotation', () => {
     t = await startTestApp({ databaseUrl: db.url, env: { ...FAST_ENV, ...env } });
     return t;
   };
-  const rewrap = async (app: TestApp) => http(app.url, 'POST', '/admin/webhooks/secrets/rewrap', undefined, { 'X-Admin-Key': app.adminKey });
+  const rewrap = async (app: TestApp) =>
+    http(app.url, 'POST', '/admin/webhooks/secrets/rewrap', undefined, { 'X-Admin-Key': app.adminKey });
 
   /** Publishes one event per domain and checks both arrive verifiable with what the tenant holds. */
   const deliversBoth = async (app: TestApp) => {
@@ -65,7 +66,9 @@ describe('WEBHOOK_SECRETS_KEY rotation', () => {
     secretNew = (await endpoints(app).registerAcquiring(tenant, { url: acq.url })).secret;
     sealingKey = (await endpoints(app).registerPixAutomatic(tenant, { url: pix.url })).encryptionKey;
     expect(secretNew).not.toBe(secretOld);
-    const boxes = await app.sql(`SELECT secret_box, previous_secret_box FROM webhook_endpoints WHERE tenant_id = $1 ORDER BY domain`, [tenant]);
+    const boxes = await app.sql(`SELECT secret_box, previous_secret_box FROM webhook_endpoints WHERE tenant_id = $1 ORDER BY domain`, [
+      tenant,
+    ]);
     const all = boxes.flatMap((b) => [b.secret_box, b.previous_secret_box]).filter(Boolean);
     expect(all).toHaveLength(3);
     for (const box of all) {
@@ -106,7 +109,10 @@ describe('WEBHOOK_SECRETS_KEY rotation', () => {
     expect(await app.sql(`SELECT id, secret_box, previous_secret_box FROM webhook_endpoints ORDER BY id`)).toEqual(before);
     const got = acq.received.length;
     await publish(app, [acquiringEvent(tenant, 99, 'acquiring.payout')]);
-    await waitFor('a failed attempt', async () => (await app.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE error LIKE 'internal_error%'`))[0].n > 0);
+    await waitFor(
+      'a failed attempt',
+      async () => (await app.sql(`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE error LIKE 'internal_error%'`))[0].n > 0,
+    );
     expect(acq.received.length).toBe(got);
   });
 

@@ -70,7 +70,10 @@ describe('the worker process killed in the middle of a batch', () => {
   it('loses nothing: on restart every event still arrives (at least once)', async () => {
     const tenant = await createTenant(t);
     await endpoints(t).registerAcquiring(tenant, { url: rx.url });
-    await publish(t, Array.from({ length: 200 }, (_, i) => acquiringEvent(tenant, i)));
+    await publish(
+      t,
+      Array.from({ length: 200 }, (_, i) => acquiringEvent(tenant, i)),
+    );
     const eventIds = (await t.sql(`SELECT id FROM webhook_events WHERE tenant_id = $1`, [tenant])).map((r) => r.id);
 
     const first = await startWorkerProcess();
@@ -85,7 +88,11 @@ describe('the worker process killed in the middle of a batch', () => {
     expect(delivered[0].n).toBeLessThan(200);
 
     await startWorkerProcess();
-    await waitFor('every delivery recorded', async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`))[0].n === 200, 40000);
+    await waitFor(
+      'every delivery recorded',
+      async () => (await t.sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`))[0].n === 200,
+      40000,
+    );
     const got = new Set(rx.ids());
     expect(eventIds.filter((id) => !got.has(id))).toEqual([]);
     // At least once: what the killed worker had sent but not recorded may arrive twice.

@@ -55,9 +55,7 @@ const SESSION_HTTP_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 410])
 /** Other HTTP statuses after which a new attempt may succeed. */
 const RETRYABLE_HTTP_STATUSES: ReadonlySet<number> = new Set([408, 425, 429]);
 
-type ResolvedConfig =
-  | { ok: true; url: string; origins: string[] }
-  | { ok: false; message: string };
+type ResolvedConfig = { ok: true; url: string; origins: string[] } | { ok: false; message: string };
 
 function resolveConfig(hostedCardUrl: unknown, allowedOrigins: unknown): ResolvedConfig {
   const pageOrigin = httpsOriginOf(hostedCardUrl);
@@ -222,17 +220,12 @@ export function ServiceCardForm(props: ServiceCardFormProps): ReactElement | nul
       const { code, description, domain } = event.nativeEvent;
       // A navigation cancelled by onShouldStartLoadWithRequest is reported by
       // iOS as an error; it is not a load failure of the hosted page.
-      if (
-        (domain === 'NSURLErrorDomain' && code === -999) ||
-        (domain === 'WebKitErrorDomain' && code === 102)
-      ) {
+      if ((domain === 'NSURLErrorDomain' && code === -999) || (domain === 'WebKitErrorDomain' && code === 102)) {
         return;
       }
       report({
         code: 'tokenization_failed',
-        message: `The hosted card page failed to load (${domain ? `${domain} ` : ''}${code}${
-          description ? `: ${description}` : ''
-        })`,
+        message: `The hosted card page failed to load (${domain ? `${domain} ` : ''}${code}${description ? `: ${description}` : ''})`,
         retryable: true,
       });
     },

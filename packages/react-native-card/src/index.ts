@@ -1,11 +1,6 @@
 export { ServiceCardForm, SERVICE_CARD_WEBVIEW_HARDENING } from './ServiceCardForm';
 export { SERVICE_CARD_ERROR_CODES } from './types';
-export type {
-  ServiceCardError,
-  ServiceCardErrorCode,
-  ServiceCardFormProps,
-  ServiceCardTokenizedResult,
-} from './types';
+export type { ServiceCardError, ServiceCardErrorCode, ServiceCardFormProps, ServiceCardTokenizedResult } from './types';
 export {
   SERVICE_CARD_PROTOCOL_VERSION,
   SERVICE_CARD_PAGE_ERROR_CODES,

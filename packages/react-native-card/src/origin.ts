@@ -7,8 +7,7 @@
  */
 
 const HTTPS_URL = /^https:\/\/([^/?#\\]*)([/?#].*)?$/i;
-const HOSTNAME =
-  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 const IPV6_LITERAL = /^\[[0-9a-f:.]+\]$/i;
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_CHARS = /[\u0000-\u0020\u007f]/;

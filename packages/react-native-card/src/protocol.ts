@@ -24,10 +24,7 @@ export interface ServiceCardSuccessMessage {
 }
 
 /** Error codes the hosted page itself may send. The other codes are produced by the component. */
-export type ServiceCardPageErrorCode = Extract<
-  ServiceCardErrorCode,
-  'token_expired' | 'validation_error' | 'tokenization_failed'
->;
+export type ServiceCardPageErrorCode = Extract<ServiceCardErrorCode, 'token_expired' | 'validation_error' | 'tokenization_failed'>;
 
 export const SERVICE_CARD_PAGE_ERROR_CODES: readonly ServiceCardPageErrorCode[] = Object.freeze([
   'token_expired',
@@ -48,16 +45,11 @@ export interface ServiceCardErrorMessage {
 }
 
 /** Any message the hosted page may post. */
-export type ServiceCardHostedMessage =
-  | ServiceCardReadyMessage
-  | ServiceCardSuccessMessage
-  | ServiceCardErrorMessage;
+export type ServiceCardHostedMessage = ServiceCardReadyMessage | ServiceCardSuccessMessage | ServiceCardErrorMessage;
 
 export type ServiceCardMessageType = ServiceCardHostedMessage['type'];
 
-export type ServiceCardParseResult =
-  | { ok: true; message: ServiceCardHostedMessage }
-  | { ok: false; reason: string };
+export type ServiceCardParseResult = { ok: true; message: ServiceCardHostedMessage } | { ok: false; reason: string };
 
 /** Upper bound on a message; the real messages are a few hundred bytes. */
 export const SERVICE_CARD_MAX_MESSAGE_LENGTH = 16 * 1024;

@@ -29,12 +29,7 @@ export interface ServiceCardTokenizedResult {
 
 /** Complete set of error codes the component reports through `onError`. */
 export type ServiceCardErrorCode =
-  | 'configuration_error'
-  | 'token_expired'
-  | 'message_origin_rejected'
-  | 'message_invalid'
-  | 'validation_error'
-  | 'tokenization_failed';
+  'configuration_error' | 'token_expired' | 'message_origin_rejected' | 'message_invalid' | 'validation_error' | 'tokenization_failed';
 
 /** All error codes, in the order of the service interface. */
 export const SERVICE_CARD_ERROR_CODES: readonly ServiceCardErrorCode[] = Object.freeze([

@@ -136,14 +136,12 @@ describe('web view', () => {
 });
 
 describe('navigation allow-list', () => {
-  it.each([
-    [HOSTED_URL],
-    ['https://cards.example.com/hosted/sess_123/step-2'],
-    ['https://CARDS.example.com:443/other'],
-    ['about:blank'],
-  ])('allows %s', (url) => {
-    expect(renderForm().shouldStart(url)).toBe(true);
-  });
+  it.each([[HOSTED_URL], ['https://cards.example.com/hosted/sess_123/step-2'], ['https://CARDS.example.com:443/other'], ['about:blank']])(
+    'allows %s',
+    (url) => {
+      expect(renderForm().shouldStart(url)).toBe(true);
+    },
+  );
 
   it.each([
     ['http://cards.example.com/hosted/sess_123'],
@@ -258,10 +256,7 @@ describe('message_origin_rejected', () => {
     h.post({ type: 'ready', requestId: 'r' }, 'https://evil.example.net/');
     h.post({ type: 'error', error: { code: 'token_expired', message: 'x' } }, 'https://evil.example.net/');
     expect(h.onReady).not.toHaveBeenCalled();
-    expect(h.onError.mock.calls.map((c) => c[0].code)).toEqual([
-      'message_origin_rejected',
-      'message_origin_rejected',
-    ]);
+    expect(h.onError.mock.calls.map((c) => c[0].code)).toEqual(['message_origin_rejected', 'message_origin_rejected']);
   });
 
   it('names the rejected origin but not the full URL', () => {
@@ -335,9 +330,7 @@ describe('message_invalid', () => {
     const h = renderForm();
     h.post({ type: 'ready', requestId: 'req-ready-9' });
     h.post('not json');
-    expect(h.onError).toHaveBeenCalledWith(
-      expect.objectContaining({ code: 'message_invalid', requestId: 'req-ready-9' }),
-    );
+    expect(h.onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'message_invalid', requestId: 'req-ready-9' }));
   });
 });
 
@@ -413,8 +406,7 @@ describe('load failures', () => {
 describe('every error code', () => {
   it('is produced in its situation', () => {
     const seen = new Set<string>();
-    const collect = (h: ReturnType<typeof renderForm>) =>
-      h.onError.mock.calls.forEach(([e]) => seen.add(e.code));
+    const collect = (h: ReturnType<typeof renderForm>) => h.onError.mock.calls.forEach(([e]) => seen.add(e.code));
 
     collect(renderForm({ hostedCardUrl: 'http://cards.example.com/' }));
     let h = renderForm();

@@ -21,9 +21,7 @@ export const RESULT = Object.freeze({
   requestId: 'req-success-1',
 });
 
-type EventOf<K extends keyof WebViewProps> = NonNullable<WebViewProps[K]> extends (event: infer E) => unknown
-  ? E
-  : never;
+type EventOf<K extends keyof WebViewProps> = NonNullable<WebViewProps[K]> extends (event: infer E) => unknown ? E : never;
 
 /** Builds the `{ nativeEvent }` object the web view passes to a handler. */
 function event<K extends keyof WebViewProps>(nativeEvent: Record<string, unknown>): EventOf<K> {
@@ -49,14 +47,7 @@ export function renderForm(overrides: Partial<ServiceCardFormProps> = {}): Harne
   const onError = jest.fn();
   const onReady = jest.fn();
   const element = (extra: Partial<ServiceCardFormProps>) => (
-    <ServiceCardForm
-      hostedCardUrl={HOSTED_URL}
-      onSuccess={onSuccess}
-      onError={onError}
-      onReady={onReady}
-      {...overrides}
-      {...extra}
-    />
+    <ServiceCardForm hostedCardUrl={HOSTED_URL} onSuccess={onSuccess} onError={onError} onReady={onReady} {...overrides} {...extra} />
   );
   let renderer: ReactTestRenderer | undefined;
   act(() => {

@@ -20,9 +20,7 @@ describe('parseServiceCardMessage', () => {
       message: { type: 'success', result: { ...RESULT } },
     });
     expect(
-      parseServiceCardMessage(
-        JSON.stringify({ type: 'error', error: { code: 'validation_error', message: 'm', retryable: false } }),
-      ),
+      parseServiceCardMessage(JSON.stringify({ type: 'error', error: { code: 'validation_error', message: 'm', retryable: false } })),
     ).toEqual({
       ok: true,
       message: { type: 'error', error: { code: 'validation_error', message: 'm', retryable: false } },

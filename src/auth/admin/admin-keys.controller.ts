@@ -15,7 +15,7 @@ export class AdminKeysController {
   constructor(private readonly keys: AdminKeysService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'adminListKeys', summary: 'List a tenant\'s keys and their state (operator)' })
+  @ApiOperation({ operationId: 'adminListKeys', summary: "List a tenant's keys and their state (operator)" })
   @ApiOkResponse({ type: [KeyDto] })
   list(@Param('tenantId') tenantId: string): Promise<KeyDto[]> {
     return this.keys.list(tenantId);
@@ -23,7 +23,10 @@ export class AdminKeysController {
 
   @Post(':keyId/revoke')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'adminRevokeKey', summary: 'Revoke a key: its credentials and tokens stop working on every replica within 2 s (operator)' })
+  @ApiOperation({
+    operationId: 'adminRevokeKey',
+    summary: 'Revoke a key: its credentials and tokens stop working on every replica within 2 s (operator)',
+  })
   @ApiOkResponse({ type: KeyDto })
   @ApiErrors([404, 'key_not_found', 'No such key for this tenant'])
   revoke(@Param('tenantId') tenantId: string, @Param('keyId') keyId: string): Promise<KeyDto> {

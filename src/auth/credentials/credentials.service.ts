@@ -24,7 +24,8 @@ export class CredentialsService {
   async issue(tenantId: string, keyId: string): Promise<CredentialsDto> {
     const k = await this.keysService.mustExist(tenantId, keyId);
     if (k.status === 'REVOKED') throw AuthErrors.error('key_revoked', `Key ${keyId} is revoked`);
-    if (k.status !== 'VERIFIED') throw AuthErrors.error('key_not_verified', `Key ${keyId} is not verified yet: sign its challenge and POST …/verify first`);
+    if (k.status !== 'VERIFIED')
+      throw AuthErrors.error('key_not_verified', `Key ${keyId} is not verified yet: sign its challenge and POST …/verify first`);
     const secret = newClientSecret();
     const hash = await hashSecret(secret, this.config.scryptCost);
     const clientId = await this.keys.issueSecret(tenantId, keyId, newClientId(), hash, this.clock.now());

@@ -4,7 +4,10 @@ import { IsString, Length, MaxLength } from 'class-validator';
 const PEM_EXAMPLE = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA…\n-----END PUBLIC KEY-----\n';
 
 export class UploadKeyDto {
-  @ApiProperty({ description: 'PEM RSA public key, exactly 2048 bits: SPKI ("BEGIN PUBLIC KEY") or PKCS#1 ("BEGIN RSA PUBLIC KEY")', example: PEM_EXAMPLE })
+  @ApiProperty({
+    description: 'PEM RSA public key, exactly 2048 bits: SPKI ("BEGIN PUBLIC KEY") or PKCS#1 ("BEGIN RSA PUBLIC KEY")',
+    example: PEM_EXAMPLE,
+  })
   @IsString()
   @MaxLength(8192)
   publicKey: string;
@@ -13,7 +16,10 @@ export class UploadKeyDto {
 export class KeyCreatedDto {
   @ApiProperty({ example: '0b9e4c52-8a1d-4f7e-9a3b-5c2d1e0f4a67' })
   keyId: string;
-  @ApiProperty({ description: '32 random bytes, base64url: sign its UTF-8 bytes with RSA-PSS SHA-256', example: 'q1Yc3n3yJ4mJ0s6bX8S6yJvY8m6sG1d3s9V2i0P1kE4' })
+  @ApiProperty({
+    description: '32 random bytes, base64url: sign its UTF-8 bytes with RSA-PSS SHA-256',
+    example: 'q1Yc3n3yJ4mJ0s6bX8S6yJvY8m6sG1d3s9V2i0P1kE4',
+  })
   challenge: string;
   @ApiProperty({ description: 'The challenge verifies once, until this time (5 minutes)', example: '2026-11-20T12:05:00.000Z' })
   challengeExpiresAt: string;
@@ -27,7 +33,10 @@ export class VerifyKeyDto {
   @Length(1, 200)
   challenge: string;
 
-  @ApiProperty({ description: 'base64 RSA-PSS signature (SHA-256, MGF1-SHA-256, salt length 32 or maximum) of the challenge\'s UTF-8 bytes', example: 'kV3n…Q==' })
+  @ApiProperty({
+    description: "base64 RSA-PSS signature (SHA-256, MGF1-SHA-256, salt length 32 or maximum) of the challenge's UTF-8 bytes",
+    example: 'kV3n…Q==',
+  })
   @IsString()
   @Length(1, 2048)
   signature: string;
@@ -43,7 +52,10 @@ export class CredentialsDto {
   keyId: string;
   @ApiProperty({ description: 'client_id, RSA-OAEP (SHA-256, MGF1-SHA-256) encrypted with the key, base64', example: 'Wm9vYmFy…' })
   encryptedClientId: string;
-  @ApiProperty({ description: 'A new client_secret (the previous one stops working), RSA-OAEP SHA-256 encrypted, base64', example: 'QmF6cXV4…' })
+  @ApiProperty({
+    description: 'A new client_secret (the previous one stops working), RSA-OAEP SHA-256 encrypted, base64',
+    example: 'QmF6cXV4…',
+  })
   encryptedClientSecret: string;
 }
 

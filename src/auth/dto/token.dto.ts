@@ -10,7 +10,10 @@ export class TokenRequestDto {
 }
 
 export class TokenDto {
-  @ApiProperty({ description: 'HS256 JWT; claims iss, sub (client_id), tenant, kid (keyId), iat, exp, jti', example: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImsxIn0.eyJ…' })
+  @ApiProperty({
+    description: 'HS256 JWT; claims iss, sub (client_id), tenant, kid (keyId), iat, exp, jti',
+    example: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImsxIn0.eyJ…',
+  })
   access_token: string;
   @ApiProperty({ enum: ['Bearer'], example: 'Bearer' })
   token_type: 'Bearer';

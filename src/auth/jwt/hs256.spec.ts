@@ -31,7 +31,11 @@ describe('Hs256Codec', () => {
 
   it.each([
     ['an unknown kid', () => forge({ alg: 'HS256', typ: 'JWT', kid: 'k9' }, claims, K1.key)],
-    ['alg none', () => `${Buffer.from('{"alg":"none","typ":"JWT","kid":"k1"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`],
+    [
+      'alg none',
+      () =>
+        `${Buffer.from('{"alg":"none","typ":"JWT","kid":"k1"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`,
+    ],
     ['a wrong key under a known kid', () => forge({ alg: 'HS256', typ: 'JWT', kid: 'k1' }, claims, K2.key)],
     ['another issuer', () => forge({ alg: 'HS256', typ: 'JWT', kid: 'k1' }, { ...claims, iss: 'evil' }, K1.key)],
     ['missing claims', () => forge({ alg: 'HS256', typ: 'JWT', kid: 'k1' }, { iss: 'iss', sub: 'x' }, K1.key)],

@@ -39,7 +39,10 @@ export class Hs256Codec {
   private readonly byHeader = new Map<string, SigningKey>();
 
   /** `keys` newest first: the first signs, all verify. */
-  constructor(keys: { kid: string; key: Buffer }[], private readonly issuer: string) {
+  constructor(
+    keys: { kid: string; key: Buffer }[],
+    private readonly issuer: string,
+  ) {
     if (!keys.length) throw new Error('Hs256Codec needs at least one key');
     this.keys = keys.map((k) => ({
       kid: k.kid,
@@ -77,8 +80,15 @@ export class Hs256Codec {
       return bad('payload is not JSON');
     }
     if (
-      !c || typeof c !== 'object' || c.iss !== this.issuer || typeof c.sub !== 'string' || typeof c.tenant !== 'string' ||
-      typeof c.kid !== 'string' || typeof c.jti !== 'string' || !Number.isInteger(c.iat) || !Number.isInteger(c.exp)
+      !c ||
+      typeof c !== 'object' ||
+      c.iss !== this.issuer ||
+      typeof c.sub !== 'string' ||
+      typeof c.tenant !== 'string' ||
+      typeof c.kid !== 'string' ||
+      typeof c.jti !== 'string' ||
+      !Number.isInteger(c.iat) ||
+      !Number.isInteger(c.exp)
     ) {
       return bad('claims missing');
     }

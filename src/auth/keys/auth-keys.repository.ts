@@ -28,7 +28,13 @@ export interface ClientRecord {
 
 /** Port: tenant keys, their challenges and credentials. */
 export abstract class AuthKeysRepository {
-  abstract insert(k: { tenantId: string; publicKeyPem: string; fingerprint: string; challenge: string; challengeExpiresAt: Date }): Promise<AuthKey>;
+  abstract insert(k: {
+    tenantId: string;
+    publicKeyPem: string;
+    fingerprint: string;
+    challenge: string;
+    challengeExpiresAt: Date;
+  }): Promise<AuthKey>;
   abstract find(tenantId: string, keyId: string): Promise<AuthKey | null>;
   abstract listByTenant(tenantId: string): Promise<AuthKey[]>;
   /** A fresh challenge for a key that is not revoked; null when none was updated. */
@@ -72,7 +78,13 @@ export class SqlAuthKeysRepository extends AuthKeysRepository {
     super();
   }
 
-  async insert(k: { tenantId: string; publicKeyPem: string; fingerprint: string; challenge: string; challengeExpiresAt: Date }): Promise<AuthKey> {
+  async insert(k: {
+    tenantId: string;
+    publicKeyPem: string;
+    fingerprint: string;
+    challenge: string;
+    challengeExpiresAt: Date;
+  }): Promise<AuthKey> {
     const rows = await this.ds.query(
       `INSERT INTO auth_keys (tenant_id, public_key_pem, fingerprint, challenge, challenge_expires_at)
        VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,

@@ -33,7 +33,13 @@ export class KeysService {
   async upload(tenantId: string, publicKey: string): Promise<KeyCreatedDto> {
     const parsed = parseRsaPublicKey(publicKey);
     const { challenge, expiresAt } = this.newChallenge();
-    const k = await this.keys.insert({ tenantId, publicKeyPem: parsed.spkiPem, fingerprint: parsed.fingerprint, challenge, challengeExpiresAt: expiresAt });
+    const k = await this.keys.insert({
+      tenantId,
+      publicKeyPem: parsed.spkiPem,
+      fingerprint: parsed.fingerprint,
+      challenge,
+      challengeExpiresAt: expiresAt,
+    });
     return { keyId: k.id, challenge, challengeExpiresAt: expiresAt.toISOString() };
   }
 
@@ -52,9 +58,13 @@ export class KeysService {
     const k = await this.mustExist(tenantId, keyId);
     if (k.status === 'REVOKED') throw AuthErrors.error('key_revoked', `Key ${keyId} is revoked`);
     if (!k.challenge || k.challenge !== dto.challenge) {
-      throw AuthErrors.error('challenge_mismatch', 'challenge is not the current challenge of this key (request a new one with POST …/challenge)');
+      throw AuthErrors.error(
+        'challenge_mismatch',
+        'challenge is not the current challenge of this key (request a new one with POST …/challenge)',
+      );
     }
-    if (k.challengeUsedAt) throw AuthErrors.error('challenge_used', 'This challenge was already used; request a new one with POST …/challenge');
+    if (k.challengeUsedAt)
+      throw AuthErrors.error('challenge_used', 'This challenge was already used; request a new one with POST …/challenge');
     const now = this.clock.now();
     if (!k.challengeExpiresAt || k.challengeExpiresAt <= now) {
       throw AuthErrors.error('challenge_expired', 'This challenge has expired; request a new one with POST …/challenge');
@@ -63,7 +73,10 @@ export class KeysService {
     if (!sig) throw AuthErrors.error('signature_malformed', 'signature must be base64');
     const { key } = parseRsaPublicKey(k.publicKeyPem);
     if (!verifyPss(key, dto.challenge, sig)) {
-      throw AuthErrors.error('signature_invalid', 'signature does not match the challenge: sign its UTF-8 bytes with RSA-PSS, SHA-256, MGF1-SHA-256, with the private key of this public key, and send it base64');
+      throw AuthErrors.error(
+        'signature_invalid',
+        'signature does not match the challenge: sign its UTF-8 bytes with RSA-PSS, SHA-256, MGF1-SHA-256, with the private key of this public key, and send it base64',
+      );
     }
     if (!(await this.keys.consumeChallenge(tenantId, keyId, dto.challenge, now))) {
       // Another request used it (or it expired) between the read and the update.

@@ -22,8 +22,12 @@ describe('RSA public key rules', () => {
       }
     };
     expect(code(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString())).toBe('key_is_private');
-    expect(code(generateKeyPairSync('rsa', { modulusLength: 3072 }).publicKey.export({ type: 'spki', format: 'pem' }).toString())).toBe('key_size_invalid');
-    expect(code(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString())).toBe('key_not_rsa');
+    expect(code(generateKeyPairSync('rsa', { modulusLength: 3072 }).publicKey.export({ type: 'spki', format: 'pem' }).toString())).toBe(
+      'key_size_invalid',
+    );
+    expect(code(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString())).toBe(
+      'key_not_rsa',
+    );
     expect(code(createPublicKey(spki).export({ type: 'spki', format: 'der' }).toString('base64'))).toBe('key_malformed');
     expect(code('')).toBe('key_malformed');
   });
@@ -31,7 +35,8 @@ describe('RSA public key rules', () => {
   it('verifies PSS (salt 32 and max) only', () => {
     const key = createPublicKey(spki);
     const msg = 'challenge';
-    const pss = (saltLength: number) => sign('sha256', Buffer.from(msg), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength });
+    const pss = (saltLength: number) =>
+      sign('sha256', Buffer.from(msg), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength });
     expect(verifyPss(key, msg, pss(32))).toBe(true);
     expect(verifyPss(key, msg, pss(constants.RSA_PSS_SALTLEN_MAX_SIGN))).toBe(true);
     expect(verifyPss(key, msg, pss(0))).toBe(false);

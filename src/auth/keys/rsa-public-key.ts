@@ -22,7 +22,10 @@ export function parseRsaPublicKey(pem: string): ParsedPublicKey {
     throw AuthErrors.error('key_is_private', 'This is a private key: send only the public key (the private key never leaves your systems)');
   }
   if (!SPKI.test(text) && !PKCS1.test(text)) {
-    throw AuthErrors.error('key_malformed', 'publicKey must be a PEM public key: "-----BEGIN PUBLIC KEY-----" (SPKI) or "-----BEGIN RSA PUBLIC KEY-----" (PKCS#1)');
+    throw AuthErrors.error(
+      'key_malformed',
+      'publicKey must be a PEM public key: "-----BEGIN PUBLIC KEY-----" (SPKI) or "-----BEGIN RSA PUBLIC KEY-----" (PKCS#1)',
+    );
   }
   let key: KeyObject;
   try {
@@ -31,12 +34,19 @@ export function parseRsaPublicKey(pem: string): ParsedPublicKey {
     throw AuthErrors.error('key_malformed', 'publicKey could not be read as a PEM public key');
   }
   if (key.asymmetricKeyType !== 'rsa') {
-    throw AuthErrors.error('key_not_rsa', `publicKey is a ${key.asymmetricKeyType ?? 'non-RSA'} key; an RSA (rsaEncryption) 2048-bit key is required`);
+    throw AuthErrors.error(
+      'key_not_rsa',
+      `publicKey is a ${key.asymmetricKeyType ?? 'non-RSA'} key; an RSA (rsaEncryption) 2048-bit key is required`,
+    );
   }
   const bits = key.asymmetricKeyDetails?.modulusLength;
   if (bits !== 2048) throw AuthErrors.error('key_size_invalid', `publicKey is ${bits} bits; exactly 2048 bits are required`);
   const der = key.export({ type: 'spki', format: 'der' });
-  return { key, spkiPem: key.export({ type: 'spki', format: 'pem' }).toString(), fingerprint: createHash('sha256').update(der).digest('hex') };
+  return {
+    key,
+    spkiPem: key.export({ type: 'spki', format: 'pem' }).toString(),
+    fingerprint: createHash('sha256').update(der).digest('hex'),
+  };
 }
 
 /** 2048-bit modulus, SHA-256: the maximum PSS salt (OpenSSL's default when signing). */
@@ -57,7 +67,9 @@ export function verifyPss(key: KeyObject, message: string, signature: Buffer): b
 
 /** RSA-OAEP with SHA-256 for the hash and MGF1; base64. Never PKCS#1 v1.5. */
 export function encryptOaep(key: KeyObject, plaintext: string): string {
-  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(plaintext, 'utf8')).toString('base64');
+  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(plaintext, 'utf8')).toString(
+    'base64',
+  );
 }
 
 /** Standard base64 (or base64url), whitespace ignored; null when not base64. */

@@ -28,14 +28,22 @@ export class SetupController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'uploadKey', summary: 'Upload an RSA-2048 public key; answers keyId and a challenge to sign', security: [] })
   @ApiOkResponse({ type: KeyCreatedDto })
-  @ApiErrors([400, 'key_size_invalid', 'Not a 2048-bit RSA public key: `key_malformed`, `key_not_rsa`, `key_size_invalid`, `key_is_private`, `validation_error`'])
+  @ApiErrors([
+    400,
+    'key_size_invalid',
+    'Not a 2048-bit RSA public key: `key_malformed`, `key_not_rsa`, `key_size_invalid`, `key_is_private`, `validation_error`',
+  ])
   upload(@Param('tenantId') tenantId: string, @Body() dto: UploadKeyDto): Promise<KeyCreatedDto> {
     return this.keys.upload(tenantId, dto.publicKey);
   }
 
   @Post(':keyId/challenge')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'reissueChallenge', summary: 'Issue a fresh challenge for a key (the previous one stops verifying)', security: [] })
+  @ApiOperation({
+    operationId: 'reissueChallenge',
+    summary: 'Issue a fresh challenge for a key (the previous one stops verifying)',
+    security: [],
+  })
   @ApiOkResponse({ type: ChallengeDto })
   @ApiErrors([409, 'key_revoked', 'The key is revoked'])
   challenge(@Param('tenantId') tenantId: string, @Param('keyId') keyId: string): Promise<ChallengeDto> {
@@ -44,10 +52,18 @@ export class SetupController {
 
   @Post(':keyId/verify')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'verifyKey', summary: 'Prove possession of the private key: RSA-PSS SHA-256 signature of the challenge, base64', security: [] })
+  @ApiOperation({
+    operationId: 'verifyKey',
+    summary: 'Prove possession of the private key: RSA-PSS SHA-256 signature of the challenge, base64',
+    security: [],
+  })
   @ApiOkResponse({ type: VerifiedDto })
   @ApiErrors(
-    [400, 'signature_invalid', 'The key stays unverified: `signature_invalid` (wrong algorithm, key or message), `signature_malformed`, `challenge_mismatch`, `challenge_expired`, `challenge_used`, `validation_error`'],
+    [
+      400,
+      'signature_invalid',
+      'The key stays unverified: `signature_invalid` (wrong algorithm, key or message), `signature_malformed`, `challenge_mismatch`, `challenge_expired`, `challenge_used`, `validation_error`',
+    ],
     [409, 'key_revoked', 'The key is revoked'],
   )
   verify(@Param('tenantId') tenantId: string, @Param('keyId') keyId: string, @Body() dto: VerifyKeyDto): Promise<VerifiedDto> {
@@ -56,7 +72,11 @@ export class SetupController {
 
   @Post(':keyId/credentials')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'issueCredentials', summary: 'Issue client_id and a new client_secret, RSA-OAEP SHA-256 encrypted with the key; the previous secret stops working', security: [] })
+  @ApiOperation({
+    operationId: 'issueCredentials',
+    summary: 'Issue client_id and a new client_secret, RSA-OAEP SHA-256 encrypted with the key; the previous secret stops working',
+    security: [],
+  })
   @ApiOkResponse({ type: CredentialsDto })
   @ApiErrors([409, 'key_not_verified', 'The key is not verified yet (`key_not_verified`) or revoked (`key_revoked`)'])
   issue(@Param('tenantId') tenantId: string, @Param('keyId') keyId: string): Promise<CredentialsDto> {

@@ -21,8 +21,14 @@ export class JwtBearerVerifier extends BearerVerifier {
     const m = authorization ? BEARER.exec(authorization) : null;
     if (!m) return fail(null, 'invalid_token', 'Send Authorization: Bearer <access_token> (from POST /v1/oauth/token)');
     const r = this.codec.verify(m[1]);
-    if (r.ok) return { tenantId: r.claims.tenant, context: { tenantId: r.claims.tenant, clientId: r.claims.sub, keyId: r.claims.kid }, error: null };
-    if (r.code === 'expired_token') return fail(r.claims.tenant, 'expired_token', 'The access token has expired; obtain a new one from POST /v1/oauth/token');
+    if (r.ok)
+      return {
+        tenantId: r.claims.tenant,
+        context: { tenantId: r.claims.tenant, clientId: r.claims.sub, keyId: r.claims.kid },
+        error: null,
+      };
+    if (r.code === 'expired_token')
+      return fail(r.claims.tenant, 'expired_token', 'The access token has expired; obtain a new one from POST /v1/oauth/token');
     return fail(null, 'invalid_token', 'The access token is not valid');
   }
 
@@ -32,6 +38,7 @@ export class JwtBearerVerifier extends BearerVerifier {
 }
 
 function fail(tenantId: string | null, code: 'invalid_token' | 'expired_token', message: string): BearerCheck {
-  const headers = code === 'expired_token' ? { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"' } : wwwAuthenticate;
+  const headers =
+    code === 'expired_token' ? { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"' } : wwwAuthenticate;
   return { tenantId, context: null, error: GatewayErrors.error(code, message, { headers }) };
 }

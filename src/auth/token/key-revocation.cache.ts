@@ -13,7 +13,10 @@ export class KeyRevocationCache {
   private readonly cache: TtlCache<boolean>;
 
   constructor(keys: AuthKeysRepository, config: AuthConfig) {
-    this.cache = new TtlCache(async (keyId) => (await keys.statusOf(keyId)) !== 'VERIFIED', { ttlMs: config.revocationCacheMs, maxEntries: 100_000 });
+    this.cache = new TtlCache(async (keyId) => (await keys.statusOf(keyId)) !== 'VERIFIED', {
+      ttlMs: config.revocationCacheMs,
+      maxEntries: 100_000,
+    });
   }
 
   isRevoked(keyId: string): boolean | Promise<boolean> {

@@ -41,7 +41,8 @@ export class TokenService {
     const grant = b.grant_type;
     if (grant === undefined || grant === '') throw oauthError('invalid_request', 'grant_type is required (client_credentials)');
     if (typeof grant !== 'string') throw oauthError('invalid_request', 'grant_type must be a string');
-    if (grant !== 'client_credentials') throw oauthError('unsupported_grant_type', `grant_type "${grant.slice(0, 40)}" is not supported; use client_credentials`);
+    if (grant !== 'client_credentials')
+      throw oauthError('unsupported_grant_type', `grant_type "${grant.slice(0, 40)}" is not supported; use client_credentials`);
     const auth = readClient(b, req.headers.authorization);
     const challenge = auth.viaBasic ? { 'WWW-Authenticate': 'Basic realm="token"' } : undefined;
     await this.gate.limit(`tc:${auth.clientId}`, this.config.tokenRateLimitPerMinute, reply);

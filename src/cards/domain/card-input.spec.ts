@@ -62,7 +62,10 @@ describe('validateCardInput', () => {
   });
 
   it('never echoes the input in a message', () => {
-    const r = validateCardInput({ cardNumber: '4111111111111112', expirationMonth: '99', expirationYear: '1999', securityCode: '98765' }, TODAY);
+    const r = validateCardInput(
+      { cardNumber: '4111111111111112', expirationMonth: '99', expirationYear: '1999', securityCode: '98765' },
+      TODAY,
+    );
     expect(JSON.stringify(r)).not.toMatch(/4111111111111112|98765/);
   });
 });

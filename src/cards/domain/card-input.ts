@@ -80,7 +80,11 @@ export function validateCardInput(input: CardInput, today: string): CardInputRes
   if (year === null || year < 2000) {
     problems.push({ field: 'expirationYear', code: 'expiration_year', message: 'expiration year must be YYYY (or YY)' });
   } else if (year > ty + MAX_YEARS_AHEAD) {
-    problems.push({ field: 'expirationYear', code: 'expiration_year', message: `expiration year is more than ${MAX_YEARS_AHEAD} years ahead` });
+    problems.push({
+      field: 'expirationYear',
+      code: 'expiration_year',
+      message: `expiration year is more than ${MAX_YEARS_AHEAD} years ahead`,
+    });
   } else if (month !== null && (year < ty || (year === ty && month < tm))) {
     problems.push({ field: 'expirationYear', code: 'card_expired', message: 'the card is expired' });
   }

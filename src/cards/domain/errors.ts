@@ -6,7 +6,8 @@ import { CodedError } from '../../common/formats/coded-error';
  * never contain a card number, a key or a secret.
  */
 /** Every code a cards domain error carries (cards.errors.ts gives each its status). */
-export type CardsDomainErrorCode = VaultKeyRingErrorCode | 'vault_key_not_found' | 'vault_record_malformed' | 'vault_decryption_failed' | 'fingerprint_key_invalid';
+export type CardsDomainErrorCode =
+  VaultKeyRingErrorCode | 'vault_key_not_found' | 'vault_record_malformed' | 'vault_decryption_failed' | 'fingerprint_key_invalid';
 
 export abstract class CardsDomainError<C extends string = CardsDomainErrorCode> extends CodedError<C> {
   constructor(message: string) {

@@ -30,6 +30,8 @@ describe('normalizeOrigin', () => {
 
   it('renders frame-ancestors, none when empty', () => {
     expect(frameAncestorsDirective([])).toBe("frame-ancestors 'none'");
-    expect(frameAncestorsDirective(['https://a.example', 'http://localhost:3000'])).toBe('frame-ancestors https://a.example http://localhost:3000');
+    expect(frameAncestorsDirective(['https://a.example', 'http://localhost:3000'])).toBe(
+      'frame-ancestors https://a.example http://localhost:3000',
+    );
   });
 });

@@ -1,7 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { CodedError } from '../../common/formats/coded-error';
-import { FingerprintKeyError, InvalidPanError, VaultDecryptionError, VaultKeyNotFoundError, VaultKeyRingError, VaultRecordMalformedError } from './errors';
-import { aes256GcmDecrypt, aes256GcmEncrypt, assertKeyRing, decryptPan, EncryptedPan, encryptPan, fingerprint, MasterKeyRing, needsRewrap, parseFingerprintKey, parseKeyRing, rewrap } from './vault-crypto';
+import {
+  FingerprintKeyError,
+  InvalidPanError,
+  VaultDecryptionError,
+  VaultKeyNotFoundError,
+  VaultKeyRingError,
+  VaultRecordMalformedError,
+} from './errors';
+import {
+  aes256GcmDecrypt,
+  aes256GcmEncrypt,
+  assertKeyRing,
+  decryptPan,
+  EncryptedPan,
+  encryptPan,
+  fingerprint,
+  MasterKeyRing,
+  needsRewrap,
+  parseFingerprintKey,
+  parseKeyRing,
+  rewrap,
+} from './vault-crypto';
 
 const PAN = '4111111111111111';
 const k1 = randomBytes(32);
@@ -32,11 +52,9 @@ describe('AES-256-GCM primitive (NIST / McGrew–Viega GCM spec known answers)',
   const K15 = 'feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308';
   const IV15 = 'cafebabefacedbaddecaf888';
   const P15 =
-    'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72' +
-    '1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255';
+    'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72' + '1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255';
   const C15 =
-    '522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa' +
-    '8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662898015ad';
+    '522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa' + '8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662898015ad';
 
   it('test case 14: zero key, zero IV, one zero block', () => {
     const { ciphertext, tag } = aes256GcmEncrypt(Buffer.alloc(32), Buffer.alloc(12), Buffer.alloc(16));
@@ -171,7 +189,9 @@ describe('encryptPan / decryptPan', () => {
   it('fails when the wrapped key IV or tag part is altered', () => {
     const record = encryptPan(PAN, ringK1);
     expect(codeOf(() => decryptPan({ ...record, wrappedDataKey: flip(record.wrappedDataKey, 0) }, ringK1))).toBe('vault_decryption_failed');
-    expect(codeOf(() => decryptPan({ ...record, wrappedDataKey: flip(record.wrappedDataKey, 20) }, ringK1))).toBe('vault_decryption_failed');
+    expect(codeOf(() => decryptPan({ ...record, wrappedDataKey: flip(record.wrappedDataKey, 20) }, ringK1))).toBe(
+      'vault_decryption_failed',
+    );
   });
 
   it('fails under a different master key with the same id', () => {

@@ -26,13 +26,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { aes256GcmDecrypt, aes256GcmEncrypt } from '../../common/aes-gcm';
-import {
-  FingerprintKeyError,
-  VaultDecryptionError,
-  VaultKeyNotFoundError,
-  VaultKeyRingError,
-  VaultRecordMalformedError,
-} from './errors';
+import { FingerprintKeyError, VaultDecryptionError, VaultKeyNotFoundError, VaultKeyRingError, VaultRecordMalformedError } from './errors';
 import { normalizePan } from '../../common/formats/pan';
 
 export const KEY_BYTES = 32;

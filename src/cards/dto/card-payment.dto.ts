@@ -8,13 +8,19 @@ import { CARD_PAYMENT_STATUSES, CardPaymentStatus } from '../payments/card-payme
 import { PageOf } from '../../platform/pagination/pagination';
 
 export class TokenDataDto {
-  @ApiPropertyOptional({ description: 'Stored card reference (charged card-on-file, without security code)', example: 'sc_x4Q0yTj9V4s1H2b8w3nKzA' })
+  @ApiPropertyOptional({
+    description: 'Stored card reference (charged card-on-file, without security code)',
+    example: 'sc_x4Q0yTj9V4s1H2b8w3nKzA',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^sc_[A-Za-z0-9_-]{16,64}$/, { message: 'slugStoredCard is not a stored card reference' })
   slugStoredCard?: string;
 
-  @ApiPropertyOptional({ description: 'Single-use token from tokenization (charged with the security code when this replica still holds it)', example: 'tk_pZ3n1K0bq9d2mY7rV5cXwg' })
+  @ApiPropertyOptional({
+    description: 'Single-use token from tokenization (charged with the security code when this replica still holds it)',
+    example: 'tk_pZ3n1K0bq9d2mY7rV5cXwg',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^tk_[A-Za-z0-9_-]{16,64}$/, { message: 'slugToken is not a token reference' })
@@ -27,7 +33,10 @@ export class ThreeDsDataDto {
   @MaxLength(64)
   dsTransactionId: string;
 
-  @ApiPropertyOptional({ description: 'Cardholder authentication verification value (present when authenticated)', example: 'AAABBZEEBgAAAAAAAAQGAAAAAAA=' })
+  @ApiPropertyOptional({
+    description: 'Cardholder authentication verification value (present when authenticated)',
+    example: 'AAABBZEEBgAAAAAAAAQGAAAAAAA=',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(64)
@@ -59,7 +68,8 @@ export class CreateCardPaymentDto {
   installments?: number;
 
   @ApiPropertyOptional({
-    description: '`SALE`: authorize and capture at once (status ACCEPTED). `PREAUTH`: authorize only (status PREAUTH), then capture or void.',
+    description:
+      '`SALE`: authorize and capture at once (status ACCEPTED). `PREAUTH`: authorize only (status PREAUTH), then capture or void.',
     enum: ['SALE', 'PREAUTH'],
     default: 'SALE',
   })
@@ -107,7 +117,10 @@ export class PaymentThreeDsDto {
 export class CardPaymentDto {
   @ApiProperty({ example: 'pay_1q2w3e4r5t6y7u8i9o0pAA' })
   paymentId: string;
-  @ApiProperty({ description: 'The request was accepted; the result also reaches you by the acquiring.financial_transaction webhook', example: true })
+  @ApiProperty({
+    description: 'The request was accepted; the result also reaches you by the acquiring.financial_transaction webhook',
+    example: true,
+  })
   accepted: boolean;
   @ApiProperty({ enum: CARD_PAYMENT_STATUSES, example: 'ACCEPTED' })
   status: CardPaymentStatus;
@@ -131,7 +144,10 @@ export class CardPaymentDto {
   first4: string;
   @ApiProperty({ example: '1111' })
   last4: string;
-  @ApiProperty({ description: 'Whether the security code went to the acquirer (only with a slugToken, on the replica that tokenized)', example: true })
+  @ApiProperty({
+    description: 'Whether the security code went to the acquirer (only with a slugToken, on the replica that tokenized)',
+    example: true,
+  })
   securityCodePresented: boolean;
   @ApiPropertyOptional({ type: PaymentThreeDsDto })
   threeDs?: PaymentThreeDsDto;

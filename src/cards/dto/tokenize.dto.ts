@@ -23,7 +23,11 @@ export class TokenizeCardDto {
   @IsDefined()
   expirationMonth: string | number;
 
-  @ApiProperty({ description: 'Expiry year, YYYY (or YY) (string or integer)', example: '2030', oneOf: [{ type: 'string' }, { type: 'integer' }] })
+  @ApiProperty({
+    description: 'Expiry year, YYYY (or YY) (string or integer)',
+    example: '2030',
+    oneOf: [{ type: 'string' }, { type: 'integer' }],
+  })
   @IsDefined()
   expirationYear: string | number;
 
@@ -45,9 +49,15 @@ export class TokenizeCardDto {
 
 /** The spec's tokenization result. */
 export class TokenizationResultDto {
-  @ApiProperty({ description: 'Opaque reference to charge the card later (same card → same value for a tenant)', example: 'sc_x4Q0yTj9V4s1H2b8w3nKzA' })
+  @ApiProperty({
+    description: 'Opaque reference to charge the card later (same card → same value for a tenant)',
+    example: 'sc_x4Q0yTj9V4s1H2b8w3nKzA',
+  })
   slugStoredCard: string;
-  @ApiProperty({ description: 'Single-use token reference (the only way to charge with the security code)', example: 'tk_pZ3n1K0bq9d2mY7rV5cXwg' })
+  @ApiProperty({
+    description: 'Single-use token reference (the only way to charge with the security code)',
+    example: 'tk_pZ3n1K0bq9d2mY7rV5cXwg',
+  })
   slugToken: string;
   @ApiProperty({ description: 'Expiry of slugToken, RFC 3339 UTC', example: '2026-11-20T12:15:00Z' })
   tokenExpirationDate: string;

@@ -10,7 +10,9 @@
  */
 import { PAYER_INPUT_JS } from '../../common/payer-input.client';
 
-export const CARD_PAGE_SCRIPT = PAYER_INPUT_JS + String.raw`(function () {
+export const CARD_PAGE_SCRIPT =
+  PAYER_INPUT_JS +
+  String.raw`(function () {
   'use strict';
   var cfgNode = document.getElementById('card-page-config');
   var cfg = JSON.parse(cfgNode.textContent);

@@ -21,7 +21,19 @@ describe('hosted card page view', () => {
   });
 
   it('renders no inline script other than the JSON configuration', () => {
-    const html = renderCardPage({ state: 'ready', status: 200, sessionId: 'hcs_x', pageKey: 'k', requestId: 'r', parentOrigin: null, frameAncestors: [], today: '2026-11-20' }, i18n('pt-BR'));
+    const html = renderCardPage(
+      {
+        state: 'ready',
+        status: 200,
+        sessionId: 'hcs_x',
+        pageKey: 'k',
+        requestId: 'r',
+        parentOrigin: null,
+        frameAncestors: [],
+        today: '2026-11-20',
+      },
+      i18n('pt-BR'),
+    );
     expect(html).toContain('<html lang="pt-BR">');
     expect(html).toContain('Dados do cartão');
     const scripts = html.match(/<script[^>]*>/g) ?? [];

@@ -48,11 +48,27 @@ export function escapeHtml(s: string): string {
 
 /** JSON that is safe inside a <script type="application/json"> block. */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** The keys the page's script reads. */
-const CLIENT_KEYS: MessageKey[] = ['errCardLength', 'errCardNumber', 'errExpiry', 'errExpired', 'errExpiryYear', 'cpCvvDigits', 'cpOr', 'cpNickLong', 'cpNickDigits', 'cpSaving'];
+const CLIENT_KEYS: MessageKey[] = [
+  'errCardLength',
+  'errCardNumber',
+  'errExpiry',
+  'errExpired',
+  'errExpiryYear',
+  'cpCvvDigits',
+  'cpOr',
+  'cpNickLong',
+  'cpNickDigits',
+  'cpSaving',
+];
 
 /** The server-rendered page, in the payer's language. Assets are relative so a path prefix in CARD_PAGE_URL keeps working. */
 export function renderCardPage(model: CardPageModel, t: I18n): string {

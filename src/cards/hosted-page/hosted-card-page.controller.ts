@@ -11,7 +11,11 @@ import { CARD_PAGE_SCRIPT, CARD_PAGE_STYLE } from './card-page.assets';
 import { cardPageHeaders, renderCardPage } from './card-page.view';
 import { HostedCardPageService } from './hosted-card-page.service';
 
-const ASSET_HEADERS = { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin' };
+const ASSET_HEADERS = {
+  'cache-control': 'public, max-age=300',
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+};
 
 /** The hosted card page (browser-facing; the session URL and the page key are its credentials). */
 @ApiTags('hosted card page')
@@ -40,7 +44,10 @@ export class HostedCardPageController {
   @ApiQuery({ name: 'key', required: true, type: String, description: 'The URL key of hostedCardUrl' })
   @ApiResponse({ status: 200, description: 'The card form (HTML); posts `ready` to its host' })
   @ApiResponse({ status: 404, description: 'Unknown session or key: the "expired" page (HTML); posts `token_expired` when framed' })
-  @ApiResponse({ status: 410, description: 'Session expired or already opened: the "expired" page (HTML); posts `token_expired` when framed' })
+  @ApiResponse({
+    status: 410,
+    description: 'Session expired or already opened: the "expired" page (HTML); posts `token_expired` when framed',
+  })
   @ApiQuery({ name: 'lang', required: false, type: String, description: 'pt-BR (default) or en; without it, Accept-Language decides' })
   async show(
     @Param('sessionId') sessionId: string,
@@ -51,13 +58,16 @@ export class HostedCardPageController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const model = await this.page.open(sessionId, key, requestId);
-    reply.status(model.status).headers({ ...cardPageHeaders(model), vary: 'accept-language' }).send(renderCardPage(model, i18nFor(acceptLanguage, lang)));
+    reply
+      .status(model.status)
+      .headers({ ...cardPageHeaders(model), vary: 'accept-language' })
+      .send(renderCardPage(model, i18nFor(acceptLanguage, lang)));
   }
 
   @Post(':sessionId/tokenize')
   @ApiOperation({
     operationId: 'hostedCardTokenize',
-    summary: 'The hosted page\'s own same-origin tokenization call (authorised by the page key of the page that opened the session)',
+    summary: "The hosted page's own same-origin tokenization call (authorised by the page key of the page that opened the session)",
   })
   @ApiHeader({ name: 'X-Card-Page-Key', required: true, description: 'Key handed to the page that opened the session' })
   @ApiBody({ type: TokenizeCardDto })

@@ -34,7 +34,13 @@ describe('card payment state machine', () => {
   });
 
   it('knows terminal and paid statuses', () => {
-    expect(CARD_PAYMENT_STATUSES.filter(isTerminal).sort()).toEqual(['AUTH_REJECTED', 'CHALLENGE_REJECTED', 'FAILED', 'SETUP_REJECTED', 'VOIDED']);
+    expect(CARD_PAYMENT_STATUSES.filter(isTerminal).sort()).toEqual([
+      'AUTH_REJECTED',
+      'CHALLENGE_REJECTED',
+      'FAILED',
+      'SETUP_REJECTED',
+      'VOIDED',
+    ]);
     expect(CARD_PAYMENT_STATUSES.filter(isPaid)).toEqual(['ACCEPTED', 'CAPTURED']);
   });
 });

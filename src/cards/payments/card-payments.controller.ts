@@ -9,7 +9,11 @@ import { RequestId } from '../request-id';
 import { CardPaymentsService } from './card-payments.service';
 
 const NOT_FOUND: ApiError = [404, 'payment_not_found', 'No such card payment for this tenant'];
-const ACQUIRER: ApiError = [500, 'acquirer_unavailable', 'The acquirer could not be reached (`acquirer_unavailable`) or refused (`acquirer_rejected`); the payment is unchanged'];
+const ACQUIRER: ApiError = [
+  500,
+  'acquirer_unavailable',
+  'The acquirer could not be reached (`acquirer_unavailable`) or refused (`acquirer_rejected`); the payment is unchanged',
+];
 
 @ApiTags('card payments')
 @TenantRoute()
@@ -28,7 +32,11 @@ export class CardPaymentsController {
   @ApiCreatedResponse({ type: CardPaymentDto })
   @ApiErrors(
     [400, 'validation_error', 'Invalid fields; also `token_already_used`, `token_expired`, `three_ds_mismatch`, `three_ds_incomplete`'],
-    [404, 'stored_card_not_found', 'Unknown slugStoredCard (`stored_card_not_found`), slugToken (`card_token_not_found`) or dsTransactionId (`three_ds_not_found`)'],
+    [
+      404,
+      'stored_card_not_found',
+      'Unknown slugStoredCard (`stored_card_not_found`), slugToken (`card_token_not_found`) or dsTransactionId (`three_ds_not_found`)',
+    ],
     [409, 'three_ds_already_used', 'The 3DS authentication already backs another payment'],
   )
   create(@CurrentTenant() t: TenantContext, @Body() dto: CreateCardPaymentDto, @RequestId() requestId: string): Promise<CardPaymentDto> {
@@ -36,7 +44,7 @@ export class CardPaymentsController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listCardPayments', summary: 'List the tenant\'s card payments, newest first' })
+  @ApiOperation({ operationId: 'listCardPayments', summary: "List the tenant's card payments, newest first" })
   @ApiOkResponse({ type: CardPaymentPageDto })
   @ApiErrors(400)
   list(@CurrentTenant() t: TenantContext, @Query() q: PageQueryDto) {
@@ -56,15 +64,26 @@ export class CardPaymentsController {
   @ApiOperation({ operationId: 'captureCardPayment', summary: 'Capture a pre-authorization (PREAUTH → CAPTURED), fully or partly' })
   @ApiOkResponse({ type: CardPaymentDto })
   @ApiErrors(400, NOT_FOUND, [409, 'invalid_payment_status', 'The payment is not PREAUTH'], ACQUIRER)
-  capture(@CurrentTenant() t: TenantContext, @Param('paymentId') paymentId: string, @Body() dto: CapturePaymentDto): Promise<CardPaymentDto> {
+  capture(
+    @CurrentTenant() t: TenantContext,
+    @Param('paymentId') paymentId: string,
+    @Body() dto: CapturePaymentDto,
+  ): Promise<CardPaymentDto> {
     return this.payments.capture(t.tenantId, paymentId, dto?.amount);
   }
 
   @Post(':paymentId/void')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'voidCardPayment', summary: 'Void a PREAUTH, ACCEPTED or CAPTURED payment on the day it was authorized (day 0)' })
+  @ApiOperation({
+    operationId: 'voidCardPayment',
+    summary: 'Void a PREAUTH, ACCEPTED or CAPTURED payment on the day it was authorized (day 0)',
+  })
   @ApiOkResponse({ type: CardPaymentDto })
-  @ApiErrors(NOT_FOUND, [409, 'void_window_closed', 'Not voidable: past day 0 (`void_window_closed`) or wrong status (`invalid_payment_status`)'], ACQUIRER)
+  @ApiErrors(
+    NOT_FOUND,
+    [409, 'void_window_closed', 'Not voidable: past day 0 (`void_window_closed`) or wrong status (`invalid_payment_status`)'],
+    ACQUIRER,
+  )
   void(@CurrentTenant() t: TenantContext, @Param('paymentId') paymentId: string): Promise<CardPaymentDto> {
     return this.payments.void(t.tenantId, paymentId);
   }

@@ -129,9 +129,23 @@ export class SqlCardPaymentsRepository extends CardPaymentsRepository {
                                   description, request_id, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
       [
-        p.id, p.tenantId, p.storedCardId, p.cardTokenId, p.documentId, p.amountCents, p.installments, p.captureMode,
-        p.status, p.securityCodePresented, p.threeDsAuthenticationId, p.threeDsTransStatus, p.eci, p.reason,
-        p.description, p.requestId, p.now,
+        p.id,
+        p.tenantId,
+        p.storedCardId,
+        p.cardTokenId,
+        p.documentId,
+        p.amountCents,
+        p.installments,
+        p.captureMode,
+        p.status,
+        p.securityCodePresented,
+        p.threeDsAuthenticationId,
+        p.threeDsTransStatus,
+        p.eci,
+        p.reason,
+        p.description,
+        p.requestId,
+        p.now,
       ],
     );
   }
@@ -157,8 +171,17 @@ export class SqlCardPaymentsRepository extends CardPaymentsRepository {
           RETURNING *)
        SELECT p.*, s.brand, s.first4, s.last4 FROM p JOIN stored_cards s ON s.id = p.stored_card_id`,
       [
-        id, c.to, c.allowedFrom, c.now, c.acquirerTransactionId ?? null, c.authorizationCode ?? null, c.reason ?? null,
-        c.authorizedOn ?? null, c.capturedAmountCents ?? null, c.captured ?? false, c.voided ?? false,
+        id,
+        c.to,
+        c.allowedFrom,
+        c.now,
+        c.acquirerTransactionId ?? null,
+        c.authorizationCode ?? null,
+        c.reason ?? null,
+        c.authorizedOn ?? null,
+        c.capturedAmountCents ?? null,
+        c.captured ?? false,
+        c.voided ?? false,
       ],
     );
     return r[0] ? toRecord(r[0]) : null;

@@ -45,7 +45,8 @@ export class PaymentCardResolver {
     const claim = await this.cards.claimToken(m, tenantId, t.slugToken!, this.clock.now());
     if (claim.outcome === 'not_found') throw CardErrors.error('card_token_not_found', 'No such card token for this tenant');
     if (claim.outcome === 'used') throw CardErrors.error('token_already_used', 'This slugToken was already used; it is single use');
-    if (claim.outcome !== 'claimed') throw CardErrors.error('token_expired', 'This slugToken is expired; charge the slugStoredCard or tokenize again');
+    if (claim.outcome !== 'claimed')
+      throw CardErrors.error('token_expired', 'This slugToken is expired; charge the slugStoredCard or tokenize again');
     return (await this.cards.find(m, tenantId, claim.storedCardId))!;
   }
 

@@ -30,7 +30,8 @@ export class PaymentThreeDsCheck {
     const auth = await this.results.lockByDsTransactionId(m, tenantId, data.dsTransactionId);
     if (!auth) throw CardErrors.error('three_ds_not_found', 'No 3DS authentication with this dsTransactionId for this tenant');
     if (auth.paymentId) throw CardErrors.error('three_ds_already_used', 'This 3DS authentication was already used by another payment');
-    if (auth.cardFingerprint !== card.fingerprint) throw CardErrors.error('three_ds_mismatch', 'The 3DS authentication was for another card');
+    if (auth.cardFingerprint !== card.fingerprint)
+      throw CardErrors.error('three_ds_mismatch', 'The 3DS authentication was for another card');
     if (auth.amountCents !== amountCents) throw CardErrors.error('three_ds_mismatch', 'The 3DS authentication was for another amount');
     if (auth.transStatus === 'C' || auth.transStatus === null) {
       throw CardErrors.error('three_ds_incomplete', 'The 3DS authentication is not finished (call challenge-result after the challenge)');
@@ -42,7 +43,12 @@ export class PaymentThreeDsCheck {
     if (auth.transStatus === 'N') return { ...base, refusedAs: auth.challenged ? 'CHALLENGE_REJECTED' : 'SETUP_REJECTED' };
     return {
       ...base,
-      acquirerData: { cavv: auth.cavv ?? undefined, eci: auth.eci ?? undefined, dsTransactionId: auth.dsTransactionId, status: auth.transStatus },
+      acquirerData: {
+        cavv: auth.cavv ?? undefined,
+        eci: auth.eci ?? undefined,
+        dsTransactionId: auth.dsTransactionId,
+        status: auth.transStatus,
+      },
     };
   }
 

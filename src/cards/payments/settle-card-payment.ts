@@ -32,7 +32,9 @@ export class SettleCardPayment {
       const cents = amount === undefined ? p.amountCents : toCents(amount);
       if (cents > p.amountCents) {
         throw CardErrors.error('validation_error', 'The request has invalid fields', {
-          details: [{ field: 'amount', code: 'max', message: `amount must not exceed the authorized ${toUnits(p.amountCents).toFixed(2)}` }],
+          details: [
+            { field: 'amount', code: 'max', message: `amount must not exceed the authorized ${toUnits(p.amountCents).toFixed(2)}` },
+          ],
         });
       }
       await this.ask(() => this.acquirer.capture(p.acquirerTransactionId!, cents));
@@ -50,7 +52,10 @@ export class SettleCardPayment {
     return transaction(this.ds, async (m) => {
       const p = await this.locked(m, tenantId, paymentId, 'void');
       if (p.authorizedOn !== this.clock.today()) {
-        throw CardErrors.error('void_window_closed', `A card payment can be voided only on the day it was authorized (${p.authorizedOn}); today is ${this.clock.today()}`);
+        throw CardErrors.error(
+          'void_window_closed',
+          `A card payment can be voided only on the day it was authorized (${p.authorizedOn}); today is ${this.clock.today()}`,
+        );
       }
       await this.ask(() => this.acquirer.void(p.acquirerTransactionId!));
       return (await this.writer.change(m, p.id, { to: 'VOIDED', allowedFrom: sourcesOf('void'), now: this.clock.now(), voided: true }))!;

@@ -16,7 +16,8 @@ export class CardSessionsController {
   @ApiOperation({
     operationId: 'createCardSession',
     summary: 'Create a hosted card session (server side only): a single-use hostedCardUrl valid 15 minutes',
-    description: 'Create a new session for every attempt. Hand hostedCardUrl to the React Native component or frame it in your web page (see card-settings).',
+    description:
+      'Create a new session for every attempt. Hand hostedCardUrl to the React Native component or frame it in your web page (see card-settings).',
   })
   @ApiCreatedResponse({ type: CardSessionDto })
   @ApiErrors([400, 'validation_error', 'Invalid documentId (CPF/CNPJ check digits); `parent_origin_not_allowed`'])

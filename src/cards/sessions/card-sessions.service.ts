@@ -33,7 +33,10 @@ export class CardSessionsService {
     if (dto.parentOrigin !== undefined) {
       const origin = normalizeOrigin(dto.parentOrigin);
       if (!origin || !frameAncestors.includes(origin)) {
-        throw CardErrors.error('parent_origin_not_allowed', 'parentOrigin must be one of the tenant\'s frameAncestors (PUT /v1/acquiring/card-settings)');
+        throw CardErrors.error(
+          'parent_origin_not_allowed',
+          "parentOrigin must be one of the tenant's frameAncestors (PUT /v1/acquiring/card-settings)",
+        );
       }
       parentOrigin = origin;
     }
@@ -41,7 +44,15 @@ export class CardSessionsService {
     const key = newSecret();
     const createdAt = this.clock.now();
     const expiresAt = new Date(createdAt.getTime() + CARD_SESSION_LIFE_MS);
-    await this.sessions.create({ id, tenantId, documentId: dto.documentId, urlKeyHash: secretHash(key), parentOrigin, createdAt, expiresAt });
+    await this.sessions.create({
+      id,
+      tenantId,
+      documentId: dto.documentId,
+      urlKeyHash: secretHash(key),
+      parentOrigin,
+      createdAt,
+      expiresAt,
+    });
     return { hostedCardSessionId: id, hostedCardUrl: `${this.pageBase}/hosted-card/${id}?key=${key}`, expiresAt: rfc3339(expiresAt) };
   }
 }

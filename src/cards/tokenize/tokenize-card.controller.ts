@@ -18,10 +18,15 @@ export class TokenizeCardController {
   @ApiOperation({
     operationId: 'tokenizeCard',
     summary: 'Server-to-server tokenization: store a card in the vault and get the tokenization result',
-    description: 'Only for callers allowed to handle card data (PCI DSS scope). The same card gives the same slugStoredCard for a tenant. `Idempotency-Key` is not applied here (its stored request hash would be derived from the card data); a repeat is harmless.',
+    description:
+      'Only for callers allowed to handle card data (PCI DSS scope). The same card gives the same slugStoredCard for a tenant. `Idempotency-Key` is not applied here (its stored request hash would be derived from the card data); a repeat is harmless.',
   })
   @ApiCreatedResponse({ type: TokenizationResultDto })
-  @ApiErrors([400, 'validation_error', 'Invalid card data; `details[]` names the field and rule (card_number_check_digit, card_expired, security_code…)'])
+  @ApiErrors([
+    400,
+    'validation_error',
+    'Invalid card data; `details[]` names the field and rule (card_number_check_digit, card_expired, security_code…)',
+  ])
   @ApiBody({ type: TokenizeCardDto })
   tokenize(@CurrentTenant() t: TenantContext, @Body() body: CardBody, @RequestId() requestId: string): Promise<TokenizationResult> {
     return this.tokenizer.tokenize(t.tenantId, body, requestId);

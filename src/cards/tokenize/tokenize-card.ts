@@ -51,7 +51,9 @@ export class TokenizeCard {
    */
   validate(input: unknown): ValidCard {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      throw CardErrors.error('validation_error', 'The request has invalid fields', { details: [{ field: 'body', code: 'isObject', message: 'the body must be a JSON object' }] });
+      throw CardErrors.error('validation_error', 'The request has invalid fields', {
+        details: [{ field: 'body', code: 'isObject', message: 'the body must be a JSON object' }],
+      });
     }
     const unknown = Object.keys(input).filter((k) => !CARD_INPUT_FIELDS.has(k));
     if (unknown.length) {

@@ -14,7 +14,7 @@ export class StoredCardsController {
   constructor(private readonly cards: StoredCardsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listStoredCards', summary: 'The tenant\'s stored cards (display values and slugStoredCard), newest first' })
+  @ApiOperation({ operationId: 'listStoredCards', summary: "The tenant's stored cards (display values and slugStoredCard), newest first" })
   @ApiOkResponse({ type: StoredCardPageDto })
   @ApiErrors(400)
   list(@CurrentTenant() t: TenantContext, @Query() q: PageQueryDto): Promise<Page<StoredCardDto>> {

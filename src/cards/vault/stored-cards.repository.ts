@@ -36,9 +36,7 @@ export interface StoredCardRecord {
   nickname: string | null;
 }
 
-export type TokenClaim =
-  | { outcome: 'claimed'; storedCardId: string }
-  | { outcome: 'not_found' | 'used' | 'expired' };
+export type TokenClaim = { outcome: 'claimed'; storedCardId: string } | { outcome: 'not_found' | 'used' | 'expired' };
 
 /** Port: stored cards (the vault table) and their single-use tokens. */
 export abstract class StoredCardsRepository {
@@ -112,8 +110,23 @@ export class SqlStoredCardsRepository extends StoredCardsRepository {
        SELECT $16, $2, card.id, $15, $17 FROM card
        RETURNING stored_card_id`,
       [
-        c.id, c.tenantId, c.fingerprint, c.sealed.keyId, c.sealed.wrappedDataKey, c.sealed.iv, c.sealed.tag, c.sealed.ciphertext,
-        c.brand, c.first4, c.last4, c.expMonth, c.expYear, c.nickname ?? null, c.now, t.id, t.expiresAt,
+        c.id,
+        c.tenantId,
+        c.fingerprint,
+        c.sealed.keyId,
+        c.sealed.wrappedDataKey,
+        c.sealed.iv,
+        c.sealed.tag,
+        c.sealed.ciphertext,
+        c.brand,
+        c.first4,
+        c.last4,
+        c.expMonth,
+        c.expYear,
+        c.nickname ?? null,
+        c.now,
+        t.id,
+        t.expiresAt,
       ],
     );
     return r[0].stored_card_id;
@@ -127,7 +140,9 @@ export class SqlStoredCardsRepository extends StoredCardsRepository {
   async findByLiveToken(tenantId: string, tokenId: string, now: Date): Promise<StoredCardRecord | null> {
     const r = await rows(
       this.ds,
-      `SELECT ${CARD_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')}
+      `SELECT ${CARD_COLUMNS.split(', ')
+        .map((c) => `s.${c}`)
+        .join(', ')}
          FROM card_tokens t JOIN stored_cards s ON s.id = t.stored_card_id
         WHERE t.id = $1 AND t.tenant_id = $2 AND t.used_at IS NULL AND t.expires_at > $3`,
       [tokenId, tenantId, now],
@@ -150,11 +165,10 @@ export class SqlStoredCardsRepository extends StoredCardsRepository {
   }
 
   async lockForRewrap(db: Sql, activeKeyId: string, limit: number): Promise<StoredCardRecord[]> {
-    const r = await rows(
-      db,
-      `SELECT ${CARD_COLUMNS} FROM stored_cards WHERE key_id <> $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [activeKeyId, limit],
-    );
+    const r = await rows(db, `SELECT ${CARD_COLUMNS} FROM stored_cards WHERE key_id <> $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, [
+      activeKeyId,
+      limit,
+    ]);
     return r.map(toRecord);
   }
 
@@ -173,8 +187,15 @@ export class SqlStoredCardsRepository extends StoredCardsRepository {
       rows(this.ds, `SELECT count(*)::int AS n FROM stored_cards WHERE tenant_id = $1`, [tenantId]),
     ]);
     const summaries = items.map((r) => ({
-      id: r.id, brand: r.brand, first4: r.first4, last4: r.last4, expMonth: Number(r.exp_month), expYear: Number(r.exp_year),
-      nickname: r.nickname, createdAt: r.created_at, updatedAt: r.updated_at,
+      id: r.id,
+      brand: r.brand,
+      first4: r.first4,
+      last4: r.last4,
+      expMonth: Number(r.exp_month),
+      expYear: Number(r.exp_year),
+      nickname: r.nickname,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
     }));
     return [summaries, total[0].n];
   }

@@ -25,7 +25,10 @@ export function IsMoney(validationOptions?: ValidationOptions): PropertyDecorato
       name: IS_MONEY,
       validator: {
         validate: isMoney,
-        defaultMessage: buildMessage((each) => `${each}$property must be a number with at most 2 decimals, at most ${MAX_CENTS / 100}`, validationOptions),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a number with at most 2 decimals, at most ${MAX_CENTS / 100}`,
+          validationOptions,
+        ),
       },
     },
     validationOptions,

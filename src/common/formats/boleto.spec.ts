@@ -264,12 +264,17 @@ describe('itfBarcodeSvg', () => {
 
   it('draws start, 22 digit pairs and stop that decode to the barcode', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 799 }), fc.integer({ min: 0, max: 9_999_999_999 }), fc.stringMatching(/^\d{25}$/), (bank, amount, free) => {
-        const b = buildBoleto({ bankCode: String(bank).padStart(3, '0'), amountCents: amount, dueDate: '2026-06-30', freeField: free });
-        const svg = itfBarcodeSvg(b.barcode);
-        expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-        expect(decodeItf(svg)).toBe(b.barcode);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 799 }),
+        fc.integer({ min: 0, max: 9_999_999_999 }),
+        fc.stringMatching(/^\d{25}$/),
+        (bank, amount, free) => {
+          const b = buildBoleto({ bankCode: String(bank).padStart(3, '0'), amountCents: amount, dueDate: '2026-06-30', freeField: free });
+          const svg = itfBarcodeSvg(b.barcode);
+          expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+          expect(decodeItf(svg)).toBe(b.barcode);
+        },
+      ),
       { numRuns: 50 },
     );
   });

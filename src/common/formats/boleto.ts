@@ -120,8 +120,7 @@ export function buildBoleto(input: BoletoInput): Boleto {
     throw new BoletoError('boleto_free_field_invalid', 'Free field must be 25 digits');
   }
   const factor = dueDate === null ? 0 : dueDateFactor(dueDate);
-  const withoutDv =
-    bankCode + BOLETO_CURRENCY_REAL + String(factor).padStart(4, '0') + String(amountCents).padStart(10, '0') + freeField;
+  const withoutDv = bankCode + BOLETO_CURRENCY_REAL + String(factor).padStart(4, '0') + String(amountCents).padStart(10, '0') + freeField;
   const generalDv = boletoMod11(withoutDv);
   const barcode = withoutDv.slice(0, 4) + generalDv + withoutDv.slice(4);
   const line = barcodeToLine(barcode);

@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { parsePix, hasError, PixElementType } from 'pix-utils';
 import { computeCRC } from 'pix-utils/dist/main/crc';
-import {
-  asciiFold,
-  BrCodeError,
-  brCodeQrPngDataUrl,
-  brCodeQrSvg,
-  buildBrCode,
-  crc16ccitt,
-  parseBrCode,
-} from './brcode';
+import { asciiFold, BrCodeError, brCodeQrPngDataUrl, brCodeQrSvg, buildBrCode, crc16ccitt, parseBrCode } from './brcode';
 
 const BCB_EXAMPLE =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
@@ -72,7 +64,14 @@ describe('buildBrCode', () => {
   });
 
   it('emits point of initiation 12 for single use, and pix-utils reads the code', () => {
-    const code = buildBrCode({ key: '12345678909', merchantName: 'Loja', merchantCity: 'Recife', amountCents: 2550, txid: 'PEDIDO123', singleUse: true });
+    const code = buildBrCode({
+      key: '12345678909',
+      merchantName: 'Loja',
+      merchantCity: 'Recife',
+      amountCents: 2550,
+      txid: 'PEDIDO123',
+      singleUse: true,
+    });
     expect(code.startsWith('000201010212')).toBe(true);
     const p = pixUtilsParse(code);
     expect(p).toMatchObject({ type: PixElementType.STATIC, pixKey: '12345678909', transactionAmount: 25.5, txid: 'PEDIDO123' });
@@ -90,7 +89,12 @@ describe('buildBrCode', () => {
     const p = pixUtilsParse(code);
     expect(p.type).toBe(PixElementType.DYNAMIC);
     expect(p.url).toBe('pix.example.com/qr/v2/cobv/9d36b84f');
-    expect(parseBrCode(code)).toMatchObject({ type: 'DYNAMIC', url: 'pix.example.com/qr/v2/cobv/9d36b84f', txid: '***', amountCents: 1000 });
+    expect(parseBrCode(code)).toMatchObject({
+      type: 'DYNAMIC',
+      url: 'pix.example.com/qr/v2/cobv/9d36b84f',
+      txid: '***',
+      amountCents: 1000,
+    });
     expectCode(() => buildBrCode({ url: 'pix.example.com/x', merchantName: 'A', merchantCity: 'B', txid: 'ABC' }), 'brcode_txid_invalid');
     expectCode(() => buildBrCode({ url: 'http://pix.example.com/x', merchantName: 'A', merchantCity: 'B' }), 'brcode_url_invalid');
     expectCode(
@@ -212,17 +216,22 @@ describe('BR Code properties (checked by pix-utils)', () => {
 
   it('every dynamic code parses in pix-utils with the same URL', () => {
     fc.assert(
-      fc.property(fc.webUrl({ validSchemes: ['https'] }).filter((u) => u.length <= 85 && !/\s/.test(u)), textArb, textArb, (url, name, city) => {
-        fc.pre(asciiFold(name) !== '' && asciiFold(city) !== '');
-        const code = buildBrCode({ url, merchantName: name, merchantCity: city });
-        const theirs = pixUtilsParse(code);
-        const bare = url.replace(/^https:\/\//, '');
-        expect(theirs.type).toBe(PixElementType.DYNAMIC);
-        expect(theirs.url).toBe(bare);
-        expect(parseBrCode(code)).toMatchObject({ type: 'DYNAMIC', url: bare, txid: '***' });
-        const upper = { merchantName: asciiFold(name, 25).toUpperCase(), merchantCity: asciiFold(city, 15).toUpperCase() };
-        expect(theirs.toBRCode()).toBe(buildBrCode({ url, ...upper }));
-      }),
+      fc.property(
+        fc.webUrl({ validSchemes: ['https'] }).filter((u) => u.length <= 85 && !/\s/.test(u)),
+        textArb,
+        textArb,
+        (url, name, city) => {
+          fc.pre(asciiFold(name) !== '' && asciiFold(city) !== '');
+          const code = buildBrCode({ url, merchantName: name, merchantCity: city });
+          const theirs = pixUtilsParse(code);
+          const bare = url.replace(/^https:\/\//, '');
+          expect(theirs.type).toBe(PixElementType.DYNAMIC);
+          expect(theirs.url).toBe(bare);
+          expect(parseBrCode(code)).toMatchObject({ type: 'DYNAMIC', url: bare, txid: '***' });
+          const upper = { merchantName: asciiFold(name, 25).toUpperCase(), merchantCity: asciiFold(city, 15).toUpperCase() };
+          expect(theirs.toBRCode()).toBe(buildBrCode({ url, ...upper }));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -65,7 +65,15 @@ export class I18n {
     this.intl = locale === 'en' ? 'en-GB' : 'pt-BR';
     this.money = new Intl.NumberFormat(this.intl, { style: 'currency', currency: 'BRL' });
     this.day = new Intl.DateTimeFormat(this.intl, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
-    this.moment = new Intl.DateTimeFormat(this.intl, { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: TIME_ZONE, timeZoneName: 'short' });
+    this.moment = new Intl.DateTimeFormat(this.intl, {
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: TIME_ZONE,
+      timeZoneName: 'short',
+    });
   }
 
   t(key: MessageKey, vars?: Record<string, string | number>): string {

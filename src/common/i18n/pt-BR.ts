@@ -160,7 +160,8 @@ export const PT_BR = {
   tdsTitle: 'Confirme sua compra',
   tdsText: 'Seu banco enviou um código para confirmar a compra de {amount}.',
   tdsTextNoAmount: 'Seu banco enviou um código para confirmar a compra.',
-  tdsHint: 'Sandbox: o código é {code}. Qualquer outro código falha; três códigos errados ou Cancelar terminam a autenticação como não autenticada.',
+  tdsHint:
+    'Sandbox: o código é {code}. Qualquer outro código falha; três códigos errados ou Cancelar terminam a autenticação como não autenticada.',
   tdsOtp: 'Código de uso único',
   tdsConfirm: 'Confirmar',
   tdsCancel: 'Cancelar',

@@ -38,7 +38,13 @@ export function signAcquirerEvent(secret: string, timestamp: number, rawBody: st
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };
 
-export function verifyAcquirerEvent(secret: string, header: string | undefined, rawBody: string, nowSeconds: number, toleranceSeconds: number): SignatureCheck {
+export function verifyAcquirerEvent(
+  secret: string,
+  header: string | undefined,
+  rawBody: string,
+  nowSeconds: number,
+  toleranceSeconds: number,
+): SignatureCheck {
   if (!header) return { ok: false, reason: 'missing signature header' };
   const parts = Object.fromEntries(
     header.split(',').map((p) => {

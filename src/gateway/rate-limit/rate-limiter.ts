@@ -42,7 +42,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     private readonly logger: AppLogger,
   ) {
     this.windowMs = config.rateLimitWindowSeconds * 1000;
-    this.redis = config.redisUrl ? new RedisCounterStore(config.redisUrl, config.redisCommandTimeoutMs, config.redisKeyPrefix, (up, reason) => this.onRedis(up, reason)) : null;
+    this.redis = config.redisUrl
+      ? new RedisCounterStore(config.redisUrl, config.redisCommandTimeoutMs, config.redisKeyPrefix, (up, reason) =>
+          this.onRedis(up, reason),
+        )
+      : null;
     health.add({ name: 'rateLimitStore', check: async () => this.status() });
   }
 
@@ -76,7 +80,8 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   status(): { status: 'up' | 'degraded'; store: 'redis' | 'memory'; since?: string; reason?: string } {
     if (!this.redis) return { status: 'up', store: 'memory' };
-    if (this.degradedSince) return { status: 'degraded', store: 'memory', since: this.degradedSince, reason: 'Redis unreachable: counting per replica' };
+    if (this.degradedSince)
+      return { status: 'degraded', store: 'memory', since: this.degradedSince, reason: 'Redis unreachable: counting per replica' };
     return { status: 'up', store: 'redis' };
   }
 

@@ -16,7 +16,12 @@ export class RedisCounterStore {
   readonly client: Redis;
   private up = false;
 
-  constructor(url: string, commandTimeoutMs: number, private readonly prefix: string, private readonly onChange: Listener) {
+  constructor(
+    url: string,
+    commandTimeoutMs: number,
+    private readonly prefix: string,
+    private readonly onChange: Listener,
+  ) {
     this.client = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

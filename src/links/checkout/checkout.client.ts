@@ -30,10 +30,14 @@ export function checkoutMain(): void {
 
   const PI = (window as any).PayerInput;
   const I = data.i18n || { intl: 'pt-BR', m: {} };
-  const t = (k: string, vars?: Record<string, unknown>) => String(I.m[k] || k).replace(/\{(\w+)\}/g, (m: string, v: string) => (vars && v in vars ? String(vars[v]) : m));
+  const t = (k: string, vars?: Record<string, unknown>) =>
+    String(I.m[k] || k).replace(/\{(\w+)\}/g, (m: string, v: string) => (vars && v in vars ? String(vars[v]) : m));
   const money = new Intl.NumberFormat(I.intl, { style: 'currency', currency: 'BRL' });
   const brl = (n: number) => money.format(n).replace(/\u00a0/g, ' ');
-  const fmtDay = (iso: string) => new Intl.DateTimeFormat(I.intl, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso + 'T12:00:00Z'));
+  const fmtDay = (iso: string) =>
+    new Intl.DateTimeFormat(I.intl, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(iso + 'T12:00:00Z'),
+    );
   const withLang = (url: string) => url + (url.indexOf('?') < 0 ? '?' : '&') + 'lang=' + encodeURIComponent(I.locale || 'pt-BR');
   const clockSkew = typeof data.serverNow === 'number' ? data.serverNow - Date.now() : 0;
   const base = '/checkout/' + data.slug;
@@ -113,7 +117,10 @@ export function checkoutMain(): void {
   const parseAmount = (): number | null => {
     const typed = (amountInput.value || '').trim();
     // English pages write 1,234.56; Portuguese ones 1.234,56 (a lone "." is taken as the decimal point)
-    const raw = I.locale === 'en' ? typed.replace(/,/g, '') : typed.replace(/\./g, (m: string, i: number, s: string) => (s.indexOf(',') >= 0 ? '' : m)).replace(',', '.');
+    const raw =
+      I.locale === 'en'
+        ? typed.replace(/,/g, '')
+        : typed.replace(/\./g, (m: string, i: number, s: string) => (s.indexOf(',') >= 0 ? '' : m)).replace(',', '.');
     return /^\d+(\.\d{1,2})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
   };
   validators['amount'] = () => {
@@ -157,7 +164,11 @@ export function checkoutMain(): void {
         const msg = amountInput.value.trim() ? validators['amount']() : '';
         fieldError('amount', msg);
         if (msg || !amountInput.value.trim()) return;
-        fetch(base + '/quote', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: parseAmount() }) })
+        fetch(base + '/quote', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: parseAmount() }),
+        })
           .then((r) => (r.ok ? r.json() : null))
           .then((q) => q && applyQuote(q.options))
           .catch(() => undefined);
@@ -204,7 +215,12 @@ export function checkoutMain(): void {
     const p3 = Number(n.slice(0, 3));
     const p4 = Number(n.slice(0, 4));
     const p6 = Number(n.slice(0, 6));
-    if (/^(401178|401179|431274|438935|451416|457393|45763[12]|504175|50(6699|67[0-7][0-9])|509\d{3}|627780|636297|636368|65003[1-3]|6500(3[5-9]|4\d|5[01])|650(4[0-3]\d|40[5-9])|6504(8[5-9]|9\d)|6505([0-2]\d|3[0-8])|6505(4[1-9]|[5-8]\d|9[0-8])|6507(0\d|1[0-8])|6507(2[0-7])|6509(0[1-9]|[1-6]\d|7[0-8])|6516(5[2-9]|[67]\d)|6550(0\d|1[0-9])|6550(2[1-9]|[34]\d|5[0-8]))/.test(n)) return 'elo';
+    if (
+      /^(401178|401179|431274|438935|451416|457393|45763[12]|504175|50(6699|67[0-7][0-9])|509\d{3}|627780|636297|636368|65003[1-3]|6500(3[5-9]|4\d|5[01])|650(4[0-3]\d|40[5-9])|6504(8[5-9]|9\d)|6505([0-2]\d|3[0-8])|6505(4[1-9]|[5-8]\d|9[0-8])|6507(0\d|1[0-8])|6507(2[0-7])|6509(0[1-9]|[1-6]\d|7[0-8])|6516(5[2-9]|[67]\d)|6550(0\d|1[0-9])|6550(2[1-9]|[34]\d|5[0-8]))/.test(
+        n,
+      )
+    )
+      return 'elo';
     if (p6 === 606282 || p4 === 3841) return 'hipercard';
     if (p2 === 34 || p2 === 37) return 'amex';
     if (p2 === 36 || p2 === 38 || (p3 >= 300 && p3 <= 305)) return 'diners';
@@ -247,14 +263,24 @@ export function checkoutMain(): void {
   validators['card-name'] = () => (($('card-name').value || '').trim().length < 2 ? t('errCardName') : '');
   const cardData = () => {
     const e = expiry()!;
-    return { number: digits(numberInput.value), expMonth: e.month, expYear: e.year, cvv: digits($('card-cvv').value), holderName: ($('card-name').value || '').trim() };
+    return {
+      number: digits(numberInput.value),
+      expMonth: e.month,
+      expYear: e.year,
+      cvv: digits($('card-cvv').value),
+      holderName: ($('card-name').value || '').trim(),
+    };
   };
 
   // ---- attempts
   const attempt = (body: Record<string, unknown>) => {
     const payload: Record<string, unknown> = { attemptId: uuid(), ...body };
     if (amountInput) payload.amount = parseAmount();
-    return fetch(base + '/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }).then(
+    return fetch(base + '/payments', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    }).then(
       (r) =>
         r.json().then((j: any) => {
           if (!r.ok) throw new Error(j.message || t('errStart'));
@@ -265,7 +291,8 @@ export function checkoutMain(): void {
       },
     );
   };
-  const statusWord = (method: string, status: string) => (I.m['st_' + method + '_' + status] ? t('st_' + method + '_' + status) : t('st_unknown'));
+  const statusWord = (method: string, status: string) =>
+    I.m['st_' + method + '_' + status] ? t('st_' + method + '_' + status) : t('st_unknown');
   const succeed = (v: any) => {
     if (done) return;
     done = true;
@@ -403,7 +430,9 @@ export function checkoutMain(): void {
         show($('pix-result'), true);
         show(pixBtn, false);
         startCountdown(v.pix.expiresAt);
-        poll(v.paymentId, 'pix-status', 1500, (end) => (end.status === 'EXPIRED' ? pixExpired() : ($('pix-status').textContent = statusWord('PIX', end.status))));
+        poll(v.paymentId, 'pix-status', 1500, (end) =>
+          end.status === 'EXPIRED' ? pixExpired() : ($('pix-status').textContent = statusWord('PIX', end.status)),
+        );
         $('pix-copy').focus();
       })
       .catch((e) => {

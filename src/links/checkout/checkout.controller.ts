@@ -64,7 +64,10 @@ export class CheckoutController {
 
   @Post('checkout/:slug/quote')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'checkoutQuote', summary: 'Figures per method and installment count for an amount the payer typed (open-amount links)' })
+  @ApiOperation({
+    operationId: 'checkoutQuote',
+    summary: 'Figures per method and installment count for an amount the payer typed (open-amount links)',
+  })
   @ApiOkResponse({ type: QuoteResultDto })
   @ApiErrors([400, 'invalid_amount', 'Outside the link’s range, or the link has a fixed amount'], [404, 'link_not_found', 'No such link'])
   quote(@Param('slug') slug: string, @Body() dto: QuoteDto): Promise<QuoteResultDto> {
@@ -79,10 +82,22 @@ export class CheckoutController {
   })
   @ApiCreatedResponse({ type: CheckoutPaymentViewDto, description: 'The attempt: status, paid, and the Pix QR or boleto to pay' })
   @ApiErrors(
-    [400, 'card_invalid', 'Card refused by the checks (Luhn, brand, expiry, CVV); also validation_error, invalid_amount, method_not_enabled, installments_invalid, payer_invalid, fee_invalid; pix_charge_rejected (BANK_PROVIDER=pix-api): the PSP refused the Pix charge, its violations in `details`'],
+    [
+      400,
+      'card_invalid',
+      'Card refused by the checks (Luhn, brand, expiry, CVV); also validation_error, invalid_amount, method_not_enabled, installments_invalid, payer_invalid, fee_invalid; pix_charge_rejected (BANK_PROVIDER=pix-api): the PSP refused the Pix charge, its violations in `details`',
+    ],
     [404, 'link_not_found', 'No such link'],
-    [409, 'link_unavailable', 'The link is INACTIVE, EXPIRED or EXHAUSTED (`linkStatus`); link_busy: another payer holds the last use; pix_charge_refused (pix-api): the PSP refused the receiver (key, contract), in `details`'],
-    [429, 'rate_limited', 'Over CHECKOUT_RATE_LIMIT_PER_MINUTE attempts from this IP, or over the link’s checkoutAttemptsPerMinute from all payers; see Retry-After and RateLimit-* headers'],
+    [
+      409,
+      'link_unavailable',
+      'The link is INACTIVE, EXPIRED or EXHAUSTED (`linkStatus`); link_busy: another payer holds the last use; pix_charge_refused (pix-api): the PSP refused the receiver (key, contract), in `details`',
+    ],
+    [
+      429,
+      'rate_limited',
+      'Over CHECKOUT_RATE_LIMIT_PER_MINUTE attempts from this IP, or over the link’s checkoutAttemptsPerMinute from all payers; see Retry-After and RateLimit-* headers',
+    ],
     [503, 'provider_unavailable', 'The acquirer (Pix) or, with BANK_PROVIDER=pix-api, the PSP (Pix, a boleto’s Pix QR) is unavailable'],
   )
   pay(@Param('slug') slug: string, @Body() dto: CheckoutPaymentDto): Promise<CheckoutPaymentViewDto> {
@@ -108,7 +123,8 @@ export class CheckoutController {
   ) {
     const t = i18nFor(acceptLanguage, lang);
     const { link, item } = await this.checkout.payment(slug, paymentId);
-    if (item.method !== 'BOLETO' || !item.instrument.digitableLine || !item.instrument.barcode) return this.html(reply, 404, notFoundPage(t));
+    if (item.method !== 'BOLETO' || !item.instrument.digitableLine || !item.instrument.barcode)
+      return this.html(reply, 404, notFoundPage(t));
     const qr = item.instrument.pixBrCode ? await brCodeQrPngDataUrl(item.instrument.pixBrCode, 180) : null;
     return this.html(reply, 200, boletoPage(t, link, item, await this.checkout.beneficiary(link), qr));
   }
@@ -117,7 +133,11 @@ export class CheckoutController {
   @ApiExcludeEndpoint()
   async barcode(@Param('slug') slug: string, @Param('paymentId') paymentId: string, @Res() reply: FastifyReply) {
     const { item } = await this.checkout.payment(slug, paymentId);
-    return reply.header('content-type', 'image/svg+xml').header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff').send(this.checkout.barcodeSvg(item));
+    return reply
+      .header('content-type', 'image/svg+xml')
+      .header('cache-control', 'private, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .send(this.checkout.barcodeSvg(item));
   }
 
   @Get('checkout/:slug/payments/:paymentId/receipt')

@@ -103,7 +103,16 @@ export class CheckoutService {
     if (!full) return base;
     const i = item.instrument;
     if (item.method === 'PIX' && i.brCode) {
-      return { ...base, pix: { txid: i.txid, brCode: i.brCode, qrCode: await brCodeQrPngDataUrl(i.brCode, 280), expiresAt: i.expiresAt, ...(this.config.sandbox ? { bankAppUrl: `/sandbox/pix/${i.txid}` } : {}) } };
+      return {
+        ...base,
+        pix: {
+          txid: i.txid,
+          brCode: i.brCode,
+          qrCode: await brCodeQrPngDataUrl(i.brCode, 280),
+          expiresAt: i.expiresAt,
+          ...(this.config.sandbox ? { bankAppUrl: `/sandbox/pix/${i.txid}` } : {}),
+        },
+      };
     }
     if (item.method === 'BOLETO' && i.digitableLine) {
       return {

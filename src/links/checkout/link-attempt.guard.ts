@@ -23,7 +23,12 @@ export class LinkAttemptGuard implements CanActivate {
     const slug = (http.getRequest<FastifyRequest<{ Params: { slug?: string } }>>().params ?? {}).slug;
     const brake = typeof slug === 'string' ? await this.links.checkoutBrake(slug) : null;
     if (!brake?.perMinute) return true; // an unknown slug is answered 404 by the route itself
-    await this.gate.limit(`l:${brake.linkId}`, brake.perMinute, http.getResponse<FastifyReply>(), (d) => `This link takes at most ${d.limit} payment attempts per minute; retry in ${d.resetSeconds} s`);
+    await this.gate.limit(
+      `l:${brake.linkId}`,
+      brake.perMinute,
+      http.getResponse<FastifyReply>(),
+      (d) => `This link takes at most ${d.limit} payment attempts per minute; retry in ${d.resetSeconds} s`,
+    );
     return true;
   }
 }

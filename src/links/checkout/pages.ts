@@ -10,7 +10,12 @@ export function esc(v: unknown): string {
 
 /** JSON inside a <script type="application/json"> block: no "<" can close it. */
 export function jsonBlock(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function shell(t: I18n, title: string, body: string, opts: { embed?: boolean; bodyClass?: string } = {}): string {
@@ -33,12 +38,55 @@ export function installmentLabel(t: I18n, installmentCents: readonly number[], g
 
 /** The keys the checkout script reads (its messages travel in the page, not in the script). */
 const CLIENT_KEYS: MessageKey[] = [
-  'copied', 'copyFailed', 'inst1', 'instEqual', 'instUneven', 'errAmount', 'errAmountMin', 'errAmountMax', 'errName', 'errEmail', 'errTaxId',
-  'errTaxIdRequired', 'errCardNumber', 'errBrand', 'errExpiry', 'errExpired', 'errCvv', 'errCardName', 'errRefused', 'errStart', 'errBoleto',
-  'errNetwork', 'reason_generic_decline', 'reason_insufficient_funds', 'reason_invalid_card', 'reason_expired_card', 'reason_processing_error',
-  'reason_acquirer_unavailable', 'reason_other', 'pixExpiresIn', 'pixExpired', 'waiting', 'boletoDue', 'doneText', 'processing', 'pay',
-  'st_CARD_ACCEPTED', 'st_CARD_CAPTURED', 'st_CARD_PREAUTH', 'st_PIX_AUTHORIZED', 'st_PIX_SETTLED', 'st_PIX_EXPIRED', 'st_BOLETO_PAID',
-  'st_BOLETO_PAID_PIX', 'st_BOLETO_EXPIRED', 'st_BOLETO_CANCELED', 'st_BOLETO_FAILED', 'st_unknown', 'pixQrAlt',
+  'copied',
+  'copyFailed',
+  'inst1',
+  'instEqual',
+  'instUneven',
+  'errAmount',
+  'errAmountMin',
+  'errAmountMax',
+  'errName',
+  'errEmail',
+  'errTaxId',
+  'errTaxIdRequired',
+  'errCardNumber',
+  'errBrand',
+  'errExpiry',
+  'errExpired',
+  'errCvv',
+  'errCardName',
+  'errRefused',
+  'errStart',
+  'errBoleto',
+  'errNetwork',
+  'reason_generic_decline',
+  'reason_insufficient_funds',
+  'reason_invalid_card',
+  'reason_expired_card',
+  'reason_processing_error',
+  'reason_acquirer_unavailable',
+  'reason_other',
+  'pixExpiresIn',
+  'pixExpired',
+  'waiting',
+  'boletoDue',
+  'doneText',
+  'processing',
+  'pay',
+  'st_CARD_ACCEPTED',
+  'st_CARD_CAPTURED',
+  'st_CARD_PREAUTH',
+  'st_PIX_AUTHORIZED',
+  'st_PIX_SETTLED',
+  'st_PIX_EXPIRED',
+  'st_BOLETO_PAID',
+  'st_BOLETO_PAID_PIX',
+  'st_BOLETO_EXPIRED',
+  'st_BOLETO_CANCELED',
+  'st_BOLETO_FAILED',
+  'st_unknown',
+  'pixQrAlt',
 ];
 
 /** A label, its input and the error slot next to it, tied by aria-describedby. */
@@ -63,7 +111,10 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
     i18n: t.clientBundle(CLIENT_KEYS),
   };
   const methods = (['CARD', 'PIX', 'BOLETO'] as const).filter((x) => l.paymentMethods.includes(x));
-  const hint = [l.minAmountCents !== null ? t.t('amountFrom', { min: t.brl(l.minAmountCents) }) : '', l.maxAmountCents !== null ? t.t('amountUpTo', { max: t.brl(l.maxAmountCents) }) : '']
+  const hint = [
+    l.minAmountCents !== null ? t.t('amountFrom', { min: t.brl(l.minAmountCents) }) : '',
+    l.maxAmountCents !== null ? t.t('amountUpTo', { max: t.brl(l.maxAmountCents) }) : '',
+  ]
     .filter(Boolean)
     .join(' ');
   const amountBlock =
@@ -71,7 +122,10 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
       ? `<p class="price"><span id="price">${esc(t.brl(l.amountCents))}</span>${l.passFee ? ` <small>${esc(t.m.feesByMethod)}</small>` : ''}</p>`
       : `${field('amount', t.m.amountLabel, `<input name="amount" inputmode="decimal" autocomplete="transaction-amount" placeholder="${t.locale === 'en' ? '0.00' : '0,00'}" required>`)}${hint ? `<p class="hint" id="amount-hint">${esc(hint)}</p>` : ''}`;
   const tabs = methods
-    .map((x, i) => `<button type="button" role="tab" class="tab${i === 0 ? ' active' : ''}" id="tab-${x}" data-tab="${x}" aria-controls="panel-${x}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${esc(t.m[`method${x}`])}</button>`)
+    .map(
+      (x, i) =>
+        `<button type="button" role="tab" class="tab${i === 0 ? ' active' : ''}" id="tab-${x}" data-tab="${x}" aria-controls="panel-${x}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${esc(t.m[`method${x}`])}</button>`,
+    )
     .join('');
   const figure = (x: string) => {
     const p = price(x);
@@ -82,7 +136,10 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
       const hidden = i === 0 ? '' : ' hidden';
       const open = `<section class="panel" id="panel-${x}" role="tabpanel" aria-labelledby="tab-${x}"${hidden}>`;
       if (x === 'CARD') {
-        const opts = cardOptions.map((o) => `<option value="${o.installments}">${esc(installmentLabel(t, o.installmentCents, o.grossCents))}</option>`).join('') || `<option value="1">1x</option>`;
+        const opts =
+          cardOptions
+            .map((o) => `<option value="${o.installments}">${esc(installmentLabel(t, o.installmentCents, o.grossCents))}</option>`)
+            .join('') || `<option value="1">1x</option>`;
         return `${open}<form id="card-form" novalidate autocomplete="on">
 ${field('card-number', t.m.cardNumber, '<input name="cardnumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required>', '<span class="brand" id="card-brand" aria-live="polite"></span>')}
 <div class="row">${field('card-expiry', t.m.cardExpiry, `<input name="exp-date" inputmode="numeric" autocomplete="cc-exp" placeholder="${esc(t.m.cardExpiryPlaceholder)}" maxlength="7" required>`)}
@@ -132,13 +189,26 @@ ${m.sandbox ? `<p class="sandbox">${esc(t.m.sandboxNote)}</p>` : ''}
 }
 
 export function unavailablePage(t: I18n, link: Link, embed: boolean): string {
-  const which: Record<string, [MessageKey, MessageKey]> = { INACTIVE: ['pausedTitle', 'pausedText'], EXPIRED: ['expiredTitle', 'expiredText'], EXHAUSTED: ['exhaustedTitle', 'exhaustedText'] };
+  const which: Record<string, [MessageKey, MessageKey]> = {
+    INACTIVE: ['pausedTitle', 'pausedText'],
+    EXPIRED: ['expiredTitle', 'expiredText'],
+    EXHAUSTED: ['exhaustedTitle', 'exhaustedText'],
+  };
   const [title, text] = which[link.status] ? [t.m[which[link.status][0]], t.m[which[link.status][1]]] : [t.m.unavailableTitle, ''];
-  return shell(t, title, `<main class="checkout unavailable" id="checkout" data-status="${esc(link.status)}">
+  return shell(
+    t,
+    title,
+    `<main class="checkout unavailable" id="checkout" data-status="${esc(link.status)}">
 ${embed ? `<button type="button" class="close" id="close" aria-label="${esc(t.m.close)}">×</button>` : ''}
-<h1 id="unavailable-title">${esc(title)}</h1><p>${esc(link.name)}</p><p>${esc(text)}</p></main>`, { embed });
+<h1 id="unavailable-title">${esc(title)}</h1><p>${esc(link.name)}</p><p>${esc(text)}</p></main>`,
+    { embed },
+  );
 }
 
 export function notFoundPage(t: I18n): string {
-  return shell(t, t.m.notFoundTitle, `<main class="checkout unavailable"><h1>${esc(t.m.notFoundTitle)}</h1><p>${esc(t.m.notFoundText)}</p></main>`);
+  return shell(
+    t,
+    t.m.notFoundTitle,
+    `<main class="checkout unavailable"><h1>${esc(t.m.notFoundTitle)}</h1><p>${esc(t.m.notFoundText)}</p></main>`,
+  );
 }

@@ -23,7 +23,8 @@ export function sdkMain(): void {
       closeOnSuccess?: number | boolean;
       lang?: string;
     }) {
-      if (!opts || typeof opts.slug !== 'string' || !/^[A-Za-z0-9]{6,32}$/.test(opts.slug)) throw new Error('ServiceCheckout.open: a valid slug is required');
+      if (!opts || typeof opts.slug !== 'string' || !/^[A-Za-z0-9]{6,32}$/.test(opts.slug))
+        throw new Error('ServiceCheckout.open: a valid slug is required');
       if (current) current.close();
       const overlay = document.createElement('div');
       overlay.setAttribute('data-service-checkout', '');
@@ -38,11 +39,13 @@ export function sdkMain(): void {
           inerted.push(el);
         }
       });
-      overlay.style.cssText = 'position:fixed;inset:0;background:rgba(15,23,42,.55);z-index:2147483647;display:flex;align-items:center;justify-content:center';
+      overlay.style.cssText =
+        'position:fixed;inset:0;background:rgba(15,23,42,.55);z-index:2147483647;display:flex;align-items:center;justify-content:center';
       const frame = document.createElement('iframe');
       frame.title = 'Checkout';
       const lang = opts.lang && /^[A-Za-z-]{2,10}$/.test(opts.lang) ? '&lang=' + encodeURIComponent(opts.lang) : '';
-      frame.src = origin + '/checkout/' + encodeURIComponent(opts.slug) + '?embed=1&parentOrigin=' + encodeURIComponent(location.origin) + lang;
+      frame.src =
+        origin + '/checkout/' + encodeURIComponent(opts.slug) + '?embed=1&parentOrigin=' + encodeURIComponent(location.origin) + lang;
       frame.style.cssText = 'width:min(520px,100vw);height:min(760px,100vh);border:0;border-radius:14px;background:#fff';
       frame.setAttribute('allow', 'clipboard-write');
       overlay.appendChild(frame);
@@ -55,7 +58,12 @@ export function sdkMain(): void {
         if (d.type === 'service-checkout:success' && !succeeded) {
           succeeded = true;
           if (opts.onSuccess) opts.onSuccess({ status: String(d.status), amount: Number(d.amount), method: String(d.method) });
-          const after = opts.closeOnSuccess === undefined || opts.closeOnSuccess === true ? 2500 : opts.closeOnSuccess === false ? -1 : Number(opts.closeOnSuccess);
+          const after =
+            opts.closeOnSuccess === undefined || opts.closeOnSuccess === true
+              ? 2500
+              : opts.closeOnSuccess === false
+                ? -1
+                : Number(opts.closeOnSuccess);
           if (after >= 0) setTimeout(() => handle.close(), after);
         } else if (d.type === 'service-checkout:close') {
           handle.close();

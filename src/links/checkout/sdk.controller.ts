@@ -7,7 +7,10 @@ import { SDK_JS } from './sdk.client';
 @Controller('sdk')
 export class SdkController {
   @Get('checkout.js')
-  @ApiOperation({ operationId: 'checkoutSdk', summary: 'Checkout SDK: ServiceCheckout.open({ slug, onSuccess, onClose }) opens the checkout in an overlay iframe' })
+  @ApiOperation({
+    operationId: 'checkoutSdk',
+    summary: 'Checkout SDK: ServiceCheckout.open({ slug, onSuccess, onClose }) opens the checkout in an overlay iframe',
+  })
   @ApiProduces('text/javascript')
   @ApiOkResponse({ description: 'JavaScript', schema: { type: 'string' } })
   @Header('content-type', 'text/javascript; charset=utf-8')

@@ -16,6 +16,8 @@ describe('payer page figures', () => {
   it('formats a CNPJ/CPF and keeps each printed group of the line whole', () => {
     expect(formatTaxId('11222333000181')).toBe('11.222.333/0001-81');
     expect(formatTaxId('52998224725')).toBe('529.982.247-25');
-    expect(lineGroups('23791.23405 90000.000001 1 16430000025000')).toBe('<span class="grp">23791.23405</span> <span class="grp">90000.000001</span> <span class="grp">1</span> <span class="grp">16430000025000</span>');
+    expect(lineGroups('23791.23405 90000.000001 1 16430000025000')).toBe(
+      '<span class="grp">23791.23405</span> <span class="grp">90000.000001</span> <span class="grp">1</span> <span class="grp">16430000025000</span>',
+    );
   });
 });

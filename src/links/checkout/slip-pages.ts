@@ -5,7 +5,14 @@ import { Link } from '../links/link.types';
 import { PaymentItem } from '../payments/payment.types';
 import { esc, shell } from './pages';
 
-const BANKS: Record<string, string> = { '001': 'Banco do Brasil', '033': 'Santander', '104': 'Caixa', '237': 'Bradesco', '341': 'Itaú', '756': 'Sicoob' };
+const BANKS: Record<string, string> = {
+  '001': 'Banco do Brasil',
+  '033': 'Santander',
+  '104': 'Caixa',
+  '237': 'Bradesco',
+  '341': 'Itaú',
+  '756': 'Sicoob',
+};
 
 /** The bank code's check digit as printed in a boleto header (`237-2`, `341-7`, `001-9`): mod 11, weights 2..9. */
 export function bankCodeWithDv(code: string): string {
@@ -52,7 +59,8 @@ export function boletoPage(t: I18n, link: Link, p: PaymentItem, ben: Beneficiary
   const ourNumber = `${free.slice(4, 6)}/${free.slice(6, 17)}`;
   const line = formatLine(i.digitableLine);
   const head = `<div class="bk-head"><span class="bk-name">${esc(BANKS[bank] ?? `Banco ${bank}`)}</span><span class="bk-code">${esc(bankCodeWithDv(bank))}</span><span class="line bk-line">${lineGroups(line)}</span></div>`;
-  const cell = (label: string, value: string, cls = '', id = '') => `<div class="c ${cls}"><span class="l">${esc(label)}</span><span class="v"${id ? ` id="${id}"` : ''}>${value}</span></div>`;
+  const cell = (label: string, value: string, cls = '', id = '') =>
+    `<div class="c ${cls}"><span class="l">${esc(label)}</span><span class="v"${id ? ` id="${id}"` : ''}>${value}</span></div>`;
   const beneficiary = `${esc(ben.name)}${ben.taxId ? ` · CNPJ/CPF ${esc(formatTaxId(ben.taxId))}` : ''}`;
   const payer = `${esc(p.payer.name)}${p.payer.taxId ? ` · CPF/CNPJ ${esc(formatTaxId(p.payer.taxId))}` : ''}`;
   const svg = itfBarcodeSvg(barcode).replace('<svg ', `<svg class="barcode" role="img" aria-label="${esc(t.m.boletoBarcodeAlt)}" `);
@@ -87,7 +95,12 @@ export function receiptPage(t: I18n, link: Link, p: PaymentItem, merchantName: s
     ['date', t.m.date, t.dateTime(p.paidAt ?? p.createdAt)],
     ['payment-id', t.m.paymentId, p.id],
   ];
-  return shell(t, `${t.m.receiptTitle} · ${link.name}`, `<main class="receipt" id="receipt"><h1>${esc(isPaid(p.status) ? t.m.receiptTitle : t.m.statusTitle)}</h1>
+  return shell(
+    t,
+    `${t.m.receiptTitle} · ${link.name}`,
+    `<main class="receipt" id="receipt"><h1>${esc(isPaid(p.status) ? t.m.receiptTitle : t.m.statusTitle)}</h1>
 <table class="slip">${rows.map(([id, k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="r-${id}">${esc(v)}</td></tr>`).join('')}</table>
-<p class="no-print"><button type="button" class="pay" data-print>${esc(t.m.print)}</button></p></main>`, { bodyClass: 'print' });
+<p class="no-print"><button type="button" class="pay" data-print>${esc(t.m.print)}</button></p></main>`,
+    { bodyClass: 'print' },
+  );
 }

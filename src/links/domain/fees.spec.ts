@@ -192,25 +192,31 @@ describe('simulate', () => {
 
   it('installments always sum to gross, the first carries the remainder', () => {
     fc.assert(
-      fc.property(tableArb, methodAndInstallments, fc.integer({ min: 1, max: 1_000_000_000 }), fc.boolean(), (table, [method, n], amount, passFee) => {
-        let s;
-        try {
-          s = simulate({ amountCents: amount, method, installments: n, passFee }, table);
-        } catch (e) {
-          expect(e).toBeInstanceOf(FeeError);
-          const allowed = ['fee_exceeds_amount', 'fee_installment_too_small', ...(passFee ? ['fee_amount_invalid'] : [])];
-          expect(allowed).toContain((e as FeeError).code);
-          return;
-        }
-        expect(s.installmentCents).toHaveLength(n);
-        expect(s.installmentCents.reduce((a, b) => a + b, 0)).toBe(s.grossCents);
-        const rest = s.installmentCents.slice(1);
-        for (const p of rest) expect(p).toBe(Math.floor(s.grossCents / n));
-        expect(s.installmentCents[0] - Math.floor(s.grossCents / n)).toBe(s.grossCents % n);
-        expect(s.grossCents - s.feeCents).toBe(s.netCents);
-        if (passFee) expect(s.netCents).toBe(amount);
-        else expect(s.grossCents).toBe(amount);
-      }),
+      fc.property(
+        tableArb,
+        methodAndInstallments,
+        fc.integer({ min: 1, max: 1_000_000_000 }),
+        fc.boolean(),
+        (table, [method, n], amount, passFee) => {
+          let s;
+          try {
+            s = simulate({ amountCents: amount, method, installments: n, passFee }, table);
+          } catch (e) {
+            expect(e).toBeInstanceOf(FeeError);
+            const allowed = ['fee_exceeds_amount', 'fee_installment_too_small', ...(passFee ? ['fee_amount_invalid'] : [])];
+            expect(allowed).toContain((e as FeeError).code);
+            return;
+          }
+          expect(s.installmentCents).toHaveLength(n);
+          expect(s.installmentCents.reduce((a, b) => a + b, 0)).toBe(s.grossCents);
+          const rest = s.installmentCents.slice(1);
+          for (const p of rest) expect(p).toBe(Math.floor(s.grossCents / n));
+          expect(s.installmentCents[0] - Math.floor(s.grossCents / n)).toBe(s.grossCents % n);
+          expect(s.grossCents - s.feeCents).toBe(s.netCents);
+          if (passFee) expect(s.netCents).toBe(amount);
+          else expect(s.grossCents).toBe(amount);
+        },
+      ),
     );
   });
 

@@ -118,7 +118,13 @@ export function rateFor(table: FeeTable, method: PaymentMethod, installments = 1
         ? { percentBps: table.PIX?.percentBps, fixedCents: table.PIX?.fixedCents }
         : { percentBps: 0, fixedCents: table.BOLETO?.fixedCents };
   const { percentBps, fixedCents } = rate;
-  if (!Number.isInteger(percentBps) || percentBps < 0 || percentBps >= BPS_DENOMINATOR || !Number.isSafeInteger(fixedCents) || fixedCents < 0) {
+  if (
+    !Number.isInteger(percentBps) ||
+    percentBps < 0 ||
+    percentBps >= BPS_DENOMINATOR ||
+    !Number.isSafeInteger(fixedCents) ||
+    fixedCents < 0
+  ) {
     throw new FeeError('fee_table_invalid', `Fee table has no valid rate for ${method} ${installments}x`, { method, installments });
   }
   return { percentBps, fixedCents };

@@ -101,7 +101,8 @@ export function acceptsPayments(status: LinkStatus): boolean {
   return LINK_MACHINE.allowedFrom('DEACTIVATE').includes(status);
 }
 
-export type LinkStatusChange = { kind: 'noop'; status: LinkStatus } | { kind: 'transition'; trigger: LinkTrigger; from: LinkStatus; to: LinkStatus };
+export type LinkStatusChange =
+  { kind: 'noop'; status: LinkStatus } | { kind: 'transition'; trigger: LinkTrigger; from: LinkStatus; to: LinkStatus };
 
 /**
  * Turns the caller's `{"status": …}` into a trigger. Asking for the current status is a

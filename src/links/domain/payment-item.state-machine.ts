@@ -83,7 +83,14 @@ export const INITIAL_STATUSES: { readonly [M in TransactionMethod]: readonly Sta
 });
 
 /** Statuses counted as paid (paidCount, totalPaid), whatever the method. */
-export const PAID_STATUSES: readonly PaymentItemStatus[] = Object.freeze(['ACCEPTED', 'CAPTURED', 'PAID', 'PAID_PIX', 'AUTHORIZED', 'SETTLED']);
+export const PAID_STATUSES: readonly PaymentItemStatus[] = Object.freeze([
+  'ACCEPTED',
+  'CAPTURED',
+  'PAID',
+  'PAID_PIX',
+  'AUTHORIZED',
+  'SETTLED',
+]);
 
 export type PaymentItemStateErrorCode = 'invalid_transition' | 'unknown_status';
 

@@ -120,7 +120,12 @@ describe('split rules', () => {
     expect(percentageHundredths(12.5)).toBe(1250);
     expect(percentageHundredths(0.01)).toBe(1);
     expect(percentageHundredths(100)).toBe(10_000);
-    expect(splitsFromApi([{ merchantId: 'a', amount: 12.34 }, { merchantId: 'b', percentage: 50, amount: null }])).toEqual([
+    expect(
+      splitsFromApi([
+        { merchantId: 'a', amount: 12.34 },
+        { merchantId: 'b', percentage: 50, amount: null },
+      ]),
+    ).toEqual([
       { merchantId: 'a', amountCents: 1234 },
       { merchantId: 'b', percentage: 50 },
     ]);

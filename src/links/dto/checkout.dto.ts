@@ -54,7 +54,10 @@ export class CheckoutCardDto {
 
 /** A payer's attempt from the hosted checkout. */
 export class CheckoutPaymentDto {
-  @ApiPropertyOptional({ description: 'Made by the page per submit: a repeat with the same id answers the same attempt', example: '0c9d2f4e-1a2b-4c3d-8e9f-0a1b2c3d4e5f' })
+  @ApiPropertyOptional({
+    description: 'Made by the page per submit: a repeat with the same id answers the same attempt',
+    example: '0c9d2f4e-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
+  })
   @IsOptional()
   @IsUUID()
   attemptId?: string;
@@ -102,7 +105,10 @@ export class CheckoutPixDto {
   qrCode: string;
   @ApiProperty({ example: '2026-11-20T12:30:00.000Z' })
   expiresAt: string;
-  @ApiPropertyOptional({ description: 'Sandbox only: the page where the sandbox bank pays it', example: '/sandbox/pix/Qm3k9TzL0aB7cD1eF2gH3iJ4k' })
+  @ApiPropertyOptional({
+    description: 'Sandbox only: the page where the sandbox bank pays it',
+    example: '/sandbox/pix/Qm3k9TzL0aB7cD1eF2gH3iJ4k',
+  })
   bankAppUrl?: string;
 }
 

@@ -1,6 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsOptional, IsPositive, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { NestedArray, NestedObject } from '../../common/dto/nested';
 import { IsMoney } from '../../common/dto/amount';
 import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
@@ -12,7 +29,10 @@ export class SplitShareDto {
   @Length(1, 60)
   merchantId: string;
 
-  @ApiPropertyOptional({ description: 'Percent of what is left after fixed shares (0 < p <= 100, 2 decimals); give this or amount', example: 70 })
+  @ApiPropertyOptional({
+    description: 'Percent of what is left after fixed shares (0 < p <= 100, 2 decimals); give this or amount',
+    example: 70,
+  })
   @IsOptional()
   @IsMoney()
   percentage?: number;
@@ -45,7 +65,11 @@ export class CreateLinkDto {
   @MaxLength(1000)
   description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Fixed price, BRL. Absent or null: open amount (the payer types it)', example: 150.0 })
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'Fixed price, BRL. Absent or null: open amount (the payer types it)',
+    example: 150.0,
+  })
   @IsOptional()
   @IsMoney()
   @IsPositive()
@@ -71,19 +95,32 @@ export class CreateLinkDto {
   @IsIn(METHODS, { each: true })
   paymentMethods: ('CARD' | 'PIX' | 'BOLETO')[];
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 12, default: 1, example: 6, description: 'Card installments offered, 1x to maxInstallments x' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 12,
+    default: 1,
+    example: 6,
+    description: 'Card installments offered, 1x to maxInstallments x',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(12)
   maxInstallments?: number;
 
-  @ApiPropertyOptional({ default: false, example: true, description: 'Gross the price up so the owner nets it exactly (the payer pays the fee)' })
+  @ApiPropertyOptional({
+    default: false,
+    example: true,
+    description: 'Gross the price up so the owner nets it exactly (the payer pays the fee)',
+  })
   @IsOptional()
   @IsBoolean()
   passFee?: boolean;
 
-  @ApiPropertyOptional({ type: [SplitShareDto], description: "Distribution among merchants; the owner (the tenant's own merchant) must be in it" })
+  @ApiPropertyOptional({
+    type: [SplitShareDto],
+    description: "Distribution among merchants; the owner (the tenant's own merchant) must be in it",
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
@@ -269,7 +306,12 @@ export class LinkDto {
   ownerMerchantId: string;
   @ApiProperty({ nullable: true, type: Number, example: 100 })
   maxUses: number | null;
-  @ApiProperty({ nullable: true, type: Number, example: 300, description: 'Checkout attempts per minute this link takes from all payers together; null: no per-link brake' })
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    example: 300,
+    description: 'Checkout attempts per minute this link takes from all payers together; null: no per-link brake',
+  })
   checkoutAttemptsPerMinute: number | null;
   @ApiProperty({ nullable: true, type: String, example: '2026-12-31T23:59:59.000Z' })
   expiresAt: string | null;
@@ -292,7 +334,11 @@ export class LinkDto {
 }
 
 export class CreatedLinkDto extends LinkDto {
-  @ApiProperty({ nullable: true, type: LinkFeeSimulationDto, description: 'Every option the payer will see (fixed amount); null for an open amount' })
+  @ApiProperty({
+    nullable: true,
+    type: LinkFeeSimulationDto,
+    description: 'Every option the payer will see (fixed amount); null for an open amount',
+  })
   feeSimulation: LinkFeeSimulationDto | null;
 }
 

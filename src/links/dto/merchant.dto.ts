@@ -8,7 +8,10 @@ import { IsTaxId } from '../../common/tax-id';
 const PERCENT_EXAMPLE = { 1: 2.99, 2: 3.49, 3: 3.49, 4: 3.49, 5: 3.49, 6: 3.49, 7: 3.99, 8: 3.99, 9: 3.99, 10: 3.99, 11: 3.99, 12: 3.99 };
 
 export class CardFeesDto {
-  @ApiProperty({ description: 'Percent of the gross per installment count, keys "1" to "12" (at most 2 decimals)', example: PERCENT_EXAMPLE })
+  @ApiProperty({
+    description: 'Percent of the gross per installment count, keys "1" to "12" (at most 2 decimals)',
+    example: PERCENT_EXAMPLE,
+  })
   @IsObject()
   percentByInstallments: Record<string, number>;
   @ApiProperty({ description: 'Fixed part per transaction, BRL', example: 0 })

@@ -44,7 +44,8 @@ export class PaymentItemDto {
   @ApiProperty({ enum: ['CARD', 'PIX', 'BOLETO'], example: 'CARD' })
   transactionMethod: string;
   @ApiProperty({
-    description: 'CARD: ACCEPTED, CAPTURED, PREAUTH, VOIDED, AUTH_REJECTED, CHALLENGE_REJECTED, SETUP_REJECTED, FAILED; PIX: PENDING, AUTHORIZED, SETTLED, EXPIRED; BOLETO: PENDING, PAID, PAID_PIX, EXPIRED, CANCELED, FAILED',
+    description:
+      'CARD: ACCEPTED, CAPTURED, PREAUTH, VOIDED, AUTH_REJECTED, CHALLENGE_REJECTED, SETUP_REJECTED, FAILED; PIX: PENDING, AUTHORIZED, SETTLED, EXPIRED; BOLETO: PENDING, PAID, PAID_PIX, EXPIRED, CANCELED, FAILED',
     enum: [...new Set(Object.values(PAYMENT_ITEM_STATUSES).flat())],
     example: 'ACCEPTED',
   })
@@ -78,7 +79,16 @@ export class PaymentItemDto {
 export class LinkEventDto {
   @ApiProperty({
     example: 'PAYMENT_STATUS_CHANGED',
-    enum: ['LINK_CREATED', 'LINK_UPDATED', 'LINK_ACTIVATED', 'LINK_DEACTIVATED', 'LINK_EXPIRED', 'LINK_EXHAUSTED', 'PAYMENT_ATTEMPTED', 'PAYMENT_STATUS_CHANGED'],
+    enum: [
+      'LINK_CREATED',
+      'LINK_UPDATED',
+      'LINK_ACTIVATED',
+      'LINK_DEACTIVATED',
+      'LINK_EXPIRED',
+      'LINK_EXHAUSTED',
+      'PAYMENT_ATTEMPTED',
+      'PAYMENT_STATUS_CHANGED',
+    ],
     description: 'What happened to the link or one of its payments',
   })
   type: string;

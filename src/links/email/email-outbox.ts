@@ -36,11 +36,13 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   private async health(): Promise<{ status: 'up' | 'degraded'; [k: string]: unknown }> {
     if (!this.config.smtpUrl) return { status: 'up', smtp: 'not configured' };
     try {
-      const r = (await this.ds.query(
-        `SELECT count(*) FILTER (WHERE status = 'DEAD')::int AS dead,
+      const r = (
+        await this.ds.query(
+          `SELECT count(*) FILTER (WHERE status = 'DEAD')::int AS dead,
                 count(*) FILTER (WHERE status = 'PENDING' AND created_at < now() - interval '15 minutes')::int AS late
          FROM links_email_outbox WHERE status IN ('DEAD', 'PENDING')`,
-      ))[0];
+        )
+      )[0];
       return { status: r.dead || r.late ? 'degraded' : 'up', dead: r.dead, late: r.late };
     } catch {
       return { status: 'degraded', error: 'outbox not readable' };
@@ -81,12 +83,21 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async send(r: any): Promise<void> {
     try {
-      await this.transport!.sendMail({ from: this.config.mailFrom, to: r.to_address, subject: r.subject, text: r.text_body, html: r.html_body });
+      await this.transport!.sendMail({
+        from: this.config.mailFrom,
+        to: r.to_address,
+        subject: r.subject,
+        text: r.text_body,
+        html: r.html_body,
+      });
       await this.ds.query(`UPDATE links_email_outbox SET status = 'SENT', sent_at = now(), last_error = NULL WHERE id = $1`, [r.id]);
     } catch (e: any) {
       const dead = r.attempts >= MAX_ATTEMPTS;
       const wait = BACKOFF_SECONDS[Math.min(r.attempts - 1, BACKOFF_SECONDS.length - 1)];
-      this.logger.warn({ emailId: r.id, attempts: r.attempts, err: e?.message }, dead ? 'payment notice dead after retries' : 'payment notice not sent; will retry');
+      this.logger.warn(
+        { emailId: r.id, attempts: r.attempts, err: e?.message },
+        dead ? 'payment notice dead after retries' : 'payment notice not sent; will retry',
+      );
       await this.ds.query(
         `UPDATE links_email_outbox SET status = $2, next_attempt_at = now() + make_interval(secs => $3), last_error = $4 WHERE id = $1`,
         [r.id, dead ? 'DEAD' : 'PENDING', wait, String(e?.message ?? e).slice(0, 500)],

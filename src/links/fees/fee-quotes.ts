@@ -16,7 +16,15 @@ export function optionToApi(s: FeeSimulation): FeeOptionDto {
 }
 
 /** Every option a payer sees for a price: each enabled method, card with 1..maxInstallments. */
-export function quoteAll(table: FeeTable, amountCents: number, methods: readonly PaymentMethod[], maxInstallments: number, passFee: boolean): FeeSimulation[] {
+export function quoteAll(
+  table: FeeTable,
+  amountCents: number,
+  methods: readonly PaymentMethod[],
+  maxInstallments: number,
+  passFee: boolean,
+): FeeSimulation[] {
   const order: PaymentMethod[] = ['CARD', 'PIX', 'BOLETO'];
-  return order.filter((m) => methods.includes(m)).flatMap((method) => simulateAll({ amountCents, method, passFee, maxInstallments: method === 'CARD' ? maxInstallments : 1 }, table));
+  return order
+    .filter((m) => methods.includes(m))
+    .flatMap((method) => simulateAll({ amountCents, method, passFee, maxInstallments: method === 'CARD' ? maxInstallments : 1 }, table));
 }

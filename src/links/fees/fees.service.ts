@@ -15,7 +15,10 @@ export class FeesService {
     const installments = dto.installments ?? 1;
     const passFee = dto.passFee ?? false;
     try {
-      const s = simulate({ amountCents: toCents(dto.amount), method: dto.paymentMethod, installments, passFee }, this.merchants.feeTable(merchant));
+      const s = simulate(
+        { amountCents: toCents(dto.amount), method: dto.paymentMethod, installments, passFee },
+        this.merchants.feeTable(merchant),
+      );
       return { merchantId: merchant.id, passFee, amount: dto.amount, ...optionToApi(s) };
     } catch (e) {
       if (e instanceof FeeError) {

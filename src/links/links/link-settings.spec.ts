@@ -28,18 +28,24 @@ function paymentOf(priceCents: number, method: PaymentMethod, installments: numb
 describe('a payment split among merchants (property-based)', () => {
   it('always distributes exactly the net, each partner getting the floor of its percentage and the owner the rest', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 400, max: 10_000_000 }), methodAndInstallments, fc.boolean(), percentSplits, (price, [method, n], passFee, splits) => {
-        const { s, shares } = paymentOf(price, method, n, passFee, splits);
-        expect(shares.reduce((a, x) => a + x.amountCents, 0)).toBe(s.netCents);
-        for (const [i, sh] of shares.entries()) {
-          if (sh.merchantId === OWNER) continue;
-          expect(sh.amountCents).toBe(Math.floor((price * Math.round(splits[i].percentage! * 100)) / 10000));
-        }
-        // the owner's rounding bonus is less than one cent per partner
-        const exact = (price * Math.round(splits[0].percentage! * 100)) / 10000 - (passFee ? 0 : s.feeCents);
-        expect(shares[0].amountCents - exact).toBeGreaterThanOrEqual(0);
-        expect(shares[0].amountCents - exact).toBeLessThan(splits.length);
-      }),
+      fc.property(
+        fc.integer({ min: 400, max: 10_000_000 }),
+        methodAndInstallments,
+        fc.boolean(),
+        percentSplits,
+        (price, [method, n], passFee, splits) => {
+          const { s, shares } = paymentOf(price, method, n, passFee, splits);
+          expect(shares.reduce((a, x) => a + x.amountCents, 0)).toBe(s.netCents);
+          for (const [i, sh] of shares.entries()) {
+            if (sh.merchantId === OWNER) continue;
+            expect(sh.amountCents).toBe(Math.floor((price * Math.round(splits[i].percentage! * 100)) / 10000));
+          }
+          // the owner's rounding bonus is less than one cent per partner
+          const exact = (price * Math.round(splits[0].percentage! * 100)) / 10000 - (passFee ? 0 : s.feeCents);
+          expect(shares[0].amountCents - exact).toBeGreaterThanOrEqual(0);
+          expect(shares[0].amountCents - exact).toBeLessThan(splits.length);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -69,20 +75,82 @@ describe('rounding tables', () => {
     [5000, 'BOLETO', 1, true, 5349, 349, 5000],
     [5000, 'BOLETO', 1, false, 5000, 349, 4651],
   ] as const)('%i cents by %s %ix, passFee %s → gross %i, fee %i, net %i', (price, method, n, passFee, gross, fee, net) => {
-    expect(simulate({ amountCents: price, method, installments: n, passFee })).toMatchObject({ grossCents: gross, feeCents: fee, netCents: net });
+    expect(simulate({ amountCents: price, method, installments: n, passFee })).toMatchObject({
+      grossCents: gross,
+      feeCents: fee,
+      netCents: net,
+    });
   });
 
   it.each([
     // price, splits (owner first), passFee, fee → shares
-    [10000, [['o', 70], ['a', 30]], true, 0, [7000, 3000]],
-    [10000, [['o', 70], ['a', 30]], false, 299, [6701, 3000]],
-    [100, [['o', 33.34], ['a', 33.33], ['b', 33.33]], true, 0, [34, 33, 33]],
-    [1, [['o', 50], ['a', 50]], true, 0, [1, 0]],
-    [9999, [['o', 0.01], ['a', 99.99]], true, 0, [1, 9998]],
-    [10000, [['a', 1000], ['o', 50], ['b', 50]], true, 0, [1000, 4500, 4500]],
+    [
+      10000,
+      [
+        ['o', 70],
+        ['a', 30],
+      ],
+      true,
+      0,
+      [7000, 3000],
+    ],
+    [
+      10000,
+      [
+        ['o', 70],
+        ['a', 30],
+      ],
+      false,
+      299,
+      [6701, 3000],
+    ],
+    [
+      100,
+      [
+        ['o', 33.34],
+        ['a', 33.33],
+        ['b', 33.33],
+      ],
+      true,
+      0,
+      [34, 33, 33],
+    ],
+    [
+      1,
+      [
+        ['o', 50],
+        ['a', 50],
+      ],
+      true,
+      0,
+      [1, 0],
+    ],
+    [
+      9999,
+      [
+        ['o', 0.01],
+        ['a', 99.99],
+      ],
+      true,
+      0,
+      [1, 9998],
+    ],
+    [
+      10000,
+      [
+        ['a', 1000],
+        ['o', 50],
+        ['b', 50],
+      ],
+      true,
+      0,
+      [1000, 4500, 4500],
+    ],
   ] as const)('%i cents split %j (passFee %s, fee %i) → %j', (price, split, passFee, fee, expected) => {
     const splits: SplitShare[] = split.map(([id, v]) =>
-      id === 'a' && v === 1000 ? { merchantId: 'mer_a', amountCents: v } : { merchantId: id === 'o' ? OWNER : `mer_${id}`, percentage: v as number },
+      id === 'a' && v === 1000
+        ? { merchantId: 'mer_a', amountCents: v }
+        : { merchantId: id === 'o' ? OWNER : `mer_${id}`, percentage: v as number },
     );
     expect(allocatePayment({ splits, passFee }, OWNER, price, fee).map((s) => s.amountCents)).toEqual(expected);
   });
@@ -93,15 +161,44 @@ describe('link settings', () => {
   const base = { name: 'x', paymentMethods: ['CARD', 'PIX'] as ('CARD' | 'PIX')[] };
 
   it('refuses a split whose owner share cannot pay the fee unless it is passed on', () => {
-    const s = buildSettings({ ...base, amount: 100, splits: [{ merchantId: OWNER, amount: 1 }, { merchantId: 'mer_a', amount: 99 }] }, OWNER, now);
+    const s = buildSettings(
+      {
+        ...base,
+        amount: 100,
+        splits: [
+          { merchantId: OWNER, amount: 1 },
+          { merchantId: 'mer_a', amount: 99 },
+        ],
+      },
+      OWNER,
+      now,
+    );
     expect(() => assertPriceable(s, DEFAULT_FEE_TABLE, OWNER, 10000)).toThrow(expect.objectContaining({ code: 'split_total_mismatch' }));
-    const passed = buildSettings({ ...base, amount: 100, passFee: true, splits: [{ merchantId: OWNER, amount: 1 }, { merchantId: 'mer_a', amount: 99 }] }, OWNER, now);
+    const passed = buildSettings(
+      {
+        ...base,
+        amount: 100,
+        passFee: true,
+        splits: [
+          { merchantId: OWNER, amount: 1 },
+          { merchantId: 'mer_a', amount: 99 },
+        ],
+      },
+      OWNER,
+      now,
+    );
     expect(() => assertPriceable(passed, DEFAULT_FEE_TABLE, OWNER, 10000)).not.toThrow();
   });
 
   it('reads amounts exactly and keeps the open-amount bounds only without an amount', () => {
     expect(buildSettings({ ...base, amount: 1.15 }, OWNER, now).amountCents).toBe(115);
-    expect(buildSettings({ ...base, minAmount: 0.1, maxAmount: 0.3 }, OWNER, now)).toMatchObject({ amountCents: null, minAmountCents: 10, maxAmountCents: 30 });
-    expect(() => buildSettings({ ...base, amount: 1, maxAmount: 2 }, OWNER, now)).toThrow(expect.objectContaining({ code: 'invalid_link' }));
+    expect(buildSettings({ ...base, minAmount: 0.1, maxAmount: 0.3 }, OWNER, now)).toMatchObject({
+      amountCents: null,
+      minAmountCents: 10,
+      maxAmountCents: 30,
+    });
+    expect(() => buildSettings({ ...base, amount: 1, maxAmount: 2 }, OWNER, now)).toThrow(
+      expect.objectContaining({ code: 'invalid_link' }),
+    );
   });
 });

@@ -32,9 +32,13 @@ export function buildSettings(input: CreateLinkDto, ownerId: string, now: Date):
   const minAmountCents = cents(input.minAmount, 'minAmount');
   const maxAmountCents = cents(input.maxAmount, 'maxAmount');
   if (amountCents !== null && (minAmountCents !== null || maxAmountCents !== null)) {
-    invalid(minAmountCents !== null ? 'minAmount' : 'maxAmount', 'minAmount and maxAmount apply only to an open amount (amount absent or null)');
+    invalid(
+      minAmountCents !== null ? 'minAmount' : 'maxAmount',
+      'minAmount and maxAmount apply only to an open amount (amount absent or null)',
+    );
   }
-  if (minAmountCents !== null && maxAmountCents !== null && minAmountCents > maxAmountCents) invalid('minAmount', 'minAmount must not exceed maxAmount');
+  if (minAmountCents !== null && maxAmountCents !== null && minAmountCents > maxAmountCents)
+    invalid('minAmount', 'minAmount must not exceed maxAmount');
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) invalid('expiresAt', 'expiresAt must be in the future');
   const actorEmail = input.actor?.email ?? null;
@@ -83,7 +87,11 @@ export function assertPriceable(s: LinkSettings, table: FeeTable, ownerId: strin
   const ownerShare = allocate(priceCents, s.splits, ownerId).find((a) => a.merchantId === ownerId)!.amountCents;
   const worst = options.reduce((max, o) => Math.max(max, o.feeCents), 0);
   if (ownerShare < worst) {
-    invalid('splits', `The owner's share (${ownerShare / 100}) does not cover the fee (up to ${worst / 100}); raise it or use passFee`, 'split_total_mismatch');
+    invalid(
+      'splits',
+      `The owner's share (${ownerShare / 100}) does not cover the fee (up to ${worst / 100}); raise it or use passFee`,
+      'split_total_mismatch',
+    );
   }
 }
 

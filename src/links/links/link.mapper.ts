@@ -25,7 +25,11 @@ export function linkToDto(l: Link, publicUrl: string): LinkDto {
     paymentMethods: l.paymentMethods,
     maxInstallments: l.maxInstallments,
     passFee: l.passFee,
-    splits: l.splits.map((s) => ({ merchantId: s.merchantId, ...(s.percentage !== undefined ? { percentage: s.percentage } : {}), ...(s.amountCents !== undefined ? { amount: s.amountCents / 100 } : {}) })),
+    splits: l.splits.map((s) => ({
+      merchantId: s.merchantId,
+      ...(s.percentage !== undefined ? { percentage: s.percentage } : {}),
+      ...(s.amountCents !== undefined ? { amount: s.amountCents / 100 } : {}),
+    })),
     ownerMerchantId: l.ownerMerchantId,
     maxUses: l.maxUses,
     checkoutAttemptsPerMinute: l.checkoutAttemptsPerMinute,
@@ -64,7 +68,15 @@ export function paymentToDto(p: any): PaymentItemDto {
 
 /** A stored item (camelCase) to the API item. */
 export function itemToDto(p: PaymentItem): PaymentItemDto {
-  return paymentToDto({ ...p, amount_cents: p.amountCents, fee_cents: p.feeCents, net_cents: p.netCents, paid_at: p.paidAt, created_at: p.createdAt, updated_at: p.updatedAt });
+  return paymentToDto({
+    ...p,
+    amount_cents: p.amountCents,
+    fee_cents: p.feeCents,
+    net_cents: p.netCents,
+    paid_at: p.paidAt,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+  });
 }
 
 const DETAIL_KEYS = ['brand', 'last4', 'txid', 'expiresAt', 'boletoId', 'digitableLine', 'dueDate'] as const;

@@ -48,8 +48,29 @@ export class SqlLinksRepository extends LinksRepository {
          payment_methods, max_installments, pass_fee, splits, max_uses, expires_at, notify_email, actor_email, status, created_at, updated_at,
          checkout_attempts_per_minute)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21) RETURNING ${LINK_COLUMNS}`,
-      [l.id, l.tenantId, l.slug, l.ownerMerchantId, l.name, l.description, l.amountCents, l.minAmountCents, l.maxAmountCents, l.paymentMethods, l.maxInstallments,
-        l.passFee, JSON.stringify(l.splits), l.maxUses, l.expiresAt, l.notifyEmail, l.actorEmail, l.status, l.createdAt, l.updatedAt, l.checkoutAttemptsPerMinute],
+      [
+        l.id,
+        l.tenantId,
+        l.slug,
+        l.ownerMerchantId,
+        l.name,
+        l.description,
+        l.amountCents,
+        l.minAmountCents,
+        l.maxAmountCents,
+        l.paymentMethods,
+        l.maxInstallments,
+        l.passFee,
+        JSON.stringify(l.splits),
+        l.maxUses,
+        l.expiresAt,
+        l.notifyEmail,
+        l.actorEmail,
+        l.status,
+        l.createdAt,
+        l.updatedAt,
+        l.checkoutAttemptsPerMinute,
+      ],
     );
     return toLink(rows[0]);
   }
@@ -84,7 +105,10 @@ export class SqlLinksRepository extends LinksRepository {
       params,
     );
     if (!rows.length && offset > 0) {
-      const c = await this.ds.query(`SELECT count(*)::int AS n FROM links WHERE tenant_id = $1 ${status ? 'AND status = $2' : ''}`, status ? [tenantId, status] : [tenantId]);
+      const c = await this.ds.query(
+        `SELECT count(*)::int AS n FROM links WHERE tenant_id = $1 ${status ? 'AND status = $2' : ''}`,
+        status ? [tenantId, status] : [tenantId],
+      );
       return [[], c[0].n];
     }
     return [rows.map(toLink), rows.length ? Number(rows[0].total) : 0];
@@ -96,14 +120,35 @@ export class SqlLinksRepository extends LinksRepository {
          max_installments = $8, pass_fee = $9, splits = $10, max_uses = $11, expires_at = $12, notify_email = $13, actor_email = $14, updated_at = $15,
          checkout_attempts_per_minute = $16
        WHERE id = $1 RETURNING ${LINK_COLUMNS}`,
-      [id, s.name, s.description, s.amountCents, s.minAmountCents, s.maxAmountCents, s.paymentMethods, s.maxInstallments, s.passFee,
-        JSON.stringify(s.splits), s.maxUses, s.expiresAt, s.notifyEmail, s.actorEmail, now, s.checkoutAttemptsPerMinute],
+      [
+        id,
+        s.name,
+        s.description,
+        s.amountCents,
+        s.minAmountCents,
+        s.maxAmountCents,
+        s.paymentMethods,
+        s.maxInstallments,
+        s.passFee,
+        JSON.stringify(s.splits),
+        s.maxUses,
+        s.expiresAt,
+        s.notifyEmail,
+        s.actorEmail,
+        now,
+        s.checkoutAttemptsPerMinute,
+      ],
     );
     return toLink(res[0][0]);
   }
 
   async transition(m: Tx, id: string, from: LinkStatus[], to: LinkStatus, now: Date): Promise<boolean> {
-    const res = await managerOf(m).query(`UPDATE links SET status = $2, updated_at = $3 WHERE id = $1 AND status = ANY($4)`, [id, to, now, from]);
+    const res = await managerOf(m).query(`UPDATE links SET status = $2, updated_at = $3 WHERE id = $1 AND status = ANY($4)`, [
+      id,
+      to,
+      now,
+      from,
+    ]);
     return res[1] === 1;
   }
 
@@ -112,15 +157,30 @@ export class SqlLinksRepository extends LinksRepository {
     return res[0][0] ? toLink(res[0][0]) : null;
   }
 
-  async addEvent(m: Tx, linkId: string, type: string, data: Record<string, unknown>, at: Date, paymentId: string | null = null): Promise<void> {
-    await managerOf(m).query(`INSERT INTO links_events (link_id, type, payment_id, data, occurred_at) VALUES ($1,$2,$3,$4,$5)`, [linkId, type, paymentId, JSON.stringify(data), at]);
+  async addEvent(
+    m: Tx,
+    linkId: string,
+    type: string,
+    data: Record<string, unknown>,
+    at: Date,
+    paymentId: string | null = null,
+  ): Promise<void> {
+    await managerOf(m).query(`INSERT INTO links_events (link_id, type, payment_id, data, occurred_at) VALUES ($1,$2,$3,$4,$5)`, [
+      linkId,
+      type,
+      paymentId,
+      JSON.stringify(data),
+      at,
+    ]);
   }
 
   /** One round trip: the link, its payments in attempt order and its newest events. */
   async detail(tenantId: string, id: string): Promise<LinkDetailRow | null> {
     if (!isUuid(id)) return null;
     const rows = await this.ds.query(
-      `SELECT ${LINK_COLUMNS.split(',').map((c) => `l.${c.trim()}`).join(', ')},
+      `SELECT ${LINK_COLUMNS.split(',')
+        .map((c) => `l.${c.trim()}`)
+        .join(', ')},
          (SELECT json_agg(json_build_object('id', p.id, 'method', p.method, 'status', p.status, 'amount_cents', p.amount_cents, 'fee_cents', p.fee_cents,
                    'net_cents', p.net_cents, 'installments', p.installments, 'payer', p.payer, 'instrument', p.instrument, 'splits', p.splits,
                    'reason', p.reason, 'paid_at', p.paid_at, 'created_at', p.created_at, 'updated_at', p.updated_at) ORDER BY p.seq)

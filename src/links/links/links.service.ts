@@ -41,20 +41,37 @@ export class LinksService {
     const owner = await this.merchants.owner(tenantId);
     const now = this.clock.now();
     const s = buildSettings(dto, owner.id, now);
-    await this.merchants.assertKnown(tenantId, s.splits.map((x) => x.merchantId));
+    await this.merchants.assertKnown(
+      tenantId,
+      s.splits.map((x) => x.merchantId),
+    );
     const table = this.merchants.feeTable(owner);
     if (s.amountCents !== null) assertPriceable(s, table, owner.id, s.amountCents);
     for (let attempt = 0; ; attempt++) {
       try {
         const link = await transaction(this.ds, async (m) => {
-          const l = await this.links.insert(m, { id: randomUUID(), tenantId, slug: newSlug(), ownerMerchantId: owner.id, status: 'ACTIVE', createdAt: now, updatedAt: now, ...s });
+          const l = await this.links.insert(m, {
+            id: randomUUID(),
+            tenantId,
+            slug: newSlug(),
+            ownerMerchantId: owner.id,
+            status: 'ACTIVE',
+            createdAt: now,
+            updatedAt: now,
+            ...s,
+          });
           await this.links.addEvent(m, l.id, 'LINK_CREATED', { status: 'ACTIVE' }, now);
           return l;
         });
         const feeSimulation =
           s.amountCents === null
             ? null
-            : { amount: s.amountCents / 100, passFee: s.passFee, merchantId: owner.id, options: quoteAll(table, s.amountCents, s.paymentMethods, s.maxInstallments, s.passFee).map(optionToApi) };
+            : {
+                amount: s.amountCents / 100,
+                passFee: s.passFee,
+                merchantId: owner.id,
+                options: quoteAll(table, s.amountCents, s.paymentMethods, s.maxInstallments, s.passFee).map(optionToApi),
+              };
         return { ...this.toDto(link), feeSimulation };
       } catch (e: any) {
         if (isUniqueViolation(e, 'links_slug_uq') && attempt < 3) continue;
@@ -66,7 +83,11 @@ export class LinksService {
   async list(tenantId: string, q: LinkListQueryDto): Promise<Page<LinkDto>> {
     const [items, total] = await this.links.list(tenantId, q.status, q.limit, q.offset);
     const fresh = await Promise.all(items.map((l) => this.lifecycle.fresh(l)));
-    return page(fresh.map((l) => this.toDto(l)), total, q);
+    return page(
+      fresh.map((l) => this.toDto(l)),
+      total,
+      q,
+    );
   }
 
   async detail(tenantId: string, id: string): Promise<LinkDetailDto> {
@@ -96,7 +117,10 @@ export class LinksService {
       if (dto.maxAmount === undefined) merged.maxAmount = null;
     }
     const s = buildSettings(merged, current.ownerMerchantId, now);
-    await this.merchants.assertKnown(tenantId, s.splits.map((x) => x.merchantId));
+    await this.merchants.assertKnown(
+      tenantId,
+      s.splits.map((x) => x.merchantId),
+    );
     if (s.amountCents !== null) {
       const owner = await this.merchants.get(tenantId, current.ownerMerchantId);
       assertPriceable(s, this.merchants.feeTable(owner), owner.id, s.amountCents);
@@ -118,7 +142,8 @@ export class LinksService {
     try {
       plan = planStatusChange(current.status, requested);
     } catch (e) {
-      if (e instanceof CodedError) throw LinkErrors.error(e.code as LinkErrorCode, e.message, { details: [{ field: 'status', message: e.message, code: e.code }] });
+      if (e instanceof CodedError)
+        throw LinkErrors.error(e.code as LinkErrorCode, e.message, { details: [{ field: 'status', message: e.message, code: e.code }] });
       throw e;
     }
     if (plan.kind === 'noop') return this.toDto(current);
@@ -171,7 +196,11 @@ function settingsToInput(l: LinkSettings): CreateLinkDto {
     paymentMethods: l.paymentMethods,
     maxInstallments: l.maxInstallments,
     passFee: l.passFee,
-    splits: l.splits.map((s) => ({ merchantId: s.merchantId, percentage: s.percentage, amount: s.amountCents === undefined ? undefined : s.amountCents / 100 })),
+    splits: l.splits.map((s) => ({
+      merchantId: s.merchantId,
+      percentage: s.percentage,
+      amount: s.amountCents === undefined ? undefined : s.amountCents / 100,
+    })),
     maxUses: l.maxUses,
     checkoutAttemptsPerMinute: l.checkoutAttemptsPerMinute,
     expiresAt: l.expiresAt ? l.expiresAt.toISOString() : null,

@@ -42,12 +42,18 @@ export class SqlMerchantsRepository extends MerchantsRepository {
   }
 
   async list(tenantId: string): Promise<Merchant[]> {
-    return (await this.ds.query(`SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 ORDER BY is_default DESC, created_at, id`, [tenantId])).map(toMerchant);
+    return (
+      await this.ds.query(`SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 ORDER BY is_default DESC, created_at, id`, [
+        tenantId,
+      ])
+    ).map(toMerchant);
   }
 
   async find(tenantId: string, ids: string[]): Promise<Merchant[]> {
     if (!ids.length) return [];
-    return (await this.ds.query(`SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 AND id = ANY($2)`, [tenantId, ids])).map(toMerchant);
+    return (await this.ds.query(`SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 AND id = ANY($2)`, [tenantId, ids])).map(
+      toMerchant,
+    );
   }
 
   async findDefault(tenantId: string): Promise<Merchant | null> {

@@ -38,7 +38,10 @@ export class MerchantsService {
   async owner(tenantId: string): Promise<Merchant> {
     const m = (await this.repo.findDefault(tenantId)) ?? (await this.ensureSeeded(tenantId), await this.repo.findDefault(tenantId));
     if (!m) {
-      throw LinkErrors.error('merchant_not_found', 'This tenant has no merchant yet; an operator adds one with POST /admin/tenants/{tenantId}/merchants');
+      throw LinkErrors.error(
+        'merchant_not_found',
+        'This tenant has no merchant yet; an operator adds one with POST /admin/tenants/{tenantId}/merchants',
+      );
     }
     return m;
   }
@@ -49,9 +52,17 @@ export class MerchantsService {
     const found = new Set((await this.repo.find(tenantId, unique)).map((m) => m.id));
     const missing = unique.filter((id) => !found.has(id));
     if (missing.length) {
-      throw LinkErrors.error('split_merchant_unknown', `Unknown merchant in splits: ${missing.join(', ')}; see GET /v1/acquiring/merchants`, {
-        details: missing.map((id) => ({ field: 'splits.merchantId', message: `${id} is not one of your merchants`, code: 'split_merchant_unknown' })),
-      });
+      throw LinkErrors.error(
+        'split_merchant_unknown',
+        `Unknown merchant in splits: ${missing.join(', ')}; see GET /v1/acquiring/merchants`,
+        {
+          details: missing.map((id) => ({
+            field: 'splits.merchantId',
+            message: `${id} is not one of your merchants`,
+            code: 'split_merchant_unknown',
+          })),
+        },
+      );
     }
   }
 
@@ -72,7 +83,8 @@ export class MerchantsService {
     try {
       feeTable = dto.fees ? feeTableFromApi(dto.fees) : null;
     } catch (e) {
-      if (e instanceof CodedError) throw LinkErrors.error('fee_invalid', e.message, { details: [{ field: 'fees', message: e.message, code: e.code }] });
+      if (e instanceof CodedError)
+        throw LinkErrors.error('fee_invalid', e.message, { details: [{ field: 'fees', message: e.message, code: e.code }] });
       throw e;
     }
     const wantsOwner = dto.isOwner === true;

@@ -40,8 +40,14 @@ export class LinksHousekeeping {
         await this.ledger.releaseHold(item.id);
         await this.payments.dropPendingCard(null, item.id);
       } else {
-        await this.ledger.record({ ...item, status: answer.status, reason: answer.reason ?? null, acquirerId: answer.acquirerTransactionId }, null);
-        this.logger.warn({ paymentId: item.id, status: answer.status }, 'card attempt recorded from the acquirer after its request was lost');
+        await this.ledger.record(
+          { ...item, status: answer.status, reason: answer.reason ?? null, acquirerId: answer.acquirerTransactionId },
+          null,
+        );
+        this.logger.warn(
+          { paymentId: item.id, status: answer.status },
+          'card attempt recorded from the acquirer after its request was lost',
+        );
       }
     }
     return pending.length;

@@ -64,7 +64,12 @@ export class PaymentEffects {
     const firstPaid = isPaid(p.status) && (from === null || !isPaid(from));
     if (firstPaid && link.notifyEmail && link.actorEmail) {
       const url = receiptUrl(this.platform.publicUrl, link.slug, p.id);
-      await this.email.enqueue(m, { tenantId: link.tenantId, paymentId: p.id, to: link.actorEmail, ...paymentNotice(link, p, p.status, url, at) });
+      await this.email.enqueue(m, {
+        tenantId: link.tenantId,
+        paymentId: p.id,
+        to: link.actorEmail,
+        ...paymentNotice(link, p, p.status, url, at),
+      });
     }
   }
 

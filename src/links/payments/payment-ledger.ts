@@ -62,7 +62,9 @@ export class PaymentLedger {
     });
     if (outcome === 'OK') return;
     if (outcome === 'BUSY') {
-      throw LinkErrors.error('link_busy', 'Another payer is completing the last available use of this link; try again in a few minutes', { headers: { 'Retry-After': '60' } });
+      throw LinkErrors.error('link_busy', 'Another payer is completing the last available use of this link; try again in a few minutes', {
+        headers: { 'Retry-After': '60' },
+      });
     }
     throw unavailable(outcome);
   }
@@ -87,7 +89,14 @@ export class PaymentLedger {
       const link = (await this.links.lock(m, item.linkId))!;
       const p = await this.payments.insert(m, { ...item, paidAt: isPaid(item.status) ? now : null }, now);
       if (p.method === 'CARD') await this.payments.dropPendingCard(m, p.id);
-      await this.links.addEvent(m, link.id, 'PAYMENT_ATTEMPTED', { method: p.method, status: p.status, amount: p.amountCents / 100 }, now, p.id);
+      await this.links.addEvent(
+        m,
+        link.id,
+        'PAYMENT_ATTEMPTED',
+        { method: p.method, status: p.status, amount: p.amountCents / 100 },
+        now,
+        p.id,
+      );
       // An attempt still waiting for the payer keeps the use it reserved (maxUses links only).
       if (STILL_OPEN.has(p.status) && holdUntil && link.maxUses !== null) await this.payments.hold(m, p.id, link.id, holdUntil);
       else await this.payments.release(m, p.id);
@@ -144,5 +153,7 @@ export function unavailable(status: string) {
     EXPIRED: 'This payment link has expired',
     EXHAUSTED: 'This payment link has reached its maximum number of payments',
   };
-  return LinkErrors.error('link_unavailable', `${why[status] ?? 'This payment link is not available'}; it accepts no more payments`, { body: { linkStatus: status } });
+  return LinkErrors.error('link_unavailable', `${why[status] ?? 'This payment link is not available'}; it accepts no more payments`, {
+    body: { linkStatus: status },
+  });
 }

@@ -15,7 +15,12 @@ export abstract class PaymentsRepository {
   /** Conditional transition: the updated item, or null when it was not in `from`. */
   abstract transition(m: Tx, id: string, from: string[], to: string, now: Date, paidAt: Date | null): Promise<PaymentItem | null>;
   /** paidCount + 1 and totalPaid + amount; answers the new counters. */
-  abstract countPaid(m: Tx, linkId: string, amountCents: number, now: Date): Promise<{ paidCount: number; maxUses: number | null; status: LinkStatus }>;
+  abstract countPaid(
+    m: Tx,
+    linkId: string,
+    amountCents: number,
+    now: Date,
+  ): Promise<{ paidCount: number; maxUses: number | null; status: LinkStatus }>;
   abstract activeHolds(m: Tx, linkId: string, now: Date): Promise<number>;
   abstract hold(m: Tx, paymentId: string, linkId: string, until: Date): Promise<void>;
   abstract release(m: Tx, paymentId: string): Promise<void>;
@@ -40,8 +45,24 @@ export class SqlPaymentsRepository extends PaymentsRepository {
          acquirer_id, reason, paid_at, created_at, updated_at)
        SELECT $1, $2, $3, n.attempt_count, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16 FROM n
        RETURNING ${PAYMENT_COLUMNS}`,
-      [p.id, p.linkId, p.tenantId, p.method, p.status, p.amountCents, p.feeCents, p.netCents, p.installments, JSON.stringify(p.payer), JSON.stringify(p.instrument),
-        JSON.stringify(p.splits), p.acquirerId, p.reason, p.paidAt, now],
+      [
+        p.id,
+        p.linkId,
+        p.tenantId,
+        p.method,
+        p.status,
+        p.amountCents,
+        p.feeCents,
+        p.netCents,
+        p.installments,
+        JSON.stringify(p.payer),
+        JSON.stringify(p.instrument),
+        JSON.stringify(p.splits),
+        p.acquirerId,
+        p.reason,
+        p.paidAt,
+        now,
+      ],
     );
     return toPayment(rows[0]);
   }
@@ -76,7 +97,9 @@ export class SqlPaymentsRepository extends PaymentsRepository {
   }
 
   async activeHolds(m: Tx, linkId: string, now: Date): Promise<number> {
-    return (await managerOf(m).query(`SELECT count(*)::int AS n FROM links_use_holds WHERE link_id = $1 AND expires_at > $2`, [linkId, now]))[0].n;
+    return (
+      await managerOf(m).query(`SELECT count(*)::int AS n FROM links_use_holds WHERE link_id = $1 AND expires_at > $2`, [linkId, now])
+    )[0].n;
   }
 
   async hold(m: Tx, paymentId: string, linkId: string, until: Date): Promise<void> {

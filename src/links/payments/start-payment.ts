@@ -21,7 +21,11 @@ import { NewPaymentItem } from './payments.repository';
 
 const DAY = 86_400_000;
 
-function bad(code: 'card_invalid' | 'payer_invalid' | 'invalid_amount' | 'method_not_enabled' | 'installments_invalid' | 'fee_invalid', field: string, message: string): never {
+function bad(
+  code: 'card_invalid' | 'payer_invalid' | 'invalid_amount' | 'method_not_enabled' | 'installments_invalid' | 'fee_invalid',
+  field: string,
+  message: string,
+): never {
   throw LinkErrors.error(code, message, { details: [{ field, message, code }] });
 }
 
@@ -53,7 +57,8 @@ export class StartPayment {
     if (!link.paymentMethods.includes(dto.method)) bad('method_not_enabled', 'method', `This link does not accept ${dto.method}`);
     const installments = dto.installments ?? 1;
     const maxInstallments = dto.method === 'CARD' ? link.maxInstallments : 1;
-    if (installments > maxInstallments) bad('installments_invalid', 'installments', `At most ${maxInstallments}x for ${dto.method} on this link`);
+    if (installments > maxInstallments)
+      bad('installments_invalid', 'installments', `At most ${maxInstallments}x for ${dto.method} on this link`);
     const price = this.price(link, dto.amount);
     if (dto.method === 'BOLETO' && !dto.payer.taxId) bad('payer_invalid', 'payer.taxId', 'A boleto needs the payer’s CPF or CNPJ');
     const card = dto.method === 'CARD' ? this.checkCard(dto) : null;
@@ -67,7 +72,8 @@ export class StartPayment {
       throw e;
     }
     const splits = allocatePayment(link, owner.id, price, priced.feeCents);
-    if (splits.some((s) => s.amountCents < 0)) bad('fee_invalid', 'amount', 'This amount is too small to cover the fee from the owner’s share');
+    if (splits.some((s) => s.amountCents < 0))
+      bad('fee_invalid', 'amount', 'This amount is too small to cover the fee from the owner’s share');
 
     const now = this.clock.now();
     const id = dto.attemptId ?? randomUUID();
@@ -120,7 +126,8 @@ export class StartPayment {
       first.method === dto.method &&
       first.installments === (dto.installments ?? 1) &&
       (typed === null || link.amountCents !== null || typed === firstPrice);
-    if (!same) throw LinkErrors.error('attempt_conflict', 'This attemptId was used for another payment; make a new attempt id for a new payment');
+    if (!same)
+      throw LinkErrors.error('attempt_conflict', 'This attemptId was used for another payment; make a new attempt id for a new payment');
     return first;
   }
 
@@ -141,8 +148,10 @@ export class StartPayment {
     }
     if (typed === undefined) bad('invalid_amount', 'amount', 'Type the amount to pay');
     const c = toCents(typed);
-    if (link.minAmountCents !== null && c < link.minAmountCents) bad('invalid_amount', 'amount', `The least amount is ${link.minAmountCents / 100}`);
-    if (link.maxAmountCents !== null && c > link.maxAmountCents) bad('invalid_amount', 'amount', `The most amount is ${link.maxAmountCents / 100}`);
+    if (link.minAmountCents !== null && c < link.minAmountCents)
+      bad('invalid_amount', 'amount', `The least amount is ${link.minAmountCents / 100}`);
+    if (link.maxAmountCents !== null && c > link.maxAmountCents)
+      bad('invalid_amount', 'amount', `The most amount is ${link.maxAmountCents / 100}`);
     return c;
   }
 
@@ -153,12 +162,24 @@ export class StartPayment {
     if (!luhnValid(pan)) bad('card_invalid', 'card.number', 'The card number is not valid');
     const brand = cardBrand(pan);
     if (!brand) bad('card_invalid', 'card.number', 'The card brand is not accepted');
-    if (!validExpiry(c.expMonth, c.expYear, this.clock.now())) bad('card_invalid', 'card.expiry', 'The card is expired or the expiry is not valid');
+    if (!validExpiry(c.expMonth, c.expYear, this.clock.now()))
+      bad('card_invalid', 'card.expiry', 'The card is expired or the expiry is not valid');
     if (!validCvv(c.cvv, brand)) bad('card_invalid', 'card.cvv', `The security code must have ${brand === 'amex' ? 4 : 3} digits`);
-    return { pan, brand, expMonth: c.expMonth, expYear: c.expYear < 100 ? 2000 + c.expYear : c.expYear, cvv: c.cvv, holderName: c.holderName };
+    return {
+      pan,
+      brand,
+      expMonth: c.expMonth,
+      expYear: c.expYear < 100 ? 2000 + c.expYear : c.expYear,
+      cvv: c.cvv,
+      holderName: c.holderName,
+    };
   }
 
-  private async card(base: NewPaymentItem, c: NonNullable<ReturnType<StartPayment['checkCard']>>, merchantId: string): Promise<PaymentItem> {
+  private async card(
+    base: NewPaymentItem,
+    c: NonNullable<ReturnType<StartPayment['checkCard']>>,
+    merchantId: string,
+  ): Promise<PaymentItem> {
     const instrument = { brand: c.brand, last4: c.pan.slice(-4) };
     // Kept until the answer is recorded: if this process dies meanwhile, LinksHousekeeping asks the acquirer.
     await this.ledger.savePendingCard({ ...base, instrument }, this.config.cardHoldSeconds);
@@ -185,7 +206,13 @@ export class StartPayment {
     return this.ledger.record({ ...base, status, reason, acquirerId, instrument }, null);
   }
 
-  private async pix(base: NewPaymentItem, merchantId: string, expiresInSeconds: number, holdUntil: Date, merchantName: string): Promise<PaymentItem> {
+  private async pix(
+    base: NewPaymentItem,
+    merchantId: string,
+    expiresInSeconds: number,
+    holdUntil: Date,
+    merchantName: string,
+  ): Promise<PaymentItem> {
     let charge;
     try {
       charge = await this.pixCharges.createCharge({
@@ -200,7 +227,10 @@ export class StartPayment {
     } catch (e) {
       throw pixFailure(e);
     }
-    return this.ledger.record({ ...base, acquirerId: charge.txid, instrument: { txid: charge.txid, brCode: charge.brCode, expiresAt: charge.expiresAt } }, holdUntil);
+    return this.ledger.record(
+      { ...base, acquirerId: charge.txid, instrument: { txid: charge.txid, brCode: charge.brCode, expiresAt: charge.expiresAt } },
+      holdUntil,
+    );
   }
 
   /**
@@ -216,16 +246,30 @@ export class StartPayment {
       b = await this.acquirer.createBoleto({ transactionId: base.id, merchantId, amountCents: base.amountCents, dueDate, payer });
     } catch (e) {
       if (!(e instanceof ProviderCallError)) throw e;
-      return this.ledger.record({ ...base, status: 'FAILED', reason: e.code === 'provider_rejected' ? 'issuing_rejected' : 'acquirer_unavailable' }, null);
+      return this.ledger.record(
+        { ...base, status: 'FAILED', reason: e.code === 'provider_rejected' ? 'issuing_rejected' : 'acquirer_unavailable' },
+        null,
+      );
     }
     let pix;
     try {
-      pix = await this.pixCharges.boletoPix({ transactionId: base.id, merchantId, amountCents: base.amountCents, dueDate: b.dueDate, payer, boleto: b });
+      pix = await this.pixCharges.boletoPix({
+        transactionId: base.id,
+        merchantId,
+        amountCents: base.amountCents,
+        dueDate: b.dueDate,
+        payer,
+        boleto: b,
+      });
     } catch (e) {
       throw pixFailure(e);
     }
     return this.ledger.record(
-      { ...base, acquirerId: b.boletoId, instrument: { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: pix.brCode } },
+      {
+        ...base,
+        acquirerId: b.boletoId,
+        instrument: { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: pix.brCode },
+      },
       holdUntil,
     );
   }
@@ -238,6 +282,9 @@ function pixFailure(e: unknown): unknown {
       details: e.violations.map((v) => ({ field: v.field, message: v.message, code: e.problem })),
     });
   }
-  if (e instanceof ProviderCallError) return LinkErrors.error('provider_unavailable', 'Pix is unavailable right now; try again shortly or pay another way', { headers: { 'Retry-After': '5' } });
+  if (e instanceof ProviderCallError)
+    return LinkErrors.error('provider_unavailable', 'Pix is unavailable right now; try again shortly or pay another way', {
+      headers: { 'Retry-After': '5' },
+    });
   return e;
 }

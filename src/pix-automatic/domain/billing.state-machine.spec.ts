@@ -73,11 +73,7 @@ describe('billing state machine', () => {
     const result = transition(from, trigger);
     expect(result.ok).toBe(false);
     const expectedReason =
-      DESTINATION[trigger] === from
-        ? 'ALREADY_IN_TARGET_STATE'
-        : TERMINAL.includes(from)
-          ? 'TERMINAL_STATE'
-          : 'NOT_ALLOWED_FROM_STATE';
+      DESTINATION[trigger] === from ? 'ALREADY_IN_TARGET_STATE' : TERMINAL.includes(from) ? 'TERMINAL_STATE' : 'NOT_ALLOWED_FROM_STATE';
     expect(result).toEqual({ ok: false, from, trigger, reason: expectedReason });
   });
 
@@ -116,9 +112,12 @@ describe('billing state machine', () => {
   });
 
   it('isCancelableByReceiver follows the RECEIVER_CANCEL column', () => {
-    expect(STATES.filter((s) => isCancelableByReceiver(s as BillingStatus)).sort()).toEqual(
-      ['ACTIVE', 'PENDING_SEND', 'SEND_FAILED', 'SENT'],
-    );
+    expect(STATES.filter((s) => isCancelableByReceiver(s as BillingStatus)).sort()).toEqual([
+      'ACTIVE',
+      'PENDING_SEND',
+      'SEND_FAILED',
+      'SENT',
+    ]);
   });
 
   it('isBillingStatus guards untrusted values', () => {

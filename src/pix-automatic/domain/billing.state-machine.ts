@@ -76,13 +76,13 @@ const TABLE: TransitionTable<BillingStatus, BillingTrigger> = {
   PAYER_CANCEL: { from: [S.SENT, S.ACTIVE], to: S.CANCELLED_PAYER },
 };
 
-export const billingStateMachine = defineStateMachine<BillingStatus, BillingTrigger>(
-  'billing',
-  BillingStatus,
-  BillingTrigger,
-  TABLE,
-  [S.COMPLETED, S.REJECTED, S.EXPIRED, S.CANCELLED_RECEIVER, S.CANCELLED_PAYER],
-);
+export const billingStateMachine = defineStateMachine<BillingStatus, BillingTrigger>('billing', BillingStatus, BillingTrigger, TABLE, [
+  S.COMPLETED,
+  S.REJECTED,
+  S.EXPIRED,
+  S.CANCELLED_RECEIVER,
+  S.CANCELLED_PAYER,
+]);
 
 export type BillingTransitionResult = TransitionResult<BillingStatus, BillingTrigger>;
 

@@ -78,13 +78,19 @@ describe('provider events', () => {
     expect(billingAllowedFrom('PROVIDER_ACTIVATED')).toEqual(['SENT']);
   });
 
-  it.each(['', 'PIX_AUTOMATIC_RECEIVER_BILLING_PAID', 'pix_automatic_receiver_billing_active', 'toString', 'hasOwnProperty', null, 42, undefined])(
-    'refuses the unknown event type %p',
-    (value) => {
-      expect(isProviderEventType(value)).toBe(false);
-      expect(classifyProviderEvent(value)).toEqual({ ok: false, reason: 'UNKNOWN_EVENT_TYPE', eventType: value });
-    },
-  );
+  it.each([
+    '',
+    'PIX_AUTOMATIC_RECEIVER_BILLING_PAID',
+    'pix_automatic_receiver_billing_active',
+    'toString',
+    'hasOwnProperty',
+    null,
+    42,
+    undefined,
+  ])('refuses the unknown event type %p', (value) => {
+    expect(isProviderEventType(value)).toBe(false);
+    expect(classifyProviderEvent(value)).toEqual({ ok: false, reason: 'UNKNOWN_EVENT_TYPE', eventType: value });
+  });
 
   it('isReceiverEventType refuses PAYER_* names', () => {
     for (const e of PAYER_EVENT_TYPES) expect(isReceiverEventType(e)).toBe(false);

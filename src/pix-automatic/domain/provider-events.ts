@@ -91,20 +91,20 @@ type Row<K extends 'recurrence' | 'billing', T, S> = {
   targetStatus: S | null;
   receiver: ReceiverEventType;
 };
-type AnyRow =
-  | Row<'recurrence', RecurrenceTrigger, RecurrenceStatus>
-  | Row<'billing', BillingTrigger, BillingStatus>;
+type AnyRow = Row<'recurrence', RecurrenceTrigger, RecurrenceStatus> | Row<'billing', BillingTrigger, BillingStatus>;
 
-const rec = (
-  trigger: RecurrenceTrigger | null,
-  targetStatus: RecurrenceStatus | null,
-  receiver: ReceiverEventType,
-): AnyRow => ({ kind: 'recurrence', trigger, targetStatus, receiver });
-const bil = (
-  trigger: BillingTrigger | null,
-  targetStatus: BillingStatus | null,
-  receiver: ReceiverEventType,
-): AnyRow => ({ kind: 'billing', trigger, targetStatus, receiver });
+const rec = (trigger: RecurrenceTrigger | null, targetStatus: RecurrenceStatus | null, receiver: ReceiverEventType): AnyRow => ({
+  kind: 'recurrence',
+  trigger,
+  targetStatus,
+  receiver,
+});
+const bil = (trigger: BillingTrigger | null, targetStatus: BillingStatus | null, receiver: ReceiverEventType): AnyRow => ({
+  kind: 'billing',
+  trigger,
+  targetStatus,
+  receiver,
+});
 
 const RT = RecurrenceTrigger;
 const RS = RecurrenceStatus;
@@ -123,8 +123,16 @@ const MAPPINGS: { readonly [E in ProviderEventType]: AnyRow } = {
   PIX_AUTOMATIC_PAYER_RECURRENCE_CANCELED: rec(RT.PAYER_CANCEL, RS.CANCELLED_PAYER, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_CANCELED'),
   PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED: rec(RT.AUTHORIZATION_EXPIRED, RS.EXPIRED, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED'),
   PIX_AUTOMATIC_PAYER_RECURRENCE_EXPIRED: rec(RT.AUTHORIZATION_EXPIRED, RS.EXPIRED, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED'),
-  PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE: rec(RT.END_DATE_REACHED, RS.EXPIRED, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE'),
-  PIX_AUTOMATIC_PAYER_RECURRENCE_EXPIRED_END_DATE: rec(RT.END_DATE_REACHED, RS.EXPIRED, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE'),
+  PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE: rec(
+    RT.END_DATE_REACHED,
+    RS.EXPIRED,
+    'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE',
+  ),
+  PIX_AUTOMATIC_PAYER_RECURRENCE_EXPIRED_END_DATE: rec(
+    RT.END_DATE_REACHED,
+    RS.EXPIRED,
+    'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE',
+  ),
 
   PIX_AUTOMATIC_RECEIVER_BILLING_REQUESTED: bil(null, null, 'PIX_AUTOMATIC_RECEIVER_BILLING_REQUESTED'),
   PIX_AUTOMATIC_PAYER_BILLING_REQUESTED: bil(null, null, 'PIX_AUTOMATIC_RECEIVER_BILLING_REQUESTED'),
@@ -136,8 +144,16 @@ const MAPPINGS: { readonly [E in ProviderEventType]: AnyRow } = {
   PIX_AUTOMATIC_PAYER_BILLING_REJECTED: bil(BT.BANK_REJECTED, BS.REJECTED, 'PIX_AUTOMATIC_RECEIVER_BILLING_REJECTED'),
   PIX_AUTOMATIC_RECEIVER_BILLING_EXPIRED: bil(BT.NOT_PAID_BY_DUE_DATE, BS.EXPIRED, 'PIX_AUTOMATIC_RECEIVER_BILLING_EXPIRED'),
   PIX_AUTOMATIC_PAYER_BILLING_EXPIRED: bil(BT.NOT_PAID_BY_DUE_DATE, BS.EXPIRED, 'PIX_AUTOMATIC_RECEIVER_BILLING_EXPIRED'),
-  PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER: bil(BT.RECEIVER_CANCEL, BS.CANCELLED_RECEIVER, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER'),
-  PIX_AUTOMATIC_PAYER_BILLING_CANCELED_RECEIVER: bil(BT.RECEIVER_CANCEL, BS.CANCELLED_RECEIVER, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER'),
+  PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER: bil(
+    BT.RECEIVER_CANCEL,
+    BS.CANCELLED_RECEIVER,
+    'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER',
+  ),
+  PIX_AUTOMATIC_PAYER_BILLING_CANCELED_RECEIVER: bil(
+    BT.RECEIVER_CANCEL,
+    BS.CANCELLED_RECEIVER,
+    'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER',
+  ),
   PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_PAYER: bil(BT.PAYER_CANCEL, BS.CANCELLED_PAYER, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_PAYER'),
   PIX_AUTOMATIC_PAYER_BILLING_CANCELED_PAYER: bil(BT.PAYER_CANCEL, BS.CANCELLED_PAYER, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_PAYER'),
 };
@@ -155,14 +171,20 @@ export function mapProviderEvent(eventType: ProviderEventType): ProviderEventMap
   const row = MAPPINGS[eventType];
   const variant: ProviderEventVariant = eventType.startsWith('PIX_AUTOMATIC_PAYER_') ? 'PAYER' : 'RECEIVER';
   if (row.kind === 'recurrence') {
-    return { kind: 'recurrence', eventType, variant, trigger: row.trigger, targetStatus: row.targetStatus, receiverEventType: row.receiver };
+    return {
+      kind: 'recurrence',
+      eventType,
+      variant,
+      trigger: row.trigger,
+      targetStatus: row.targetStatus,
+      receiverEventType: row.receiver,
+    };
   }
   return { kind: 'billing', eventType, variant, trigger: row.trigger, targetStatus: row.targetStatus, receiverEventType: row.receiver };
 }
 
 export type ClassifyProviderEventResult =
-  | { ok: true; mapping: ProviderEventMapping }
-  | { ok: false; reason: 'UNKNOWN_EVENT_TYPE'; eventType: unknown };
+  { ok: true; mapping: ProviderEventMapping } | { ok: false; reason: 'UNKNOWN_EVENT_TYPE'; eventType: unknown };
 
 /** {@link mapProviderEvent} for an untrusted string (the inbound provider endpoint). */
 export function classifyProviderEvent(eventType: unknown): ClassifyProviderEventResult {

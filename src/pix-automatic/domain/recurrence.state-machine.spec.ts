@@ -67,11 +67,7 @@ describe('recurrence state machine', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const expectedReason =
-      DESTINATION[trigger] === from
-        ? 'ALREADY_IN_TARGET_STATE'
-        : TERMINAL.includes(from)
-          ? 'TERMINAL_STATE'
-          : 'NOT_ALLOWED_FROM_STATE';
+      DESTINATION[trigger] === from ? 'ALREADY_IN_TARGET_STATE' : TERMINAL.includes(from) ? 'TERMINAL_STATE' : 'NOT_ALLOWED_FROM_STATE';
     expect(result).toEqual({ ok: false, from, trigger, reason: expectedReason });
   });
 

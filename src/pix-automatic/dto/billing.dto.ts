@@ -30,7 +30,7 @@ export class CreateAdHocBillingDto {
   @IsIn(['BRL'], { message: 'currency must be BRL' })
   currency: 'BRL';
 
-  @ApiPropertyOptional({ enum: DAY_ADJUSTMENTS, description: 'Defaults to the recurrence\'s', example: 'MOVE_FORWARD_NEXT_BUSINESS_DAY' })
+  @ApiPropertyOptional({ enum: DAY_ADJUSTMENTS, description: "Defaults to the recurrence's", example: 'MOVE_FORWARD_NEXT_BUSINESS_DAY' })
   @IsOptional()
   @IsIn(DAY_ADJUSTMENTS, { message: `dayAdjustment must be one of ${DAY_ADJUSTMENTS.join(', ')}` })
   dayAdjustment?: DayAdjustment;

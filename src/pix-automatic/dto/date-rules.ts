@@ -28,7 +28,10 @@ export function NotInPast(options?: ValidationOptions): PropertyDecorator {
       name: 'notInPast',
       validator: {
         validate: (v: unknown) => !isValidDate(v) || compareDates(v, validationToday.today()) >= 0,
-        defaultMessage: buildMessage((p) => `${p}$property must not be in the past (today is ${validationToday.today()} in America/Sao_Paulo)`, options),
+        defaultMessage: buildMessage(
+          (p) => `${p}$property must not be in the past (today is ${validationToday.today()} in America/Sao_Paulo)`,
+          options,
+        ),
       },
     },
     options,

@@ -46,7 +46,7 @@ export class CreateRecurrenceDto {
     enum: PERIODICITIES,
     example: 'MONTHLY',
     description:
-      'How often a billing falls due. With BANK_PROVIDER=pix-api (the Central Bank\'s API Pix, which has SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL and ANUAL only) DAILY and BIMONTHLY are refused with 400 periodicity_not_supported naming the provider; the default provider (service) has all seven.',
+      "How often a billing falls due. With BANK_PROVIDER=pix-api (the Central Bank's API Pix, which has SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL and ANUAL only) DAILY and BIMONTHLY are refused with 400 periodicity_not_supported naming the provider; the default provider (service) has all seven.",
   })
   @IsIn(PERIODICITIES, { message: `periodicity must be one of ${PERIODICITIES.join(', ')}` })
   periodicity: Periodicity;
@@ -97,7 +97,10 @@ export class RecurrenceCreatedDto {
   recurrenceId: string;
   @ApiProperty({ enum: ['PENDING'], example: 'PENDING' })
   status: string;
-  @ApiProperty({ description: 'Show it to the payer as a link, QR code or button', example: 'https://api.example.com/sandbox/bank/authorize/0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c' })
+  @ApiProperty({
+    description: 'Show it to the payer as a link, QR code or button',
+    example: 'https://api.example.com/sandbox/bank/authorize/0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c',
+  })
   authorizationUrl: string;
 }
 

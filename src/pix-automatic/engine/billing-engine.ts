@@ -70,7 +70,8 @@ export class BillingEngine {
         failed: created.failed + retried.failed,
         ms: { generate: t1 - t0, expire: t2 - t1, send: Date.now() - t2 },
       };
-      if (result.created || result.skipped || result.expired || result.sent || result.failed) this.logger.log(`run ${JSON.stringify(result)}`);
+      if (result.created || result.skipped || result.expired || result.sent || result.failed)
+        this.logger.log(`run ${JSON.stringify(result)}`);
       return result;
     });
   }
@@ -138,7 +139,11 @@ export class BillingEngine {
   }
 
   /** One transaction: claims a batch of due recurrences (SKIP LOCKED) and writes their cycles. */
-  async generateBatch(day: string, nextAttemptAt: Date, after?: { date: string; id: string }): Promise<{ claimed: number; billings: Billing[]; skipped: number; last?: { date: string; id: string } }> {
+  async generateBatch(
+    day: string,
+    nextAttemptAt: Date,
+    after?: { date: string; id: string },
+  ): Promise<{ claimed: number; billings: Billing[]; skipped: number; last?: { date: string; id: string } }> {
     return transaction(this.ds, async (m) => {
       const due = await this.repo.claimDueRecurrences(m, day, this.config.engineBatchSize, after);
       const toCreate: NewRegularBilling[] = [];
@@ -151,23 +156,44 @@ export class BillingEngine {
         const key = `${r.firstDueDate}|${r.periodicity}|${r.dayAdjustment}|${r.expirationDate}|${r.nextCycle}`;
         let plan = plans.get(key);
         if (!plan) plans.set(key, (plan = planCycles(r, day, this.config.leadDays, this.config.minLeadDays)));
-        for (const c of plan.create) toCreate.push({ tenantId: r.tenantId, recurrenceId: r.id, cycle: c.cycle, idTx: newIdTx('BL'), amountCents: r.amountCents, dueDate: c.dueDate });
+        for (const c of plan.create)
+          toCreate.push({
+            tenantId: r.tenantId,
+            recurrenceId: r.id,
+            cycle: c.cycle,
+            idTx: newIdTx('BL'),
+            amountCents: r.amountCents,
+            dueDate: c.dueDate,
+          });
         for (const c of plan.skip) toSkip.push({ recurrenceId: r.id, cycle: c.cycle, dueDate: c.dueDate });
         cursors.push({ id: r.id, nextCycle: plan.nextCycle, nextSendDate: plan.nextSendDate, activate: plan.create.length > 0 });
       }
       const billings = await this.repo.insertRegularBillings(m, toCreate, nextAttemptAt);
       const skippedRows = await this.repo.insertSkipped(m, toSkip);
       await this.repo.advanceCursors(m, cursors);
-      await this.events.publishManyOnce(m, billings.map((b) => billingEvent(b, 'PIX_AUTOMATIC_RECEIVER_BILLING_REQUESTED')));
+      await this.events.publishManyOnce(
+        m,
+        billings.map((b) => billingEvent(b, 'PIX_AUTOMATIC_RECEIVER_BILLING_REQUESTED')),
+      );
       const skipDue = new Map(toSkip.map((x) => [`${x.recurrenceId}/${x.cycle}`, x.dueDate]));
       const skippedEvents: PixEvent[] = skippedRows.map((s) => {
         const r = byId.get(s.recurrenceId)!;
         const dueDate = skipDue.get(`${s.recurrenceId}/${s.cycle}`)!;
-        return { tenantId: r.tenantId, type: 'PIX_AUTOMATIC_RECEIVER_BILLING_SKIPPED', idTx: r.idTx, data: { recurrenceId: r.id, cycle: s.cycle, dueDate, reason: 'MISSED_SEND_WINDOW' } };
+        return {
+          tenantId: r.tenantId,
+          type: 'PIX_AUTOMATIC_RECEIVER_BILLING_SKIPPED',
+          idTx: r.idTx,
+          data: { recurrenceId: r.id, cycle: s.cycle, dueDate, reason: 'MISSED_SEND_WINDOW' },
+        };
       });
       await this.events.publishAll(m, skippedEvents);
       const tail = due[due.length - 1];
-      return { claimed: due.length, billings, skipped: skippedRows.length, last: tail ? { date: tail.nextSendDate!, id: tail.id } : undefined };
+      return {
+        claimed: due.length,
+        billings,
+        skipped: skippedRows.length,
+        last: tail ? { date: tail.nextSendDate!, id: tail.id } : undefined,
+      };
     });
   }
 
@@ -177,7 +203,10 @@ export class BillingEngine {
     for (let i = 0; i < MAX_BATCHES_PER_RUN; i++) {
       const n = await transaction(this.ds, async (m) => {
         const expired = await this.repo.expireEnded(m, day, this.config.engineBatchSize);
-        await this.events.publishManyOnce(m, expired.map((r) => recurrenceEvent(r, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE')));
+        await this.events.publishManyOnce(
+          m,
+          expired.map((r) => recurrenceEvent(r, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE')),
+        );
         return expired.length;
       });
       total += n;

@@ -79,7 +79,14 @@ export class BillingSender {
     if (toSend.length) {
       try {
         const results = await this.provider.sendBillings(
-          toSend.map((b) => ({ idTx: b.idTx, billingId: b.id, recurrenceId: b.recurrenceId, amountCents: b.amountCents, currency: 'BRL' as const, dueDate: b.dueDate })),
+          toSend.map((b) => ({
+            idTx: b.idTx,
+            billingId: b.id,
+            recurrenceId: b.recurrenceId,
+            amountCents: b.amountCents,
+            currency: 'BRL' as const,
+            dueDate: b.dueDate,
+          })),
         );
         answers = new Map(results.map((r) => [r.idTx, r]));
       } catch (e: any) {
@@ -98,9 +105,18 @@ export class BillingSender {
       else refused.push({ b, reason: a?.reason ?? a?.status ?? 'missing from the provider answer' });
     }
     await transaction(this.ds, async (m) => {
-      const moved = await this.repo.markSent(m, sent.map((b) => b.id));
-      for (const [reason, list] of failed) await this.repo.markFailed(m, list.map((b) => ({ id: b.id, nextAttemptAt: this.nextAttempt(b) })), reason);
-      for (const { b, reason } of refused) await this.repo.markFailed(m, [{ id: b.id, nextAttemptAt: null }], `provider refused: ${reason}`);
+      const moved = await this.repo.markSent(
+        m,
+        sent.map((b) => b.id),
+      );
+      for (const [reason, list] of failed)
+        await this.repo.markFailed(
+          m,
+          list.map((b) => ({ id: b.id, nextAttemptAt: this.nextAttempt(b) })),
+          reason,
+        );
+      for (const { b, reason } of refused)
+        await this.repo.markFailed(m, [{ id: b.id, nextAttemptAt: null }], `provider refused: ${reason}`);
       for (const { b, reason } of closed) await this.repo.markFailed(m, [{ id: b.id, nextAttemptAt: null }], reason);
       await this.repo.postpone(m, waiting);
       // Provider events that overtook the send (BILLING_ACTIVE before we marked SENT) apply now.

@@ -21,6 +21,10 @@ export class EngineScheduler implements OnModuleInit {
 
   onModuleInit(): void {
     this.dayPassed.subscribe('pix-automatic.billing-engine', async (day) => void (await this.engine.runDay(day, { wait: true })), 10);
-    this.jobs.schedule({ name: 'billing-engine', everyMs: this.config.engineIntervalMs, run: () => this.engine.runDay(this.clock.today(), { wait: false }) });
+    this.jobs.schedule({
+      name: 'billing-engine',
+      everyMs: this.config.engineIntervalMs,
+      run: () => this.engine.runDay(this.clock.today(), { wait: false }),
+    });
   }
 }

@@ -30,7 +30,10 @@ export abstract class EngineRepository {
   /** Due recurrences in (next_send_date, id) order, after `after` (keyset: a run never rescans what it did). */
   abstract claimDueRecurrences(m: Tx, today: string, limit: number, after?: { date: string; id: string }): Promise<Recurrence[]>;
   abstract insertRegularBillings(m: Tx, rows: NewRegularBilling[], nextAttemptAt: Date): Promise<Billing[]>;
-  abstract insertSkipped(m: Tx, rows: { recurrenceId: string; cycle: number; dueDate: string }[]): Promise<{ recurrenceId: string; cycle: number }[]>;
+  abstract insertSkipped(
+    m: Tx,
+    rows: { recurrenceId: string; cycle: number; dueDate: string }[],
+  ): Promise<{ recurrenceId: string; cycle: number }[]>;
   abstract advanceCursors(m: Tx, rows: CursorUpdate[]): Promise<void>;
   abstract expireEnded(m: Tx, today: string, limit: number): Promise<Recurrence[]>;
   /** Leases up to `limit` billings due for sending until `leaseUntil` (no row lock is held while sending). */
@@ -70,7 +73,15 @@ export class SqlEngineRepository extends EngineRepository {
        SELECT t, r, c, 'REGULAR', x, a, d, $7 FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::bigint[], $6::date[]) AS v(t, r, c, x, a, d)
        ON CONFLICT (recurrence_id, cycle) WHERE cycle IS NOT NULL DO NOTHING
        RETURNING ${BILLING_COLUMNS}`,
-      [rows.map((b) => b.tenantId), rows.map((b) => b.recurrenceId), rows.map((b) => b.cycle), rows.map((b) => b.idTx), rows.map((b) => b.amountCents), rows.map((b) => b.dueDate), nextAttemptAt],
+      [
+        rows.map((b) => b.tenantId),
+        rows.map((b) => b.recurrenceId),
+        rows.map((b) => b.cycle),
+        rows.map((b) => b.idTx),
+        rows.map((b) => b.amountCents),
+        rows.map((b) => b.dueDate),
+        nextAttemptAt,
+      ],
     );
     return out.map(billingFromRow);
   }
@@ -115,7 +126,12 @@ export class SqlEngineRepository extends EngineRepository {
        UPDATE pix_recurrences p SET status = $3, updated_at = now() FROM picked
        WHERE p.id = picked.id AND p.status = ANY($2)
        RETURNING ${RECURRENCE_COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1p.$2')}`,
-      [today, RecurrenceSM.allowedFrom(RecurrenceTrigger.END_DATE_REACHED), RecurrenceSM.targetOf(RecurrenceTrigger.END_DATE_REACHED), limit],
+      [
+        today,
+        RecurrenceSM.allowedFrom(RecurrenceTrigger.END_DATE_REACHED),
+        RecurrenceSM.targetOf(RecurrenceTrigger.END_DATE_REACHED),
+        limit,
+      ],
     );
     return rows.map(recurrenceFromRow);
   }

@@ -4,7 +4,18 @@
  * MIN_LEAD_DAYS remain before their due date: those were missed (the service was down) and are
  * recorded as skipped, never sent late.
  */
-import { addDays, adjustDueDate, compareDates, cycleDueDate, cyclesDueBy, DayAdjustment, DueCycle, IsoDate, Periodicity, sendDate } from '../domain/calendar';
+import {
+  addDays,
+  adjustDueDate,
+  compareDates,
+  cycleDueDate,
+  cyclesDueBy,
+  DayAdjustment,
+  DueCycle,
+  IsoDate,
+  Periodicity,
+  sendDate,
+} from '../domain/calendar';
 
 /** Central Bank rule for Pix Automático: a charge reaches the payer's bank 2 to 10 days before it is due. */
 export const MIN_LEAD_DAYS = 2;

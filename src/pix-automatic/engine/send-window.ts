@@ -26,7 +26,12 @@ export function sendDays(dueDate: string, window: SendWindowDays | null): { firs
 export function sendVerdict(dueDate: string, today: string, window: SendWindowDays | null): SendVerdict {
   const { first, last } = sendDays(dueDate, window);
   if (today > last) {
-    return { kind: 'closed', reason: window ? `send window closed: a billing due ${dueDate} must reach the PSP by ${last} (${window.minDays} days before)` : 'due date passed before the billing could be sent' };
+    return {
+      kind: 'closed',
+      reason: window
+        ? `send window closed: a billing due ${dueDate} must reach the PSP by ${last} (${window.minDays} days before)`
+        : 'due date passed before the billing could be sent',
+    };
   }
   if (first && today < first) return { kind: 'wait', until: first };
   return { kind: 'send' };

@@ -24,7 +24,14 @@ export function billingEvent(b: Billing, type: PixEvent['type']): PixEvent {
     tenantId: b.tenantId,
     type,
     idTx: b.idTx,
-    data: { billingId: b.id, recurrenceId: b.recurrenceId, status: b.status, amount: fromCents(b.amountCents), currency: b.currency, dueDate: b.dueDate },
+    data: {
+      billingId: b.id,
+      recurrenceId: b.recurrenceId,
+      status: b.status,
+      amount: fromCents(b.amountCents),
+      currency: b.currency,
+      dueDate: b.dueDate,
+    },
   };
 }
 
@@ -48,7 +55,10 @@ export class OutboundEvents {
   /** Events already made unique by the caller's own constraint (skipped cycles): no dedupe row. */
   async publishAll(m: Tx, events: PixEvent[]): Promise<void> {
     const occurredAt = this.clock.now();
-    await this.publisher.publishMany(m, events.map((e) => ({ tenantId: e.tenantId, domain: 'pix-automatic' as const, type: e.type, idTx: e.idTx, data: e.data, occurredAt })));
+    await this.publisher.publishMany(
+      m,
+      events.map((e) => ({ tenantId: e.tenantId, domain: 'pix-automatic' as const, type: e.type, idTx: e.idTx, data: e.data, occurredAt })),
+    );
   }
 
   /** Returns how many were new. */
@@ -64,7 +74,17 @@ export class OutboundEvents {
     const fresh = new Set(rows.map((r) => `${r.id_tx} ${r.event_type}`));
     const occurredAt = this.clock.now();
     const toPublish = events.filter((e) => fresh.delete(`${e.idTx} ${e.type}`));
-    await this.publisher.publishMany(m, toPublish.map((e) => ({ tenantId: e.tenantId, domain: 'pix-automatic' as const, type: e.type, idTx: e.idTx, data: e.data, occurredAt })));
+    await this.publisher.publishMany(
+      m,
+      toPublish.map((e) => ({
+        tenantId: e.tenantId,
+        domain: 'pix-automatic' as const,
+        type: e.type,
+        idTx: e.idTx,
+        data: e.data,
+        occurredAt,
+      })),
+    );
     return rows.length;
   }
 }

@@ -40,7 +40,13 @@ export class PixTransitions {
     return { moved: true, entity: next };
   }
 
-  async billing(m: Tx, b: Billing, trigger: BillingTrigger, eventType: PixEvent['type'] | null, extras?: TransitionExtras): Promise<Moved<Billing>> {
+  async billing(
+    m: Tx,
+    b: Billing,
+    trigger: BillingTrigger,
+    eventType: PixEvent['type'] | null,
+    extras?: TransitionExtras,
+  ): Promise<Moved<Billing>> {
     const res = BillingSM.transition(b.status, trigger);
     if (!res.ok) return { moved: false, entity: b, reason: res.reason };
     const next = await this.billings.transition(m, b.id, res.to, BillingSM.allowedFrom(trigger), extras);

@@ -35,7 +35,11 @@ export class ProviderEventHandler implements OnModuleInit {
     this.router.register((e) => this.handle(e), {
       statuses: async (idTxs) => {
         if (!idTxs.length) return new Map();
-        const { rows } = await exec<{ id_tx: string; status: string }>(pool(this.ds), `SELECT id_tx, status FROM pix_billings WHERE id_tx = ANY($1)`, [idTxs]);
+        const { rows } = await exec<{ id_tx: string; status: string }>(
+          pool(this.ds),
+          `SELECT id_tx, status FROM pix_billings WHERE id_tx = ANY($1)`,
+          [idTxs],
+        );
         return new Map(rows.map((r) => [r.id_tx, r.status]));
       },
       openDueBefore: async (day) => {
@@ -54,12 +58,11 @@ export class ProviderEventHandler implements OnModuleInit {
     if (!c.ok) throw PixAutomaticErrors.error('unknown_event_type', `Unknown event type ${ev.eventType}`);
     return transaction(this.ds, async (m) => {
       const outcome = await this.apply(m, c.mapping, ev.idTx);
-      await exec(m, `INSERT INTO pix_provider_events (event_type, id_tx, outcome, payload, settled_at) VALUES ($1, $2, $3, $4, CASE WHEN $3 = 'PARKED' THEN NULL ELSE now() END)`, [
-        ev.eventType,
-        ev.idTx,
-        outcome,
-        JSON.stringify(ev),
-      ]);
+      await exec(
+        m,
+        `INSERT INTO pix_provider_events (event_type, id_tx, outcome, payload, settled_at) VALUES ($1, $2, $3, $4, CASE WHEN $3 = 'PARKED' THEN NULL ELSE now() END)`,
+        [ev.eventType, ev.idTx, outcome, JSON.stringify(ev)],
+      );
       if (outcome === 'APPLIED') await this.replayParked(m, [ev.idTx]);
       return { outcome };
     });
@@ -96,7 +99,11 @@ export class ProviderEventHandler implements OnModuleInit {
         return 'RECORDED';
       }
       const res = await this.transitions.recurrence(m, r, map.trigger, map.receiverEventType);
-      return this.outcomeOf(res, () => refusedRecurrenceEvent(r.status, map.targetStatus!), () => this.events.publishOnce(m, recurrenceEvent(r, map.receiverEventType)));
+      return this.outcomeOf(
+        res,
+        () => refusedRecurrenceEvent(r.status, map.targetStatus!),
+        () => this.events.publishOnce(m, recurrenceEvent(r, map.receiverEventType)),
+      );
     }
     const b = await this.billings.lockByIdTx(m, idTx);
     if (!b) return 'UNKNOWN_ENTITY';
@@ -105,7 +112,11 @@ export class ProviderEventHandler implements OnModuleInit {
       return 'RECORDED';
     }
     const res = await this.transitions.billing(m, b, map.trigger, map.receiverEventType);
-    return this.outcomeOf(res, () => refusedBillingEvent(b.status, map.targetStatus as any), () => this.events.publishOnce(m, billingEvent(b, map.receiverEventType)));
+    return this.outcomeOf(
+      res,
+      () => refusedBillingEvent(b.status, map.targetStatus as any),
+      () => this.events.publishOnce(m, billingEvent(b, map.receiverEventType)),
+    );
   }
 
   private async outcomeOf(res: Moved<unknown>, fate: () => 'PARKED' | 'LATE', tellIfNew: () => Promise<boolean>): Promise<InboundOutcome> {

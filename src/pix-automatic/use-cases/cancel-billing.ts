@@ -38,7 +38,8 @@ export class CancelBilling {
     const after = await transaction(this.ds, async (m) => {
       const locked = await this.billings.lockForTenant(m, t.tenantId, b.id);
       if (!locked) throw PixAutomaticErrors.error('billing_not_found', 'No such billing');
-      return (await this.transitions.billing(m, locked, BillingTrigger.RECEIVER_CANCEL, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER')).entity;
+      return (await this.transitions.billing(m, locked, BillingTrigger.RECEIVER_CANCEL, 'PIX_AUTOMATIC_RECEIVER_BILLING_CANCELED_RECEIVER'))
+        .entity;
     });
     if (after.status !== BillingStatus.CANCELLED_RECEIVER) throw notCancelable(after.status);
     return billingView((await this.billings.findForTenant(t.tenantId, b.id)) ?? after);

@@ -38,7 +38,12 @@ export class CancelRecurrence {
     const done = await transaction(this.ds, async (m) => {
       const locked = await this.recurrences.lockForTenant(m, t.tenantId, r.id);
       if (!locked) throw PixAutomaticErrors.error('recurrence_not_found', 'No such recurrence');
-      const res = await this.transitions.recurrence(m, locked, RecurrenceTrigger.RECEIVER_CANCEL, 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_CANCELED');
+      const res = await this.transitions.recurrence(
+        m,
+        locked,
+        RecurrenceTrigger.RECEIVER_CANCEL,
+        'PIX_AUTOMATIC_RECEIVER_RECURRENCE_CANCELED',
+      );
       // Also when the provider's own cancel event got here first: every open billing goes with it.
       if (res.entity.status === RecurrenceStatus.CANCELLED_RECEIVER) await this.transitions.cancelOpenBillings(m, res.entity);
       return res.entity;

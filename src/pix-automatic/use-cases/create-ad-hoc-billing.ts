@@ -36,7 +36,10 @@ export class CreateAdHocBilling {
       const r = await this.recurrences.lockForTenant(m, t.tenantId, dto.recurrenceId);
       if (!r) throw PixAutomaticErrors.error('recurrence_not_found', 'No such recurrence');
       if (!acceptsBillings(r.status)) {
-        throw PixAutomaticErrors.error('recurrence_not_authorized', `The recurrence is ${r.status}; billings need it ACCEPTED or ACTIVE (payer authorization)`);
+        throw PixAutomaticErrors.error(
+          'recurrence_not_authorized',
+          `The recurrence is ${r.status}; billings need it ACCEPTED or ACTIVE (payer authorization)`,
+        );
       }
       const dueDate = adjustDueDate(dto.dueDate, dto.dayAdjustment ?? r.dayAdjustment);
       if (compareDates(dueDate, this.clock.today()) < 0) {

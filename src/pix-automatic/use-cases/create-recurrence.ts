@@ -36,14 +36,34 @@ export class CreateRecurrence {
     const expirationDate = dto.expirationDate ?? null;
     const description = dto.description ?? null;
     if (!this.provider.supportsPeriodicity(dto.periodicity)) {
-      throw PixAutomaticErrors.error('periodicity_not_supported', `The bank provider (${this.provider.name}) has no ${dto.periodicity} periodicity: API Pix has WEEKLY, MONTHLY, QUARTERLY, BIANNUAL and ANNUAL only`, {
-        details: [{ field: 'periodicity', code: 'periodicity_not_supported', message: `${dto.periodicity} is not offered by the ${this.provider.name} provider` }],
-      });
+      throw PixAutomaticErrors.error(
+        'periodicity_not_supported',
+        `The bank provider (${this.provider.name}) has no ${dto.periodicity} periodicity: API Pix has WEEKLY, MONTHLY, QUARTERLY, BIANNUAL and ANNUAL only`,
+        {
+          details: [
+            {
+              field: 'periodicity',
+              code: 'periodicity_not_supported',
+              message: `${dto.periodicity} is not offered by the ${this.provider.name} provider`,
+            },
+          ],
+        },
+      );
     }
     if (dto.payerBankAccount && !this.provider.supportsPushAuthorization()) {
-      throw PixAutomaticErrors.error('push_authorization_not_supported', `The bank provider (${this.provider.name}) cannot push the authorization to the payer's bank: leave payerBankAccount out and show authorizationUrl`, {
-        details: [{ field: 'payerBankAccount', code: 'push_authorization_not_supported', message: `not offered by the ${this.provider.name} provider` }],
-      });
+      throw PixAutomaticErrors.error(
+        'push_authorization_not_supported',
+        `The bank provider (${this.provider.name}) cannot push the authorization to the payer's bank: leave payerBankAccount out and show authorizationUrl`,
+        {
+          details: [
+            {
+              field: 'payerBankAccount',
+              code: 'push_authorization_not_supported',
+              message: `not offered by the ${this.provider.name} provider`,
+            },
+          ],
+        },
+      );
     }
     let created;
     try {
@@ -60,7 +80,15 @@ export class CreateRecurrence {
         payerName: dto.payerName,
         payerTaxId: dto.payerTaxId,
         description,
-        ...(dto.payerBankAccount ? { payerBankAccount: { ispb: dto.payerBankAccount.ispb, account: dto.payerBankAccount.account, ...(dto.payerBankAccount.branch ? { branch: dto.payerBankAccount.branch } : {}) } } : {}),
+        ...(dto.payerBankAccount
+          ? {
+              payerBankAccount: {
+                ispb: dto.payerBankAccount.ispb,
+                account: dto.payerBankAccount.account,
+                ...(dto.payerBankAccount.branch ? { branch: dto.payerBankAccount.branch } : {}),
+              },
+            }
+          : {}),
       });
     } catch (e) {
       throw providerFailure(e);
@@ -84,7 +112,9 @@ export class CreateRecurrence {
       return { recurrenceId: r.id, status: r.status, authorizationUrl: r.authorizationUrl };
     } catch (e) {
       // The provider holds a recurrence we could not store: withdraw it so the payer never sees it.
-      this.provider.cancelRecurrence(id).catch((err) => this.logger.warn(`could not withdraw recurrence ${id} at the provider: ${err?.message}`));
+      this.provider
+        .cancelRecurrence(id)
+        .catch((err) => this.logger.warn(`could not withdraw recurrence ${id} at the provider: ${err?.message}`));
       throw e;
     }
   }

@@ -13,7 +13,12 @@ export class ListRecurrences {
   async execute(t: TenantContext, q: ListRecurrencesQueryDto): Promise<Page<RecurrenceDto>> {
     const [items, total] = await this.recurrences.list(
       t.tenantId,
-      { payerTaxId: q.payerTaxId, amountCents: q.amount === undefined ? undefined : toCents(q.amount), firstDueDate: q.firstDueDate, status: q.status },
+      {
+        payerTaxId: q.payerTaxId,
+        amountCents: q.amount === undefined ? undefined : toCents(q.amount),
+        firstDueDate: q.firstDueDate,
+        status: q.status,
+      },
       q.limit,
       q.offset,
     );

@@ -24,7 +24,8 @@ export class RefreshRecurrence {
     } catch (e) {
       throw providerFailure(e);
     }
-    if (!isRecurrenceStatus(held?.status)) throw PixAutomaticErrors.error('provider_error', 'The banking provider answered an unknown status');
+    if (!isRecurrenceStatus(held?.status))
+      throw PixAutomaticErrors.error('provider_error', 'The banking provider answered an unknown status');
     const updated = await this.recurrences.overwriteStatus(t.tenantId, r.id, held.status);
     return { recurrenceId: r.id, status: (updated ?? r).status };
   }

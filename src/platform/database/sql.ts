@@ -41,7 +41,9 @@ export function transaction<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>): Prom
 export async function exec<T = Record<string, any>>(db: Db, text: string, params: unknown[] = []): Promise<{ rows: T[]; count: number }> {
   const m = managerOfDb(db);
   if (!m.queryRunner) {
-    const master = (m.dataSource.driver as unknown as { master?: { query: (t: string, p: unknown[]) => Promise<{ rows: T[]; rowCount: number | null }> } }).master;
+    const master = (
+      m.dataSource.driver as unknown as { master?: { query: (t: string, p: unknown[]) => Promise<{ rows: T[]; rowCount: number | null }> } }
+    ).master;
     if (master) {
       const r = await master.query(text, params);
       return { rows: r.rows, count: r.rowCount ?? 0 };

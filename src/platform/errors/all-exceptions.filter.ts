@@ -23,5 +23,8 @@ export function sendError(reply: FastifyReply, req: FastifyRequest, exception: u
   }
   if (reply.sent) return;
   for (const [k, v] of Object.entries(r.headers)) reply.header(k, v);
-  reply.status(r.status).header('content-type', 'application/json; charset=utf-8').send({ ...r.body, requestId: req.id });
+  reply
+    .status(r.status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send({ ...r.body, requestId: req.id });
 }

@@ -147,7 +147,12 @@ export const CODE_BY_STATUS: Record<number, PlatformErrorCode> = {
 };
 
 /** The shared formats' errors (money, Pix BR Code, boleto, card numbers): each is the caller's input. */
-registerDomainErrors<MoneyErrorCode>(MoneyError, { amount_not_a_number: 400, amount_negative: 400, amount_too_many_decimals: 400, amount_too_large: 400 });
+registerDomainErrors<MoneyErrorCode>(MoneyError, {
+  amount_not_a_number: 400,
+  amount_negative: 400,
+  amount_too_many_decimals: 400,
+  amount_too_large: 400,
+});
 registerDomainErrors<BrCodeErrorCode>(BrCodeError, {
   brcode_key_or_url_required: 400,
   brcode_key_invalid: 400,

@@ -31,7 +31,10 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   @ApiOperation({ operationId: 'healthReady', summary: 'Readiness probe', security: [] })
-  @ApiOkResponse({ description: 'Ready to serve', schema: { example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } } } })
+  @ApiOkResponse({
+    description: 'Ready to serve',
+    schema: { example: { status: 'ok', info: { database: { status: 'up' } }, error: {}, details: { database: { status: 'up' } } } },
+  })
   @ApiServiceUnavailableResponse({ description: 'Not ready: draining, database down or migrations pending' })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult> {
     try {
@@ -71,7 +74,10 @@ export class HealthController {
     }
   }
 
-  private async contributed(name: string, run: () => ReturnType<import('./health-registry').ReadinessCheck['check']>): Promise<HealthIndicatorResult> {
+  private async contributed(
+    name: string,
+    run: () => ReturnType<import('./health-registry').ReadinessCheck['check']>,
+  ): Promise<HealthIndicatorResult> {
     const i = this.indicator.check(name);
     try {
       const { status, ...details } = await run();

@@ -26,7 +26,9 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseS
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     if (!deps.db.isReady() && !worksWithoutDatabase(req.url)) {
-      done(PlatformErrors.error('database_unavailable', 'The database is not ready yet; retry shortly', { headers: { 'Retry-After': '1' } }));
+      done(
+        PlatformErrors.error('database_unavailable', 'The database is not ready yet; retry shortly', { headers: { 'Retry-After': '1' } }),
+      );
       return;
     }
     done(urlDefect(req.url) ?? undefined);
@@ -52,7 +54,9 @@ export function urlDefect(url: string): Error | null {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   if (ENCODED_CONTROL.test(path) || CONTROL.test(path)) {
-    return PlatformErrors.error('validation_error', 'The path holds control characters', { details: [{ field: 'path', code: 'control_characters', message: 'the path must not contain control characters (NUL and the like)' }] });
+    return PlatformErrors.error('validation_error', 'The path holds control characters', {
+      details: [{ field: 'path', code: 'control_characters', message: 'the path must not contain control characters (NUL and the like)' }],
+    });
   }
   if (q >= 0 && url.includes('%', q)) {
     for (const part of url.slice(q + 1).split('&')) {

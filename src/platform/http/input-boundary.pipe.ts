@@ -31,12 +31,15 @@ export class InputBoundaryPipe implements PipeTransform {
     const prefix = meta.type === 'body' ? '' : (meta.data ?? '');
     if (meta.type === 'query' && meta.data && meta.metatype !== Array && Array.isArray(value)) {
       // `?lang=en&lang=pt` arrives as an array where one string was declared
-      throw PlatformErrors.error('validation_error', 'The request has invalid fields', { details: [{ field: meta.data, code: 'repeated', message: `${meta.data} must be given once` }] });
+      throw PlatformErrors.error('validation_error', 'The request has invalid fields', {
+        details: [{ field: meta.data, code: 'repeated', message: `${meta.data} must be given once` }],
+      });
     }
     walk(value, prefix, 0, details);
     if (meta.type === 'body' && value && typeof value === 'object' && !Array.isArray(value)) {
       for (const [k, v] of Object.entries(value)) {
-        if (v === null && !nullable(meta.metatype, k)) details.push({ field: k, code: 'not_null', message: `${k} must not be null; leave it out instead` });
+        if (v === null && !nullable(meta.metatype, k))
+          details.push({ field: k, code: 'not_null', message: `${k} must not be null; leave it out instead` });
       }
     }
     if (details.length) throw PlatformErrors.error('validation_error', 'The request has invalid fields', { details: details.slice(0, 20) });
@@ -47,13 +50,24 @@ export class InputBoundaryPipe implements PipeTransform {
 function walk(v: unknown, path: string, depth: number, out: ErrorDetail[]): void {
   if (out.length >= 20 || depth > MAX_DEPTH) return;
   if (typeof v === 'string') {
-    if (CONTROL.test(v)) out.push({ field: path || 'value', code: 'control_characters', message: `${path || 'value'} must not contain control characters (NUL and the like)` });
-    else if (LONE_SURROGATE.test(v)) out.push({ field: path || 'value', code: 'invalid_unicode', message: `${path || 'value'} holds a lone surrogate (not a character)` });
+    if (CONTROL.test(v))
+      out.push({
+        field: path || 'value',
+        code: 'control_characters',
+        message: `${path || 'value'} must not contain control characters (NUL and the like)`,
+      });
+    else if (LONE_SURROGATE.test(v))
+      out.push({ field: path || 'value', code: 'invalid_unicode', message: `${path || 'value'} holds a lone surrogate (not a character)` });
   } else if (Array.isArray(v)) {
     v.forEach((x, i) => walk(x, `${path}[${i}]`, depth + 1, out));
   } else if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {
-      if (CONTROL.test(k)) out.push({ field: path ? `${path}.${k.replace(CONTROL, '?')}` : k.replace(CONTROL, '?'), code: 'control_characters', message: 'field names must not contain control characters' });
+      if (CONTROL.test(k))
+        out.push({
+          field: path ? `${path}.${k.replace(CONTROL, '?')}` : k.replace(CONTROL, '?'),
+          code: 'control_characters',
+          message: 'field names must not contain control characters',
+        });
       walk(x, path ? `${path}.${k}` : k, depth + 1, out);
     }
   }

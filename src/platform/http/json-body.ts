@@ -40,10 +40,20 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     parse(req, text, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (value === null || typeof value !== 'object') {
-        return done(PlatformErrors.error('validation_error', 'The request body must be a JSON object', { details: [{ field: 'body', code: 'not_an_object', message: 'the body must be a JSON object' }] }), undefined);
+        return done(
+          PlatformErrors.error('validation_error', 'The request body must be a JSON object', {
+            details: [{ field: 'body', code: 'not_an_object', message: 'the body must be a JSON object' }],
+          }),
+          undefined,
+        );
       }
       if (jsonDepth(value, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
-        return done(PlatformErrors.error('validation_error', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`, { details: [{ field: 'body', code: 'too_deep', message: `at most ${MAX_BODY_DEPTH} levels of nesting` }] }), undefined);
+        return done(
+          PlatformErrors.error('validation_error', `The request body nests deeper than ${MAX_BODY_DEPTH} levels`, {
+            details: [{ field: 'body', code: 'too_deep', message: `at most ${MAX_BODY_DEPTH} levels of nesting` }],
+          }),
+          undefined,
+        );
       }
       done(null, value);
     });

@@ -16,7 +16,10 @@ export function captureRawBody(fastify: FastifyInstance, matches: (req: FastifyR
       done(null, payload);
       return;
     }
-    keep(req as WithRawBody, payload, maxBytes).then((copy) => done(null, copy), (err: Error) => done(err));
+    keep(req as WithRawBody, payload, maxBytes).then(
+      (copy) => done(null, copy),
+      (err: Error) => done(err),
+    );
   });
 }
 

@@ -43,7 +43,11 @@ describe('ResilientHttp over real HTTP', () => {
 
   beforeAll(async () => {
     base = await party.start();
-    http = new ResilientHttp('party', { baseUrl: base, timeoutMs: 300, retryDelaysMs: [20, 20], headers: { 'x-party-key': 'k1' } }, new BreakerRegistry(new MetricsService(), new HealthRegistry()));
+    http = new ResilientHttp(
+      'party',
+      { baseUrl: base, timeoutMs: 300, retryDelaysMs: [20, 20], headers: { 'x-party-key': 'k1' } },
+      new BreakerRegistry(new MetricsService(), new HealthRegistry()),
+    );
   });
   afterAll(() => party.stop());
 
@@ -57,13 +61,21 @@ describe('ResilientHttp over real HTTP', () => {
     const before = party.connections;
     const name = op();
     for (let i = 0; i < 5; i++) {
-      await expect(http.call({ operation: name, method: 'POST', path: `/things?i=${i}`, body: { i, text: 'São Paulo' }, idempotent: true })).resolves.toEqual({ echoed: { i, text: 'São Paulo' } });
+      await expect(
+        http.call({ operation: name, method: 'POST', path: `/things?i=${i}`, body: { i, text: 'São Paulo' }, idempotent: true }),
+      ).resolves.toEqual({ echoed: { i, text: 'São Paulo' } });
     }
-    expect(seen[4]).toEqual({ method: 'POST', url: '/things?i=4', key: 'k1', type: 'application/json', body: '{"i":4,"text":"São Paulo"}' });
+    expect(seen[4]).toEqual({
+      method: 'POST',
+      url: '/things?i=4',
+      key: 'k1',
+      type: 'application/json',
+      body: '{"i":4,"text":"São Paulo"}',
+    });
     expect(party.connections - before).toBe(1);
   });
 
-  it('a 4xx is the party\'s answer: provider_rejected with status and body, not retried', async () => {
+  it("a 4xx is the party's answer: provider_rejected with status and body, not retried", async () => {
     party.handler = (_q, _b, res) => void res.writeHead(422, { 'content-type': 'application/json' }).end('{"error":"nope"}');
     const before = party.requests;
     const e = await http.call({ operation: op(), method: 'POST', path: '/x', body: {}, idempotent: true }).catch((x) => x);
@@ -75,17 +87,23 @@ describe('ResilientHttp over real HTTP', () => {
   it('a 5xx is retried on idempotent calls only, then provider_unavailable', async () => {
     party.handler = (_q, _b, res) => void res.writeHead(503).end('busy');
     let before = party.requests;
-    await expect(http.call({ operation: op(), method: 'GET', path: '/x', idempotent: true })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    await expect(http.call({ operation: op(), method: 'GET', path: '/x', idempotent: true })).rejects.toMatchObject({
+      code: 'provider_unavailable',
+    });
     expect(party.requests - before).toBe(3);
     before = party.requests;
-    await expect(http.call({ operation: op(), method: 'POST', path: '/x', body: {}, idempotent: false })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    await expect(http.call({ operation: op(), method: 'POST', path: '/x', body: {}, idempotent: false })).rejects.toMatchObject({
+      code: 'provider_unavailable',
+    });
     expect(party.requests - before).toBe(1);
   });
 
   it('a party that never answers: provider_unavailable after the timeout, not later', async () => {
     party.handler = () => undefined; // holds the request open
     const t0 = Date.now();
-    await expect(http.call({ operation: op(), method: 'GET', path: '/slow', idempotent: false })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    await expect(http.call({ operation: op(), method: 'GET', path: '/slow', idempotent: false })).rejects.toMatchObject({
+      code: 'provider_unavailable',
+    });
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 
@@ -95,6 +113,8 @@ describe('ResilientHttp over real HTTP', () => {
       res.write('{"partial":');
       setTimeout(() => req.socket.destroy(), 20);
     };
-    await expect(http.call({ operation: op(), method: 'GET', path: '/cut', idempotent: false, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    await expect(http.call({ operation: op(), method: 'GET', path: '/cut', idempotent: false, timeoutMs: 5000 })).rejects.toMatchObject({
+      code: 'provider_unavailable',
+    });
   });
 });

@@ -84,7 +84,10 @@ export class ResilientHttp {
       } catch (e: any) {
         if (e instanceof ProviderCallError && e.code === 'provider_rejected') throw e;
         if (breaker.opened || attempt >= delays.length) {
-          throw new ProviderCallError('provider_unavailable', `${this.name} is unavailable for ${c.operation}: ${breaker.opened ? 'circuit open' : (e?.message ?? 'error')}`);
+          throw new ProviderCallError(
+            'provider_unavailable',
+            `${this.name} is unavailable for ${c.operation}: ${breaker.opened ? 'circuit open' : (e?.message ?? 'error')}`,
+          );
         }
         await sleep(delays[attempt]);
       }
@@ -104,7 +107,9 @@ export class ResilientHttp {
         : undefined;
     const headers: Record<string, string> = {
       accept: 'application/json',
-      ...(payload ? { 'content-type': c.form ? 'application/x-www-form-urlencoded' : 'application/json', 'content-length': String(payload.length) } : {}),
+      ...(payload
+        ? { 'content-type': c.form ? 'application/x-www-form-urlencoded' : 'application/json', 'content-length': String(payload.length) }
+        : {}),
       ...this.opts.headers,
       ...c.headers,
     };

@@ -31,7 +31,14 @@ export class SelfOrigin {
     const server = this.adapterHost.httpAdapter?.getHttpServer?.();
     const addr = server?.address?.() as AddressInfo | string | null | undefined;
     if (!addr || typeof addr === 'string') throw new Error('the HTTP server is not listening yet');
-    const host = addr.address === '0.0.0.0' || addr.address === '' ? '127.0.0.1' : addr.address === '::' ? '[::1]' : addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const host =
+      addr.address === '0.0.0.0' || addr.address === ''
+        ? '127.0.0.1'
+        : addr.address === '::'
+          ? '[::1]'
+          : addr.family === 'IPv6'
+            ? `[${addr.address}]`
+            : addr.address;
     return `http://${host}:${addr.port}`;
   }
 }

@@ -53,7 +53,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       catchError((err) => {
         const r = resolveError(err);
         const stored = r.status < 500 && (err instanceof AppError || err instanceof HttpException);
-        const done = stored ? this.store.complete(tenantId, key, r.status, { ...r.body, headers: r.headers }) : this.store.release(tenantId, key);
+        const done = stored
+          ? this.store.complete(tenantId, key, r.status, { ...r.body, headers: r.headers })
+          : this.store.release(tenantId, key);
         return from(done.catch(() => undefined)).pipe(mergeMap(() => throwError(() => err)));
       }),
     );
@@ -63,7 +65,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const prior = await this.store.find(tenantId, key);
     if (!prior || prior.status === 'IN_FLIGHT') {
       if (prior && prior.requestHash !== hash) throw reused();
-      throw IdempotencyErrors.error('idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'Retry-After': '1' } });
+      throw IdempotencyErrors.error(
+        'idempotency_in_flight',
+        'A request with this Idempotency-Key is still being processed; retry shortly',
+        { headers: { 'Retry-After': '1' } },
+      );
     }
     if (prior.requestHash !== hash) throw reused();
     reply.header('Idempotent-Replayed', 'true');
@@ -76,5 +82,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
 }
 
 function reused() {
-  return IdempotencyErrors.error('idempotency_key_reused', 'This Idempotency-Key was already used with another request (method, path or body)');
+  return IdempotencyErrors.error(
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used with another request (method, path or body)',
+  );
 }

@@ -78,7 +78,11 @@ export class SqlIdempotencyStore extends IdempotencyStore {
    */
   purgeExpired(): Promise<number> {
     return purgeInBatches(this.ds, { lock: 'idempotency-purge', batch: PURGE_BATCH, maxBatches: PURGE_MAX_BATCHES }, async (m, limit) =>
-      deletedCount(await m.query(`DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`, [limit])),
+      deletedCount(
+        await m.query(`DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`, [
+          limit,
+        ]),
+      ),
     );
   }
 }

@@ -6,7 +6,8 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
 const header = ApiHeader({
   name: 'Idempotency-Key',
   required: false,
-  description: 'Same key + same request within 24 h replays the first answer with `Idempotent-Replayed: true`; another request with the key → 422 `idempotency_key_reused`; while the first runs → 409 `idempotency_in_flight`',
+  description:
+    'Same key + same request within 24 h replays the first answer with `Idempotent-Replayed: true`; another request with the key → 422 `idempotency_key_reused`; while the first runs → 409 `idempotency_in_flight`',
 });
 
 function applyTo(proto: object, name: string | symbol, d: PropertyDescriptor): void {
@@ -31,7 +32,8 @@ export function IdempotentPosts(): ClassDecorator & MethodDecorator {
     for (const name of Object.getOwnPropertyNames(target.prototype)) {
       if (name === 'constructor') continue;
       const d = Object.getOwnPropertyDescriptor(target.prototype, name);
-      if (typeof d?.value === 'function' && Reflect.getMetadata(METHOD_METADATA, d.value) === RequestMethod.POST) applyTo(target.prototype, name, d);
+      if (typeof d?.value === 'function' && Reflect.getMetadata(METHOD_METADATA, d.value) === RequestMethod.POST)
+        applyTo(target.prototype, name, d);
     }
     return target;
   }) as ClassDecorator & MethodDecorator;

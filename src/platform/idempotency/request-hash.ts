@@ -15,5 +15,7 @@ export function canonicalJson(v: unknown): string {
 
 /** What makes two requests "the same": method, path (with query) and body. */
 export function requestHash(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${url}\n${canonicalJson(body)}`)
+    .digest('hex');
 }

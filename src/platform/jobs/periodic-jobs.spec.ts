@@ -7,7 +7,7 @@ import { FAILING_AFTER, PeriodicJobs } from './periodic-jobs';
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits (up to 5 s, for a loaded CI machine) until `ok()` holds. */
 async function until(ok: () => boolean): Promise<void> {
-  for (const end = Date.now() + 5000; !ok() && Date.now() < end; ) await tick(5);
+  for (const end = Date.now() + 5000; !ok() && Date.now() < end;) await tick(5);
   expect(ok()).toBe(true);
 }
 
@@ -56,7 +56,8 @@ describe('PeriodicJobs', () => {
     warn.mockRestore();
   });
 
-  const metric = async (name: string) => (await metrics.registry.getSingleMetricAsString(name)).split('\n').filter((l) => !l.startsWith('#'));
+  const metric = async (name: string) =>
+    (await metrics.registry.getSingleMetricAsString(name)).split('\n').filter((l) => !l.startsWith('#'));
 
   it('starts ticking only once the database is ready', async () => {
     let runs = 0;

@@ -114,8 +114,18 @@ export class PeriodicJobs implements OnModuleDestroy {
     health: HealthRegistry,
   ) {
     health.add({ name: 'backgroundJobs', check: async () => this.health() });
-    this.runs = new Counter({ name: 'jobs_runs_total', help: 'Passes of each background job, by outcome', labelNames: ['job', 'outcome'], registers: [metrics.registry] });
-    this.lastSuccess = new Gauge({ name: 'jobs_last_success_seconds', help: 'Unix time of the last successful pass of each background job', labelNames: ['job'], registers: [metrics.registry] });
+    this.runs = new Counter({
+      name: 'jobs_runs_total',
+      help: 'Passes of each background job, by outcome',
+      labelNames: ['job', 'outcome'],
+      registers: [metrics.registry],
+    });
+    this.lastSuccess = new Gauge({
+      name: 'jobs_last_success_seconds',
+      help: 'Unix time of the last successful pass of each background job',
+      labelNames: ['job'],
+      registers: [metrics.registry],
+    });
   }
 
   schedule(spec: PeriodicJobSpec): PeriodicJob {
@@ -132,7 +142,9 @@ export class PeriodicJobs implements OnModuleDestroy {
 
   /** Degraded while any job has failed FAILING_AFTER passes in a row; names them. */
   health(): { status: 'up' | 'degraded'; failing: { job: string; failuresInARow: number }[] } {
-    const failing = this.jobs.filter((j) => j.failuresInARow >= FAILING_AFTER).map((j) => ({ job: j.spec.name, failuresInARow: j.failuresInARow }));
+    const failing = this.jobs
+      .filter((j) => j.failuresInARow >= FAILING_AFTER)
+      .map((j) => ({ job: j.spec.name, failuresInARow: j.failuresInARow }));
     return { status: failing.length ? 'degraded' : 'up', failing };
   }
 

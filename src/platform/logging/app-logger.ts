@@ -53,7 +53,10 @@ export class AppLogger implements LoggerService {
     const log = this.root.pino;
     if (!log.isLevelEnabled(level)) return;
     const rest = params.filter((p) => p !== undefined);
-    const context = rest.length && typeof rest[rest.length - 1] === 'string' && (rest.length > 1 || typeof message !== 'object' || message === null) ? (rest.pop() as string) : undefined;
+    const context =
+      rest.length && typeof rest[rest.length - 1] === 'string' && (rest.length > 1 || typeof message !== 'object' || message === null)
+        ? (rest.pop() as string)
+        : undefined;
     const obj: Record<string, unknown> = context ? { context } : {};
     let msg: string | undefined;
     if (message instanceof Error) {

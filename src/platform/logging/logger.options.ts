@@ -14,7 +14,10 @@ export function pinoOptions(level: string) {
     },
     hooks: {
       logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void) {
-        method.apply(this, args.map((a) => (typeof a === 'string' ? redactString(a) : a)));
+        method.apply(
+          this,
+          args.map((a) => (typeof a === 'string' ? redactString(a) : a)),
+        );
       },
     },
   };

@@ -6,13 +6,41 @@ import { luhnValid } from '../../common/formats/card';
  */
 const SECRET_KEYS = new Set(
   [
-    'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-admin-key',
-    'client_secret', 'clientsecret', 'secret', 'password', 'passwd',
-    'access_token', 'accesstoken', 'refresh_token', 'token', 'id_token',
-    'private_key', 'privatekey', 'privatekeypem',
-    'cardnumber', 'card_number', 'pan', 'number', 'cvv', 'cvc', 'cvv2', 'securitycode', 'security_code',
-    'encryptionkey', 'encryption_key', 'signingsecret', 'webhooksecret', 'encryptedclientsecret', 'encryptedclientid',
-    'otp', 'code_verifier',
+    'authorization',
+    'proxy-authorization',
+    'cookie',
+    'set-cookie',
+    'x-admin-key',
+    'client_secret',
+    'clientsecret',
+    'secret',
+    'password',
+    'passwd',
+    'access_token',
+    'accesstoken',
+    'refresh_token',
+    'token',
+    'id_token',
+    'private_key',
+    'privatekey',
+    'privatekeypem',
+    'cardnumber',
+    'card_number',
+    'pan',
+    'number',
+    'cvv',
+    'cvc',
+    'cvv2',
+    'securitycode',
+    'security_code',
+    'encryptionkey',
+    'encryption_key',
+    'signingsecret',
+    'webhooksecret',
+    'encryptedclientsecret',
+    'encryptedclientid',
+    'otp',
+    'code_verifier',
   ].map((k) => k.toLowerCase()),
 );
 
@@ -22,7 +50,6 @@ const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\b/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const DIGIT_RUN = /(?<![A-Za-z0-9_])(?:\d[ -]?){12,18}\d(?![A-Za-z0-9_])/g;
-
 
 export function redactString(s: string): string {
   if (s.length < 12) return s;

@@ -5,8 +5,19 @@ import { DURATION_BUCKETS, RequestMetrics } from './request-metrics';
 function oracle() {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
-  const counter = new Counter({ name: 'http_requests_total', help: 'HTTP requests by method, route template and status', labelNames, registers: [registry] });
-  const histogram = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request duration by method, route template and status', labelNames, buckets: DURATION_BUCKETS, registers: [registry] });
+  const counter = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route template and status',
+    labelNames,
+    registers: [registry],
+  });
+  const histogram = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route template and status',
+    labelNames,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
   return {
     registry,
     observe(method: string, route: string, status: number, seconds: number) {
@@ -46,7 +57,7 @@ describe('request metrics', () => {
       }
     }
     expect(await lines(b.registry)).toEqual(await lines(a.registry));
-    expect((await b.registry.metrics())).toContain('http_requests_total{method="GET",route="/health/live",status="200"} 3');
+    expect(await b.registry.metrics()).toContain('http_requests_total{method="GET",route="/health/live",status="200"} 3');
   });
 
   it('scrapes nothing but the headers before the first request, and counts again after a reset', async () => {

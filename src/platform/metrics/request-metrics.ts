@@ -21,7 +21,13 @@ export interface RegistryMetric {
   help: string;
   type: 'counter' | 'histogram';
   aggregator: 'sum';
-  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: { value: number; labels: Record<string, string | number>; metricName?: string }[] }>;
+  get(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    aggregator: string;
+    values: { value: number; labels: Record<string, string | number>; metricName?: string }[];
+  }>;
   reset(): void;
 }
 
@@ -57,7 +63,13 @@ export class RequestMetrics {
       help,
       type: 'counter',
       aggregator: 'sum',
-      get: async () => ({ name, help, type: 'counter', aggregator: 'sum', values: [...this.series.values()].map((s) => ({ value: s.count, labels: { ...s.labels } })) }),
+      get: async () => ({
+        name,
+        help,
+        type: 'counter',
+        aggregator: 'sum',
+        values: [...this.series.values()].map((s) => ({ value: s.count, labels: { ...s.labels } })),
+      }),
       reset: () => this.series.clear(),
     };
   }

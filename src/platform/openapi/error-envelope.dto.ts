@@ -53,7 +53,12 @@ export function ApiErrors(...statuses: (number | ApiError)[]) {
         status,
         description: description ?? DESCRIPTIONS[status]?.[1] ?? code,
         type: ErrorEnvelopeDto,
-        example: { statusCode: status, error: code, message: description ?? DESCRIPTIONS[status]?.[1] ?? code, requestId: '3f9a1c1e-6f7e-4b8e-9d0a-2a2f4f1f7c11' },
+        example: {
+          statusCode: status,
+          error: code,
+          message: description ?? DESCRIPTIONS[status]?.[1] ?? code,
+          requestId: '3f9a1c1e-6f7e-4b8e-9d0a-2a2f4f1f7c11',
+        },
       });
     }),
   );

@@ -19,10 +19,16 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
     .setLicense('Proprietary', 'https://example.com/license')
     .setContact('Payments Platform team', 'https://example.com/support', 'support@example.com')
     .addServer(publicUrl, 'This deployment')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /v1/oauth/token (valid 3600 s)' }, 'bearer')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /v1/oauth/token (valid 3600 s)' },
+      'bearer',
+    )
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'Operator key (ADMIN_API_KEY)' }, 'adminKey')
     .build();
-  const doc = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto], operationIdFactory: (c, m) => `${c.replace(/Controller$/, '')}_${m}` });
+  const doc = SwaggerModule.createDocument(app, config, {
+    extraModels: [ErrorEnvelopeDto],
+    operationIdFactory: (c, m) => `${c.replace(/Controller$/, '')}_${m}`,
+  });
   addCommonErrors(doc);
   uniqueOperationIds(doc);
   makeTruthful(doc);
@@ -32,7 +38,18 @@ export function buildOpenApiDocument(app: INestApplication, publicUrl: string): 
 }
 
 /** What a tenant integrates first leads; the sandbox follows; the operator's (`admin`) tag comes last. */
-const TAG_ORDER = ['credentials', 'payment links', 'checkout (public)', 'card tokenization', 'hosted card page', 'card payments', '3DS', 'pix-automatic', 'webhooks', 'accounts'];
+const TAG_ORDER = [
+  'credentials',
+  'payment links',
+  'checkout (public)',
+  'card tokenization',
+  'hosted card page',
+  'card payments',
+  '3DS',
+  'pix-automatic',
+  'webhooks',
+  'accounts',
+];
 const TAG_LAST = ['health', 'provider', 'sandbox', 'admin'];
 
 /** The document's tag list, which Swagger UI follows: TAG_ORDER, any other tag by name, then TAG_LAST. */

@@ -13,11 +13,41 @@ type Json = any;
 
 /** Number fields that only ever hold whole numbers (counts, pages, cents, seconds, codes). */
 const INTEGER_FIELDS = new Set([
-  'limit', 'offset', 'total', 'expires_in', 'sendAttempts', 'attempts', 'attempt', 'installments', 'maxInstallments', 'maxUses',
-  'paidCount', 'viewCount', 'attemptCount', 'checkoutAttemptsPerMinute', 'rateLimitPerMinute', 'statusCode', 'lastStatusCode',
-  'latencyMs', 'days', 'daysAdvanced', 'expMonth', 'expYear', 'remaining', 'resetSeconds', 'windowSeconds', 'rewrapped', 'unreadable',
-  'amountCents', 'httpBrowserColorDepth', 'httpBrowserScreenHeight', 'httpBrowserScreenWidth', 'httpBrowserTimeDifference',
-  'perTransaction', 'daytime', 'nighttime',
+  'limit',
+  'offset',
+  'total',
+  'expires_in',
+  'sendAttempts',
+  'attempts',
+  'attempt',
+  'installments',
+  'maxInstallments',
+  'maxUses',
+  'paidCount',
+  'viewCount',
+  'attemptCount',
+  'checkoutAttemptsPerMinute',
+  'rateLimitPerMinute',
+  'statusCode',
+  'lastStatusCode',
+  'latencyMs',
+  'days',
+  'daysAdvanced',
+  'expMonth',
+  'expYear',
+  'remaining',
+  'resetSeconds',
+  'windowSeconds',
+  'rewrapped',
+  'unreadable',
+  'amountCents',
+  'httpBrowserColorDepth',
+  'httpBrowserScreenHeight',
+  'httpBrowserScreenWidth',
+  'httpBrowserTimeDifference',
+  'perTransaction',
+  'daytime',
+  'nighttime',
 ]);
 
 /** Money in currency units (2 decimals): positive unless the schema says otherwise. */
@@ -59,7 +89,8 @@ function schema31(s: Json, name?: string): Json {
   if (out.type === 'object' && !out.properties && out.additionalProperties === undefined && !out.allOf && !out.oneOf && !out.anyOf) {
     // a free-form map (Record<…>): say so instead of "no properties"
     const ex = out.example;
-    out.additionalProperties = isObj(ex) && Object.values(ex).length && Object.values(ex).every((v) => Number.isInteger(v)) ? { type: 'integer' } : true;
+    out.additionalProperties =
+      isObj(ex) && Object.values(ex).length && Object.values(ex).every((v) => Number.isInteger(v)) ? { type: 'integer' } : true;
   }
   if (out.nullable === true) {
     delete out.nullable;
@@ -79,7 +110,10 @@ function mediaSchemas(content: Json, fn: (s: Json) => Json): void {
   for (const media of Object.values<Json>(content)) if (isObj(media) && media.schema) media.schema = fn(media.schema);
 }
 
-const REQUEST_ID = { description: 'The request id (also in error bodies and logs); a caller-sent X-Request-Id is kept', schema: { type: 'string' } };
+const REQUEST_ID = {
+  description: 'The request id (also in error bodies and logs); a caller-sent X-Request-Id is kept',
+  schema: { type: 'string' },
+};
 const RATE_LIMIT = {
   'RateLimit-Limit': { description: 'Requests allowed per window for this tenant', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },

@@ -12,7 +12,9 @@ export const MAX_OFFSET = 2_147_483_647;
  * validators refuse. `@QueryNumber()` would read `''` as 0 and `0x10` as 16.
  */
 export function QueryNumber(): PropertyDecorator {
-  return Transform(({ value }) => (typeof value === 'string' && /^-?\d{1,20}(\.\d{1,20})?$/.test(value) ? Number(value) : typeof value === 'number' ? value : NaN));
+  return Transform(({ value }) =>
+    typeof value === 'string' && /^-?\d{1,20}(\.\d{1,20})?$/.test(value) ? Number(value) : typeof value === 'number' ? value : NaN,
+  );
 }
 
 /** `limit` (default 50, max 100) and `offset` (default 0, max MAX_OFFSET) on every list. */

@@ -36,12 +36,19 @@ export class BreakerRegistry {
         for (const [name, { breaker }] of this.breakers) this.stateGauge.set({ breaker: name }, stateOf(breaker));
       },
     });
-    this.events = new Counter({ name: 'circuit_breaker_events_total', help: 'Breaker events', labelNames: ['breaker', 'event'] as const, registers: [metrics.registry] });
+    this.events = new Counter({
+      name: 'circuit_breaker_events_total',
+      help: 'Breaker events',
+      labelNames: ['breaker', 'event'] as const,
+      registers: [metrics.registry],
+    });
     health.add({
       name: 'circuitBreakers',
       check: async () => {
         const open = [...this.breakers].filter(([, b]) => b.breaker.opened);
-        const states = Object.fromEntries([...this.breakers].map(([n, b]) => [n, b.breaker.opened ? 'open' : b.breaker.halfOpen ? 'half-open' : 'closed']));
+        const states = Object.fromEntries(
+          [...this.breakers].map(([n, b]) => [n, b.breaker.opened ? 'open' : b.breaker.halfOpen ? 'half-open' : 'closed']),
+        );
         if (open.some(([, b]) => b.critical)) return { status: 'down', ...states };
         return { status: open.length ? 'degraded' : 'up', ...states };
       },
@@ -60,13 +67,16 @@ export class BreakerRegistry {
       rollingCountTimeout: 10000,
       name,
     });
-    for (const ev of ['open', 'halfOpen', 'close', 'timeout', 'reject'] as const) (breaker as any).on(ev, () => this.events.inc({ breaker: name, event: ev }));
+    for (const ev of ['open', 'halfOpen', 'close', 'timeout', 'reject'] as const)
+      (breaker as any).on(ev, () => this.events.inc({ breaker: name, event: ev }));
     this.breakers.set(name, { breaker: breaker as unknown as CircuitBreaker<any[], any>, critical: opts.critical ?? false });
     return breaker;
   }
 
   states(): Record<string, string> {
-    return Object.fromEntries([...this.breakers].map(([n, { breaker }]) => [n, breaker.opened ? 'open' : breaker.halfOpen ? 'half-open' : 'closed']));
+    return Object.fromEntries(
+      [...this.breakers].map(([n, { breaker }]) => [n, breaker.opened ? 'open' : breaker.halfOpen ? 'half-open' : 'closed']),
+    );
   }
 
   shutdown(): void {

@@ -39,8 +39,7 @@ export const TransitionRefusal = {
 export type TransitionRefusal = (typeof TransitionRefusal)[keyof typeof TransitionRefusal];
 
 export type TransitionResult<S extends string, T extends string> =
-  | { ok: true; from: S; trigger: T; to: S }
-  | { ok: false; from: S; trigger: T; reason: TransitionRefusal };
+  { ok: true; from: S; trigger: T; to: S } | { ok: false; from: S; trigger: T; reason: TransitionRefusal };
 
 export type TransitionTable<S extends string, T extends string> = {
   readonly [K in T]: { readonly from: readonly S[]; readonly to: S };
@@ -100,9 +99,7 @@ export function defineStateMachine<S extends string, T extends string, C = never
     if (!stateSet.has(state)) throw new StateMachineDefinitionError(`${name}: unknown terminal state ${state}`);
   }
 
-  const fromSets = new Map<string, ReadonlySet<string>>(
-    triggers.map((t) => [t, new Set<string>(table[t].from)] as const),
-  );
+  const fromSets = new Map<string, ReadonlySet<string>>(triggers.map((t) => [t, new Set<string>(table[t].from)] as const));
 
   for (const trigger of Object.keys(guards)) {
     if (!triggerSet.has(trigger)) throw new StateMachineDefinitionError(`${name}: guard for unknown trigger ${trigger}`);

@@ -18,14 +18,24 @@ function openssl(cwd: string, args: string[]): void {
   try {
     execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e: any) {
-    if (e?.code === 'ENOENT') throw new Error('The sandbox PSP needs the openssl command to make its development certificates (apt-get install openssl), or set SANDBOX_ENABLED=false');
+    if (e?.code === 'ENOENT')
+      throw new Error(
+        'The sandbox PSP needs the openssl command to make its development certificates (apt-get install openssl), or set SANDBOX_ENABLED=false',
+      );
     throw new Error(`openssl ${args[0]} failed: ${String(e?.stderr ?? e?.message ?? e).trim()}`);
   }
 }
 
 function read(dir: string): DevCertificates {
   const f = (n: string) => readFileSync(join(dir, n), 'utf8');
-  return { dir, ca: f('ca.crt'), serverCert: f('server.crt'), serverKey: f('server.key'), clientCert: f('client.crt'), clientKey: f('client.key') };
+  return {
+    dir,
+    ca: f('ca.crt'),
+    serverCert: f('server.crt'),
+    serverKey: f('server.key'),
+    clientCert: f('client.crt'),
+    clientKey: f('client.key'),
+  };
 }
 
 /**
@@ -43,12 +53,43 @@ export function ensureDevCertificates(dir: string): DevCertificates {
   try {
     const key = (name: string) => openssl(tmp, ['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', name]);
     key('ca.key');
-    openssl(tmp, ['req', '-x509', '-new', '-key', 'ca.key', '-sha256', '-days', '3650', '-subj', '/O=payments-platform sandbox/CN=Sandbox PSP development CA', '-out', 'ca.crt']);
+    openssl(tmp, [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      'ca.key',
+      '-sha256',
+      '-days',
+      '3650',
+      '-subj',
+      '/O=payments-platform sandbox/CN=Sandbox PSP development CA',
+      '-out',
+      'ca.crt',
+    ]);
     const leaf = (name: string, cn: string, ext: string) => {
       key(`${name}.key`);
       writeFileSync(join(tmp, `${name}.ext`), ext);
       openssl(tmp, ['req', '-new', '-key', `${name}.key`, '-subj', `/O=payments-platform sandbox/CN=${cn}`, '-out', `${name}.csr`]);
-      openssl(tmp, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', `0x${Date.now().toString(16)}${name.length}`, '-days', '825', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.crt`]);
+      openssl(tmp, [
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-set_serial',
+        `0x${Date.now().toString(16)}${name.length}`,
+        '-days',
+        '825',
+        '-sha256',
+        '-extfile',
+        `${name}.ext`,
+        '-out',
+        `${name}.crt`,
+      ]);
     };
     leaf('server', 'localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n');
     leaf('client', 'sandbox-psp-client', 'extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature\n');

@@ -46,8 +46,15 @@ export class AcquirerEventsController {
     const raw = Buffer.isBuffer(kept) ? kept.toString('utf8') : (kept as string | undefined);
     const header = req.headers[ACQUIRER_SIGNATURE_HEADER];
     // Replay window on wall time: a transport matter, not business time (the test clock may be days ahead).
-    const check = verifyAcquirerEvent(this.config.eventsSecret, typeof header === 'string' ? header : undefined, raw ?? '', Math.floor(Date.now() / 1000), this.config.eventsToleranceSeconds);
-    if (!check.ok || raw === undefined) throw AcquirerEventErrors.error('acquirer_signature_invalid', `Acquirer signature refused: ${check.ok ? 'no body' : check.reason}`);
+    const check = verifyAcquirerEvent(
+      this.config.eventsSecret,
+      typeof header === 'string' ? header : undefined,
+      raw ?? '',
+      Math.floor(Date.now() / 1000),
+      this.config.eventsToleranceSeconds,
+    );
+    if (!check.ok || raw === undefined)
+      throw AcquirerEventErrors.error('acquirer_signature_invalid', `Acquirer signature refused: ${check.ok ? 'no body' : check.reason}`);
     const event = req.body as AcquirerNotification;
     if (!event || typeof event.eventId !== 'string' || typeof event.type !== 'string' || typeof event.data?.transactionId !== 'string') {
       throw AcquirerEventErrors.error('acquirer_event_invalid', 'Not an acquirer event');

@@ -21,7 +21,8 @@ export class AcquirerEvents {
   async dispatch(event: AcquirerNotification): Promise<{ handledBy: string[] }> {
     const handledBy: string[] = [];
     for (const h of this.handlers) if (await h.handle(event)) handledBy.push(h.name);
-    if (!handledBy.length) this.logger.warn({ eventId: event.eventId, type: event.type }, 'acquirer event for an unknown transaction ignored');
+    if (!handledBy.length)
+      this.logger.warn({ eventId: event.eventId, type: event.type }, 'acquirer event for an unknown transaction ignored');
     return { handledBy };
   }
 }

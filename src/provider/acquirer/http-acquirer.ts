@@ -39,12 +39,16 @@ export class HttpAcquirer extends AcquirerPort {
   }
 
   private client(): ResilientHttp {
-    this.http ??= new ResilientHttp('acquirer', {
-      baseUrl: this.baseUrl(),
-      timeoutMs: this.config.timeoutMs,
-      retryDelaysMs: this.config.retryDelaysMs,
-      headers: { 'x-acquirer-key': this.config.apiKey },
-    }, this.breakers);
+    this.http ??= new ResilientHttp(
+      'acquirer',
+      {
+        baseUrl: this.baseUrl(),
+        timeoutMs: this.config.timeoutMs,
+        retryDelaysMs: this.config.retryDelaysMs,
+        headers: { 'x-acquirer-key': this.config.apiKey },
+      },
+      this.breakers,
+    );
     return this.http;
   }
 

@@ -20,12 +20,15 @@ export const bankProviderConfig = defineConfig(BankProviderConfig, (env) => {
   const url = env.url('PROVIDER_URL');
   const sandboxEnabled = env.bool('SANDBOX_ENABLED', env.runtime !== 'production');
   if (!url && !sandboxEnabled) {
-    env.problems.push('PROVIDER_URL is required when the sandbox is disabled (SANDBOX_ENABLED=false): the default provider is the sandbox bank');
+    env.problems.push(
+      'PROVIDER_URL is required when the sandbox is disabled (SANDBOX_ENABLED=false): the default provider is the sandbox bank',
+    );
   }
   const delays = env.list('PROVIDER_RETRY_DELAYS_MS', ['1000', '3000', '9000']);
   const retryDelaysMs: number[] = [];
   for (const d of delays) {
-    if (!/^\d+$/.test(d) || Number(d) > 60000) env.problems.push(`PROVIDER_RETRY_DELAYS_MS entries must be integers 0..60000 (ms), got "${d}"`);
+    if (!/^\d+$/.test(d) || Number(d) > 60000)
+      env.problems.push(`PROVIDER_RETRY_DELAYS_MS entries must be integers 0..60000 (ms), got "${d}"`);
     else retryDelaysMs.push(Number(d));
   }
   return {

@@ -15,7 +15,6 @@ import {
 import { PROVIDER_KEY_HEADER } from '../../common/protocols/provider-events';
 import { selfOrigin as selfOriginOf } from '../../platform/http/self-origin';
 
-
 /**
  * The banking provider over HTTP: one opossum breaker per operation (`bank.<operation>` in
  * /health/ready and /metrics), a timeout on every call, and the configured retries on the
@@ -40,7 +39,12 @@ export class HttpBankProvider extends BankProvider {
       const baseUrl = this.config.url ?? `${selfOriginOf(this.adapterHost)}/sandbox/bank`;
       this.client = new ResilientHttp(
         'bank',
-        { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs, headers: { [PROVIDER_KEY_HEADER]: this.config.apiKey } },
+        {
+          baseUrl,
+          timeoutMs: this.config.timeoutMs,
+          retryDelaysMs: this.config.retryDelaysMs,
+          headers: { [PROVIDER_KEY_HEADER]: this.config.apiKey },
+        },
         this.breakers,
       );
     }
@@ -57,25 +61,52 @@ export class HttpBankProvider extends BankProvider {
   }
 
   getRecurrence(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }> {
-    return this.http().call({ operation: 'getRecurrence', method: 'GET', path: `/recurrences/${encodeURIComponent(recurrenceId)}`, idempotent: true });
+    return this.http().call({
+      operation: 'getRecurrence',
+      method: 'GET',
+      path: `/recurrences/${encodeURIComponent(recurrenceId)}`,
+      idempotent: true,
+    });
   }
 
   cancelRecurrence(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }> {
-    return this.http().call({ operation: 'cancelRecurrence', method: 'POST', path: `/recurrences/${encodeURIComponent(recurrenceId)}/cancel`, idempotent: true });
+    return this.http().call({
+      operation: 'cancelRecurrence',
+      method: 'POST',
+      path: `/recurrences/${encodeURIComponent(recurrenceId)}/cancel`,
+      idempotent: true,
+    });
   }
 
   async sendBillings(billings: BankBillingRequest[]): Promise<BankBillingResult[]> {
     if (!billings.length) return [];
-    const r = await this.http().call<{ results: BankBillingResult[] }>({ operation: 'sendBillings', method: 'POST', path: '/billings/batch', body: { billings }, idempotent: true });
+    const r = await this.http().call<{ results: BankBillingResult[] }>({
+      operation: 'sendBillings',
+      method: 'POST',
+      path: '/billings/batch',
+      body: { billings },
+      idempotent: true,
+    });
     return r.results;
   }
 
   cancelBilling(idTx: string, recurrenceId: string): Promise<{ idTx: string; status: string }> {
-    return this.http().call({ operation: 'cancelBilling', method: 'POST', path: `/billings/${encodeURIComponent(idTx)}/cancel`, body: { recurrenceId }, idempotent: true });
+    return this.http().call({
+      operation: 'cancelBilling',
+      method: 'POST',
+      path: `/billings/${encodeURIComponent(idTx)}/cancel`,
+      body: { recurrenceId },
+      idempotent: true,
+    });
   }
 
   getAccountLimits(accountId: string): Promise<BankAccountLimits> {
     // A read for a waiting caller: one attempt (no 1 s/3 s/9 s backoff), the breaker still applies.
-    return this.http().call({ operation: 'getAccountLimits', method: 'GET', path: `/accounts/${encodeURIComponent(accountId)}/limits`, idempotent: false });
+    return this.http().call({
+      operation: 'getAccountLimits',
+      method: 'GET',
+      path: `/accounts/${encodeURIComponent(accountId)}/limits`,
+      idempotent: false,
+    });
   }
 }

@@ -31,10 +31,18 @@ export class ProviderEventsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'receiveProviderEvent', summary: 'Receive a recurring-debit event from the banking provider (HMAC-signed)' })
-  @ApiHeader({ name: 'X-Provider-Signature', required: true, description: '`sha256=<hex HMAC-SHA256 of the raw body>` with PROVIDER_EVENTS_SECRET' })
+  @ApiHeader({
+    name: 'X-Provider-Signature',
+    required: true,
+    description: '`sha256=<hex HMAC-SHA256 of the raw body>` with PROVIDER_EVENTS_SECRET',
+  })
   @ApiBody({ type: ProviderEventDto })
   @ApiOkResponse({ type: ProviderEventAckDto })
-  @ApiErrors([400, 'invalid_event', 'Malformed event'], [401, 'invalid_signature', 'Missing or wrong signature'], [503, 'events_not_handled', 'Not ready; retry'])
+  @ApiErrors(
+    [400, 'invalid_event', 'Malformed event'],
+    [401, 'invalid_signature', 'Missing or wrong signature'],
+    [503, 'events_not_handled', 'Not ready; retry'],
+  )
   receive(@Req() req: { rawBody?: Buffer }, @Headers(PROVIDER_SIGNATURE_HEADER) signature: string | undefined, @Body() body: unknown) {
     return this.events.receive(req.rawBody, signature, body);
   }

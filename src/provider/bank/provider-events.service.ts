@@ -15,7 +15,11 @@ export class ProviderEventsService {
     private readonly router: ProviderEventRouter,
   ) {}
 
-  async receive(rawBody: Buffer | undefined, signature: string | undefined, body: unknown): Promise<{ received: true; outcome: InboundOutcome }> {
+  async receive(
+    rawBody: Buffer | undefined,
+    signature: string | undefined,
+    body: unknown,
+  ): Promise<{ received: true; outcome: InboundOutcome }> {
     if (!rawBody || !verifyProviderEvent(this.config.eventsSecret, rawBody, signature)) {
       throw ProviderBankErrors.error('invalid_signature', 'The X-Provider-Signature header does not match the body');
     }
@@ -31,10 +35,19 @@ function parseEvent(body: unknown): InboundProviderEvent {
   const b = body as Record<string, unknown> | null;
   const details: { field: string; message: string }[] = [];
   if (!b || typeof b !== 'object' || Array.isArray(b)) throw ProviderBankErrors.error('invalid_event', 'The event must be a JSON object');
-  if (typeof b.eventType !== 'string' || !EVENT_TYPE.test(b.eventType)) details.push({ field: 'eventType', message: 'must be a PIX_AUTOMATIC_RECEIVER_* or PIX_AUTOMATIC_PAYER_* event type' });
-  if (typeof b.idTx !== 'string' || !ID_TX.test(b.idTx)) details.push({ field: 'idTx', message: 'must be 1-64 characters [A-Za-z0-9._:-]' });
-  if (b.occurredAt !== undefined && (typeof b.occurredAt !== 'string' || Number.isNaN(Date.parse(b.occurredAt)))) details.push({ field: 'occurredAt', message: 'must be an ISO 8601 timestamp' });
-  if (b.data !== undefined && (typeof b.data !== 'object' || b.data === null || Array.isArray(b.data))) details.push({ field: 'data', message: 'must be an object' });
+  if (typeof b.eventType !== 'string' || !EVENT_TYPE.test(b.eventType))
+    details.push({ field: 'eventType', message: 'must be a PIX_AUTOMATIC_RECEIVER_* or PIX_AUTOMATIC_PAYER_* event type' });
+  if (typeof b.idTx !== 'string' || !ID_TX.test(b.idTx))
+    details.push({ field: 'idTx', message: 'must be 1-64 characters [A-Za-z0-9._:-]' });
+  if (b.occurredAt !== undefined && (typeof b.occurredAt !== 'string' || Number.isNaN(Date.parse(b.occurredAt))))
+    details.push({ field: 'occurredAt', message: 'must be an ISO 8601 timestamp' });
+  if (b.data !== undefined && (typeof b.data !== 'object' || b.data === null || Array.isArray(b.data)))
+    details.push({ field: 'data', message: 'must be an object' });
   if (details.length) throw ProviderBankErrors.error('invalid_event', 'The event has invalid fields', { details });
-  return { eventType: b.eventType as string, idTx: b.idTx as string, occurredAt: b.occurredAt as string | undefined, data: b.data as Record<string, unknown> | undefined };
+  return {
+    eventType: b.eventType as string,
+    idTx: b.idTx as string,
+    occurredAt: b.occurredAt as string | undefined,
+    data: b.data as Record<string, unknown> | undefined,
+  };
 }

@@ -58,13 +58,24 @@ describe('retry policy (PERMITE_3R_7D)', () => {
     expect(retryDate(base, '2027-03-10')).toBe('2027-03-11');
     expect(retryDate(base, '2027-03-12')).toBe('2027-03-13');
     expect(retryDate(base, '2027-03-17')).toBeNull();
-    const three = { ...base, tentativas: [...base.tentativas!, ...['11', '12', '13'].map((d) => ({ dataLiquidacao: `2027-03-${d}`, tipo: 'NTAG' as const, status: 'REJEITADA' as const }))] };
+    const three = {
+      ...base,
+      tentativas: [
+        ...base.tentativas!,
+        ...['11', '12', '13'].map((d) => ({ dataLiquidacao: `2027-03-${d}`, tipo: 'NTAG' as const, status: 'REJEITADA' as const })),
+      ],
+    };
     expect(retryDate(three, '2027-03-13')).toBeNull();
   });
 
   it('never retries without the policy, with an attempt pending, after a paid one, or after a code that ends the cobr', () => {
     expect(retryDate({ ...base, politicaRetentativa: 'NAO_PERMITE' }, '2027-03-10')).toBeNull();
-    expect(retryDate({ ...base, tentativas: [...base.tentativas!, { dataLiquidacao: '2027-03-11', tipo: 'NTAG', status: 'AGENDADA' }] }, '2027-03-10')).toBeNull();
+    expect(
+      retryDate(
+        { ...base, tentativas: [...base.tentativas!, { dataLiquidacao: '2027-03-11', tipo: 'NTAG', status: 'AGENDADA' }] },
+        '2027-03-10',
+      ),
+    ).toBeNull();
     expect(retryDate({ ...base, tentativas: [{ ...base.tentativas![0], status: 'PAGA' }] }, '2027-03-10')).toBeNull();
     expect(retryDate({ ...base, tentativas: [{ ...base.tentativas![0], rejeicao: { codigo: 'AC05' } }] }, '2027-03-10')).toBeNull();
     expect(retryDate({ ...base, status: 'REJEITADA' }, '2027-03-10')).toBeNull();

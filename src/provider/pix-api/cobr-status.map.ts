@@ -42,7 +42,10 @@ export interface CobrState {
   status: CobrStatus;
   calendario?: { dataDeVencimento?: string };
   politicaRetentativa?: 'NAO_PERMITE' | 'PERMITE_3R_7D';
-  encerramento?: { cancelamento?: { solicitante?: string; codigo?: string; descricao?: string }; rejeicao?: { codigo?: string; descricao?: string } };
+  encerramento?: {
+    cancelamento?: { solicitante?: string; codigo?: string; descricao?: string };
+    rejeicao?: { codigo?: string; descricao?: string };
+  };
   tentativas?: CobrAttempt[];
 }
 

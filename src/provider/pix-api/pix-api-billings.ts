@@ -9,7 +9,14 @@ export type { ReceiverAccount } from './pix-api-cobr.config';
 
 /** Calls to the PSP (PixApiClient's shape): mTLS, OAuth2, breaker `psp.<operation>`, retries when `idempotent`. */
 export interface PspCaller {
-  call<T>(req: { operation: string; method: string; path: string; query?: Record<string, string>; body?: unknown; idempotent: boolean }): Promise<T>;
+  call<T>(req: {
+    operation: string;
+    method: string;
+    path: string;
+    query?: Record<string, string>;
+    body?: unknown;
+    idempotent: boolean;
+  }): Promise<T>;
 }
 
 /** What the PSP needs of the recurrence a billing belongs to. */
@@ -17,7 +24,6 @@ export interface RecLink {
   idRec: string;
   dayAdjustment: string;
 }
-
 
 /** Billings sent to the PSP side by side within one `sendBillings` (one `PUT /cobr` each). */
 export const PUT_CONCURRENCY = 32;
@@ -55,7 +61,9 @@ export function problemReason(e: ProviderCallError): string {
   const name = typeof p.type === 'string' ? p.type.split('/').pop() : undefined;
   const parts = [`${e.status ?? ''} ${name ?? p.title ?? 'rejected'}`.trim()];
   if (p.detail) parts.push(p.detail);
-  const v = Array.isArray(p.violacoes) ? p.violacoes.map((x) => `${x.razao ?? ''}${x.propriedade ? ` (${x.propriedade})` : ''}`).filter(Boolean) : [];
+  const v = Array.isArray(p.violacoes)
+    ? p.violacoes.map((x) => `${x.razao ?? ''}${x.propriedade ? ` (${x.propriedade})` : ''}`).filter(Boolean)
+    : [];
   if (v.length) parts.push(`violações: ${v.join('; ')}`);
   return parts.join(': ').slice(0, 500);
 }
@@ -105,7 +113,13 @@ export class PixApiCobr {
     if (!link) return { idTx: b.idTx, accepted: false, reason: 'the recurrence has no idRec at the PSP' };
     const body = cobrRequest(b, link, this.receiver());
     try {
-      const c = await this.psp.call<CobrState>({ operation: 'putCobr', method: 'PUT', path: `/cobr/${encodeURIComponent(b.idTx)}`, body, idempotent: true });
+      const c = await this.psp.call<CobrState>({
+        operation: 'putCobr',
+        method: 'PUT',
+        path: `/cobr/${encodeURIComponent(b.idTx)}`,
+        body,
+        idempotent: true,
+      });
       return { idTx: b.idTx, accepted: true, status: billingStatusOfCobr(c) };
     } catch (e) {
       if (!(e instanceof ProviderCallError)) throw e;
@@ -124,10 +138,17 @@ export class PixApiCobr {
   /** `PATCH /cobr/{txid}` status CANCELADA. A cobr the PSP never received (404) has nothing to cancel. */
   async cancel(idTx: string): Promise<{ idTx: string; status: string }> {
     try {
-      const c = await this.psp.call<CobrState>({ operation: 'patchCobr', method: 'PATCH', path: `/cobr/${encodeURIComponent(idTx)}`, body: { status: 'CANCELADA' }, idempotent: true });
+      const c = await this.psp.call<CobrState>({
+        operation: 'patchCobr',
+        method: 'PATCH',
+        path: `/cobr/${encodeURIComponent(idTx)}`,
+        body: { status: 'CANCELADA' },
+        idempotent: true,
+      });
       return { idTx, status: billingStatusOfCobr(c) };
     } catch (e) {
-      if (e instanceof ProviderCallError && e.code === 'provider_rejected' && e.status === 404) return { idTx, status: 'CANCELLED_RECEIVER' };
+      if (e instanceof ProviderCallError && e.code === 'provider_rejected' && e.status === 404)
+        return { idTx, status: 'CANCELLED_RECEIVER' };
       throw e;
     }
   }
@@ -137,7 +158,12 @@ export class PixApiCobr {
   }
 
   /** One page of `GET /cobr` (cobrs created between `inicio` and `fim`, RFC 3339). */
-  listCobr(inicio: string, fim: string, page: number, perPage: number): Promise<{ cobsr: CobrState[]; parametros: { paginacao: { quantidadeDePaginas: number } } }> {
+  listCobr(
+    inicio: string,
+    fim: string,
+    page: number,
+    perPage: number,
+  ): Promise<{ cobsr: CobrState[]; parametros: { paginacao: { quantidadeDePaginas: number } } }> {
     return this.psp.call({
       operation: 'listCobr',
       method: 'GET',
@@ -150,9 +176,19 @@ export class PixApiCobr {
   /** `POST /cobr/{txid}/retentativa/{data}`; a retry already asked for that date counts as done. */
   async requestRetry(txid: string, date: string): Promise<CobrState | null> {
     try {
-      return await this.psp.call<CobrState>({ operation: 'retryCobr', method: 'POST', path: `/cobr/${encodeURIComponent(txid)}/retentativa/${date}`, idempotent: true });
+      return await this.psp.call<CobrState>({
+        operation: 'retryCobr',
+        method: 'POST',
+        path: `/cobr/${encodeURIComponent(txid)}/retentativa/${date}`,
+        idempotent: true,
+      });
     } catch (e) {
-      if (e instanceof ProviderCallError && e.code === 'provider_rejected' && violationMentions(e, /tentativa (vigente|com status|em andamento|ativa|não finalizada)/i)) return null;
+      if (
+        e instanceof ProviderCallError &&
+        e.code === 'provider_rejected' &&
+        violationMentions(e, /tentativa (vigente|com status|em andamento|ativa|não finalizada)/i)
+      )
+        return null;
       throw e;
     }
   }
@@ -174,7 +210,11 @@ export class PixApiBillings {
     @Inject(PIX_API_CALLER) psp: PspCaller,
     private readonly config: PixApiCobrConfig,
   ) {
-    this.calls = new PixApiCobr(psp, (ids) => this.links(ids), () => this.config.receiverAccount);
+    this.calls = new PixApiCobr(
+      psp,
+      (ids) => this.links(ids),
+      () => this.config.receiverAccount,
+    );
   }
 
   enabled(): boolean {
@@ -195,7 +235,10 @@ export class PixApiBillings {
 
   /** idRec and dayAdjustment of each recurrence (TEMPORARY: the idRec column is psp-core's). */
   private async links(recurrenceIds: string[]): Promise<Map<string, RecLink>> {
-    const r: { id: string; id_rec: string | null; day_adjustment: string }[] = await this.ds.query(`SELECT id, id_rec, day_adjustment FROM pix_recurrences WHERE id = ANY($1::uuid[])`, [recurrenceIds]);
+    const r: { id: string; id_rec: string | null; day_adjustment: string }[] = await this.ds.query(
+      `SELECT id, id_rec, day_adjustment FROM pix_recurrences WHERE id = ANY($1::uuid[])`,
+      [recurrenceIds],
+    );
     return new Map(r.filter((x) => x.id_rec).map((x) => [x.id, { idRec: x.id_rec!, dayAdjustment: x.day_adjustment }]));
   }
 }

@@ -11,7 +11,8 @@ const MAX_ITEMS = 1000;
 /** The ids a callback body names (`recs[].idRec` or `cobsr[].txid`); 400 when it is not the standard's shape. */
 export function callbackIds(body: unknown, list: 'recs' | 'cobsr'): string[] {
   const items = (body as Record<string, unknown> | null)?.[list];
-  if (!Array.isArray(items) || items.length > MAX_ITEMS) throw PixApiCallbackErrors.error('invalid_callback', `The body must be {"${list}": [ … ]} with at most ${MAX_ITEMS} items`);
+  if (!Array.isArray(items) || items.length > MAX_ITEMS)
+    throw PixApiCallbackErrors.error('invalid_callback', `The body must be {"${list}": [ … ]} with at most ${MAX_ITEMS} items`);
   const key = list === 'recs' ? 'idRec' : 'txid';
   const shape = list === 'recs' ? ID_REC : TXID;
   const details: { field: string; message: string }[] = [];
@@ -39,8 +40,17 @@ export class PixApiCallbacksController {
 
   @Post('rec')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'receivePixApiRecCallback', summary: "API Pix: the PSP's recurrence callback ({recs:[…]}, from PUT /webhookrec)" })
-  @ApiBody({ schema: { type: 'object', required: ['recs'], properties: { recs: { type: 'array', items: { type: 'object', required: ['idRec'], properties: { idRec: { type: 'string' } } } } } } })
+  @ApiOperation({
+    operationId: 'receivePixApiRecCallback',
+    summary: "API Pix: the PSP's recurrence callback ({recs:[…]}, from PUT /webhookrec)",
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['recs'],
+      properties: { recs: { type: 'array', items: { type: 'object', required: ['idRec'], properties: { idRec: { type: 'string' } } } } },
+    },
+  })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'integer', example: 1 } } } })
   @ApiErrors([400, 'invalid_callback', 'Not {recs:[…]} with valid idRec'])
   async rec(@Body() body: unknown) {
@@ -51,8 +61,17 @@ export class PixApiCallbacksController {
 
   @Post('cobr')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'receivePixApiCobrCallback', summary: "API Pix: the PSP's recurring-billing callback ({cobsr:[…]}, from PUT /webhookcobr)" })
-  @ApiBody({ schema: { type: 'object', required: ['cobsr'], properties: { cobsr: { type: 'array', items: { type: 'object', required: ['txid'], properties: { txid: { type: 'string' } } } } } } })
+  @ApiOperation({
+    operationId: 'receivePixApiCobrCallback',
+    summary: "API Pix: the PSP's recurring-billing callback ({cobsr:[…]}, from PUT /webhookcobr)",
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['cobsr'],
+      properties: { cobsr: { type: 'array', items: { type: 'object', required: ['txid'], properties: { txid: { type: 'string' } } } } },
+    },
+  })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'integer', example: 1 } } } })
   @ApiErrors([400, 'invalid_callback', 'Not {cobsr:[…]} with valid txid'])
   async cobr(@Body() body: unknown) {

@@ -48,16 +48,19 @@ export class PixApiCallbackQueue {
 
   /** Done: removed, unless a newer callback for the same entity arrived while it was applied. */
   async done(c: QueuedCallback): Promise<void> {
-    await rows(pool(this.ds), `DELETE FROM pix_api_callbacks WHERE kind = $1 AND id = $2 AND received_at = $3::timestamptz`, [c.kind, c.id, c.receivedAt]);
+    await rows(pool(this.ds), `DELETE FROM pix_api_callbacks WHERE kind = $1 AND id = $2 AND received_at = $3::timestamptz`, [
+      c.kind,
+      c.id,
+      c.receivedAt,
+    ]);
   }
 
   async failed(c: QueuedCallback, retryInMs: number, error: string): Promise<void> {
-    await rows(pool(this.ds), `UPDATE pix_api_callbacks SET next_attempt_at = now() + make_interval(secs => $3 / 1000.0), last_error = $4 WHERE kind = $1 AND id = $2`, [
-      c.kind,
-      c.id,
-      retryInMs,
-      error.slice(0, 500),
-    ]);
+    await rows(
+      pool(this.ds),
+      `UPDATE pix_api_callbacks SET next_attempt_at = now() + make_interval(secs => $3 / 1000.0), last_error = $4 WHERE kind = $1 AND id = $2`,
+      [c.kind, c.id, retryInMs, error.slice(0, 500)],
+    );
   }
 
   async dueNow(): Promise<number> {

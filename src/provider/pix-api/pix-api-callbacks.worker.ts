@@ -93,7 +93,12 @@ export class PixApiCallbackWorker implements OnModuleInit {
   /** Applies a cobr's state as read back from the PSP (a callback, a GET or a page of GET /cobr). */
   async applyCobr(c: CobrState): Promise<void> {
     for (const eventType of eventsToReach(billingStatusOfCobr(c))) {
-      const handled = this.router.dispatch({ eventType, idTx: c.txid, occurredAt: this.clock.now().toISOString(), data: { source: 'pix-api', cobrStatus: c.status } });
+      const handled = this.router.dispatch({
+        eventType,
+        idTx: c.txid,
+        occurredAt: this.clock.now().toISOString(),
+        data: { source: 'pix-api', cobrStatus: c.status },
+      });
       if (!handled) throw new Error('provider events are not handled yet');
       const { outcome } = await handled;
       if (outcome === 'UNKNOWN_ENTITY') return;

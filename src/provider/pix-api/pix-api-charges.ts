@@ -82,7 +82,10 @@ export class PixApiCharges extends PixChargesPort {
     const txid = txidOf(req.transactionId);
     await this.record(txid, 'cobv', req.transactionId, req.amountCents, null, req.dueDate);
     const devedor = devedorOf(req.payer.name, req.payer.taxId);
-    if (!devedor) throw new PixChargeRefused(400, 'CobVOperacaoInvalida', 'A Pix charge with a due date needs the payer’s CPF or CNPJ and name', [{ field: 'payer.taxId', message: 'CPF or CNPJ required' }]);
+    if (!devedor)
+      throw new PixChargeRefused(400, 'CobVOperacaoInvalida', 'A Pix charge with a due date needs the payer’s CPF or CNPJ and name', [
+        { field: 'payer.taxId', message: 'CPF or CNPJ required' },
+      ]);
     const cobv = await this.put('cobv', txid, {
       calendario: { dataDeVencimento: req.dueDate, validadeAposVencimento: 0 },
       devedor,
@@ -96,7 +99,13 @@ export class PixApiCharges extends PixChargesPort {
   /** A location of the type, then the charge on it; a PSP refusal becomes PixChargeRefused. */
   private async put(kind: 'cob' | 'cobv', txid: string, body: Record<string, unknown>): Promise<ChargeAnswer> {
     try {
-      const loc = await this.client.call<{ id: number }>({ operation: 'postLoc', method: 'POST', path: '/loc', body: { tipoCob: kind }, idempotent: true });
+      const loc = await this.client.call<{ id: number }>({
+        operation: 'postLoc',
+        method: 'POST',
+        path: '/loc',
+        body: { tipoCob: kind },
+        idempotent: true,
+      });
       return await this.client.call<ChargeAnswer>({
         operation: kind === 'cob' ? 'putCob' : 'putCobv',
         method: 'PUT',
@@ -111,7 +120,14 @@ export class PixApiCharges extends PixChargesPort {
   }
 
   /** One row per charge asked for (a retried attempt keeps the first). */
-  private async record(txid: string, kind: 'cob' | 'cobv', transactionId: string, amountCents: number, expiresAt: Date | null, dueDate: string | null): Promise<void> {
+  private async record(
+    txid: string,
+    kind: 'cob' | 'cobv',
+    transactionId: string,
+    amountCents: number,
+    expiresAt: Date | null,
+    dueDate: string | null,
+  ): Promise<void> {
     await this.ds.query(
       `INSERT INTO pix_api_charges (txid, kind, transaction_id, amount_cents, expires_at, due_date, created_at) VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (txid) DO NOTHING`,
@@ -124,7 +140,12 @@ export class PixApiCharges extends PixChargesPort {
     if (a.pixCopiaECola) return a.pixCopiaECola;
     const url = a.location ?? a.loc?.location;
     if (!url) throw new PixChargeRefused(409, 'RespostaIncompleta', 'The PSP answered the charge without pixCopiaECola or location', []);
-    return buildBrCode({ url: url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''), merchantName: merchantName?.trim() || 'Recebedor', merchantCity: 'BRASIL', singleUse: true });
+    return buildBrCode({
+      url: url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''),
+      merchantName: merchantName?.trim() || 'Recebedor',
+      merchantCity: 'BRASIL',
+      singleUse: true,
+    });
   }
 }
 
@@ -133,5 +154,10 @@ export function refusal(e: PixApiRejection): PixChargeRefused {
   const p = e.problem;
   const violations = (p.violacoes ?? []).map((v) => ({ field: v.propriedade, message: v.razao }));
   const text = [p.title, p.detail].filter(Boolean).join(' ');
-  return new PixChargeRefused(p.status === 400 ? 400 : 409, e.problemName, `The PSP refused the Pix charge (${e.problemName})${text ? `: ${text}` : ''}`, violations);
+  return new PixChargeRefused(
+    p.status === 400 ? 400 : 409,
+    e.problemName,
+    `The PSP refused the Pix charge (${e.problemName})${text ? `: ${text}` : ''}`,
+    violations,
+  );
 }

@@ -9,7 +9,6 @@ import { BankProviderConfig } from '../bank/bank-provider.config';
 import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
 import { PixApiConfig } from './pix-api.config';
 
-
 export interface PixApiCall {
   /** Breaker name under `psp.` (e.g. `psp.putCobr`). */
   operation: string;
@@ -39,7 +38,12 @@ export class PixApiRejection extends ProviderCallError {
     readonly operation: string,
     readonly problem: PixApiProblem,
   ) {
-    super('provider_rejected', `${operation}: the PSP answered ${problem.status}${problem.title ? ` (${problem.title})` : ''}`, problem.status, problem);
+    super(
+      'provider_rejected',
+      `${operation}: the PSP answered ${problem.status}${problem.title ? ` (${problem.title})` : ''}`,
+      problem.status,
+      problem,
+    );
     this.name = 'PixApiRejection';
   }
 
@@ -53,9 +57,17 @@ function problemOf(status: number, body: unknown): PixApiProblem {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const violacoes = Array.isArray(b.violacoes)
-    ? b.violacoes.filter((v): v is { razao: string; propriedade: string } => !!v && typeof v === 'object').map((v) => ({ razao: String(v.razao ?? ''), propriedade: String(v.propriedade ?? '') }))
+    ? b.violacoes
+        .filter((v): v is { razao: string; propriedade: string } => !!v && typeof v === 'object')
+        .map((v) => ({ razao: String(v.razao ?? ''), propriedade: String(v.propriedade ?? '') }))
     : undefined;
-  return { status, type: str(b.type), title: str(b.title) ?? str(b.error), detail: str(b.detail) ?? str(b.error_description), ...(violacoes?.length ? { violacoes } : {}) };
+  return {
+    status,
+    type: str(b.type),
+    title: str(b.title) ?? str(b.error),
+    detail: str(b.detail) ?? str(b.error_description),
+    ...(violacoes?.length ? { violacoes } : {}),
+  };
 }
 
 /**
@@ -83,7 +95,14 @@ export class PixApiClient {
     const { http } = await this.connect();
     const qs = c.query && Object.keys(c.query).length ? `?${new URLSearchParams(c.query).toString()}` : '';
     const send = (token: string) =>
-      http.call<T>({ operation: c.operation, method: c.method, path: `${c.path}${qs}`, body: c.body, idempotent: c.idempotent, headers: { authorization: `Bearer ${token}` } });
+      http.call<T>({
+        operation: c.operation,
+        method: c.method,
+        path: `${c.path}${qs}`,
+        body: c.body,
+        idempotent: c.idempotent,
+        headers: { authorization: `Bearer ${token}` },
+      });
     const first = await this.accessToken();
     try {
       return await send(first);
@@ -107,7 +126,8 @@ export class PixApiClient {
   }
 
   private rejection(operation: string, e: unknown): unknown {
-    if (e instanceof ProviderCallError && e.code === 'provider_rejected' && !(e instanceof PixApiRejection)) return new PixApiRejection(operation, problemOf(e.status ?? 400, e.body));
+    if (e instanceof ProviderCallError && e.code === 'provider_rejected' && !(e instanceof PixApiRejection))
+      return new PixApiRejection(operation, problemOf(e.status ?? 400, e.body));
     return e;
   }
 
@@ -119,7 +139,9 @@ export class PixApiClient {
 
   private async askToken(): Promise<string> {
     const { tokens } = await this.connect();
-    const basic = Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString('base64');
+    const basic = Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString(
+      'base64',
+    );
     let answer: { access_token?: unknown; expires_in?: unknown };
     try {
       answer = await tokens.call({
@@ -133,7 +155,8 @@ export class PixApiClient {
     } catch (e) {
       throw this.rejection('token', e);
     }
-    if (typeof answer?.access_token !== 'string' || !answer.access_token) throw new ProviderCallError('provider_unavailable', 'The PSP token endpoint answered without an access_token');
+    if (typeof answer?.access_token !== 'string' || !answer.access_token)
+      throw new ProviderCallError('provider_unavailable', 'The PSP token endpoint answered without an access_token');
     const ttlMs = (typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 60) * 1000;
     // Renewed a little before the PSP's clock says it ends (10 %, at most a minute).
     this.token = { value: answer.access_token, expiresAt: Date.now() + ttlMs - Math.min(60_000, ttlMs / 10) };
@@ -145,7 +168,11 @@ export class PixApiClient {
       const baseUrl = this.config.url ?? (await this.endpoints.whenSet(SANDBOX_PSP_ENDPOINT));
       const tokenUrl = this.config.tokenUrl ?? `${baseUrl}/oauth/token`;
       const tls = this.config.url
-        ? { cert: readFileSync(this.config.certFile!, 'utf8'), key: readFileSync(this.config.keyFile!, 'utf8'), ...(this.config.caFile ? { ca: readFileSync(this.config.caFile, 'utf8') } : {}) }
+        ? {
+            cert: readFileSync(this.config.certFile!, 'utf8'),
+            key: readFileSync(this.config.keyFile!, 'utf8'),
+            ...(this.config.caFile ? { ca: readFileSync(this.config.caFile, 'utf8') } : {}),
+          }
         : (() => {
             const pki = ensureDevCertificates(join(this.platform.dataDir, 'psp-certs'));
             return { cert: pki.clientCert, key: pki.clientKey, ca: pki.ca };

@@ -24,11 +24,16 @@ const ACCOUNT = /^(\d{1,4})?\/(\d{1,20})\/(CORRENTE|POUPANCA|PAGAMENTO)$/;
 export const pixApiCobrConfig = defineConfig(PixApiCobrConfig, (env) => {
   const raw = env.str('PIX_API_RECEIVER_ACCOUNT', '0001/1234567/CORRENTE');
   const m = ACCOUNT.exec(raw);
-  if (!m) env.problems.push(`PIX_API_RECEIVER_ACCOUNT must be agencia/conta/CORRENTE|POUPANCA|PAGAMENTO (e.g. 0001/1234567/CORRENTE), got "${raw}"`);
+  if (!m)
+    env.problems.push(
+      `PIX_API_RECEIVER_ACCOUNT must be agencia/conta/CORRENTE|POUPANCA|PAGAMENTO (e.g. 0001/1234567/CORRENTE), got "${raw}"`,
+    );
   return {
     enabled: env.str('BANK_PROVIDER', 'service') === 'pix-api',
     webhookUrl: env.url('PIX_API_WEBHOOK_URL')?.replace(/\/+$/, ''),
-    receiverAccount: m ? { ...(m[1] ? { agencia: m[1] } : {}), conta: m[2], tipoConta: m[3] as ReceiverAccount['tipoConta'] } : { conta: '0', tipoConta: 'CORRENTE' },
+    receiverAccount: m
+      ? { ...(m[1] ? { agencia: m[1] } : {}), conta: m[2], tipoConta: m[3] as ReceiverAccount['tipoConta'] }
+      : { conta: '0', tipoConta: 'CORRENTE' },
     reconcileIntervalMs: env.int('PIX_API_RECONCILE_INTERVAL_MS', 15 * 60_000, 0, 86_400_000),
   };
 });

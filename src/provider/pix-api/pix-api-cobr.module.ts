@@ -10,12 +10,7 @@ import { PixApiWebhookRegistrar } from './pix-api-webhooks.registrar';
 @Module({
   imports: [ProviderBankModule],
   controllers: [PixApiCallbacksController],
-  providers: [
-    PixApiCallbackQueue,
-    PixApiCallbackWorker,
-    PixApiReconciler,
-    PixApiWebhookRegistrar,
-  ],
+  providers: [PixApiCallbackQueue, PixApiCallbackWorker, PixApiReconciler, PixApiWebhookRegistrar],
   exports: [PixApiCallbackWorker, PixApiReconciler],
 })
 export class PixApiCobrModule {}

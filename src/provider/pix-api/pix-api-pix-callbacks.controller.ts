@@ -13,7 +13,8 @@ const MAX_ITEMS = 1000;
 /** The endToEndIds a `{pix:[…]}` body names; 400 when it is not the standard's shape. */
 export function endToEndIds(body: unknown): string[] {
   const items = (body as Record<string, unknown> | null)?.pix;
-  if (!Array.isArray(items) || items.length > MAX_ITEMS) throw PixApiPixCallbackErrors.error('invalid_callback', `The body must be {"pix": [ … ]} with at most ${MAX_ITEMS} items`);
+  if (!Array.isArray(items) || items.length > MAX_ITEMS)
+    throw PixApiPixCallbackErrors.error('invalid_callback', `The body must be {"pix": [ … ]} with at most ${MAX_ITEMS} items`);
   const details: { field: string; message: string }[] = [];
   const ids = items.map((it, i) => {
     const v = (it as Record<string, unknown> | null)?.endToEndId;
@@ -42,12 +43,27 @@ export class PixApiPixCallbacksController {
 
   @Post('pix')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'receivePixApiPixCallback', summary: "API Pix: the PSP's received-Pix callback ({pix:[…]}, from PUT /webhook/{chave})" })
-  @ApiBody({ schema: { type: 'object', required: ['pix'], properties: { pix: { type: 'array', items: { type: 'object', required: ['endToEndId'], properties: { endToEndId: { type: 'string' }, txid: { type: 'string' } } } } } } })
+  @ApiOperation({
+    operationId: 'receivePixApiPixCallback',
+    summary: "API Pix: the PSP's received-Pix callback ({pix:[…]}, from PUT /webhook/{chave})",
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['pix'],
+      properties: {
+        pix: {
+          type: 'array',
+          items: { type: 'object', required: ['endToEndId'], properties: { endToEndId: { type: 'string' }, txid: { type: 'string' } } },
+        },
+      },
+    },
+  })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'integer', example: 1 } } } })
   @ApiErrors([400, 'invalid_callback', 'Not {pix:[…]} with valid endToEndId'], [404, 'pix_api_disabled', 'BANK_PROVIDER is not pix-api'])
   async pix(@Body() body: unknown) {
-    if (!this.config.enabled) throw PixApiPixCallbackErrors.error('pix_api_disabled', 'This service does not use API Pix (BANK_PROVIDER=service)');
+    if (!this.config.enabled)
+      throw PixApiPixCallbackErrors.error('pix_api_disabled', 'This service does not use API Pix (BANK_PROVIDER=service)');
     const ids = endToEndIds(body);
     await this.received.accept(ids);
     return { received: ids.length };

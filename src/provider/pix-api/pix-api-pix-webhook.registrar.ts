@@ -66,7 +66,13 @@ export class PixApiPixWebhookRegistrar implements OnApplicationBootstrap, OnAppl
 
   private async put(): Promise<boolean> {
     const webhookUrl = this.webhookUrl();
-    await this.client.call({ operation: 'putWebhook', method: 'PUT', path: `/webhook/${encodeURIComponent(this.pixApi.pixKey)}`, body: { webhookUrl }, idempotent: true });
+    await this.client.call({
+      operation: 'putWebhook',
+      method: 'PUT',
+      path: `/webhook/${encodeURIComponent(this.pixApi.pixKey)}`,
+      body: { webhookUrl },
+      idempotent: true,
+    });
     this.logger.log(`PSP Pix callbacks registered at ${webhookUrl}/pix`);
     return true;
   }

@@ -62,7 +62,10 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
   /** Records the endToEndIds of a callback (one statement); a repeat changes nothing. */
   async accept(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.ds.query(`INSERT INTO pix_api_pix_received (end_to_end_id) SELECT unnest($1::text[]) ON CONFLICT (end_to_end_id) DO NOTHING`, [[...new Set(ids)]]);
+    await this.ds.query(
+      `INSERT INTO pix_api_pix_received (end_to_end_id) SELECT unnest($1::text[]) ON CONFLICT (end_to_end_id) DO NOTHING`,
+      [[...new Set(ids)]],
+    );
     this.job?.kick();
   }
 
@@ -74,24 +77,28 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
 
   /** Applies the received Pix that are due (leased: replicas share them). */
   async applyDue(limit = 50): Promise<number> {
-    const rows: { end_to_end_id: string; attempts: number }[] = await this.ds.query(
-      `UPDATE pix_api_pix_received SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2 / 1000.0)
+    const rows: { end_to_end_id: string; attempts: number }[] = await this.ds
+      .query(
+        `UPDATE pix_api_pix_received SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2 / 1000.0)
        WHERE end_to_end_id IN (SELECT end_to_end_id FROM pix_api_pix_received WHERE status = 'PENDING' AND next_attempt_at <= now()
                                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING end_to_end_id, attempts`,
-      [limit, LEASE_MS],
-    ).then((r: [any[], number]) => r[0]);
+        [limit, LEASE_MS],
+      )
+      .then((r: [any[], number]) => r[0]);
     for (const r of rows) {
       try {
         await this.apply(r.end_to_end_id);
       } catch (e: any) {
         const wait = BACKOFF_MS[Math.min(r.attempts - 1, BACKOFF_MS.length - 1)];
-        this.logger.warn({ endToEndId: r.end_to_end_id, attempts: r.attempts, error: e?.message }, 'received Pix not applied yet; will retry');
-        await this.ds.query(`UPDATE pix_api_pix_received SET next_attempt_at = now() + make_interval(secs => $2 / 1000.0), last_error = $3 WHERE end_to_end_id = $1`, [
-          r.end_to_end_id,
-          wait,
-          String(e?.message ?? e).slice(0, 500),
-        ]);
+        this.logger.warn(
+          { endToEndId: r.end_to_end_id, attempts: r.attempts, error: e?.message },
+          'received Pix not applied yet; will retry',
+        );
+        await this.ds.query(
+          `UPDATE pix_api_pix_received SET next_attempt_at = now() + make_interval(secs => $2 / 1000.0), last_error = $3 WHERE end_to_end_id = $1`,
+          [r.end_to_end_id, wait, String(e?.message ?? e).slice(0, 500)],
+        );
       }
     }
     return rows.length;
@@ -100,30 +107,73 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
   private async apply(e2eid: string): Promise<void> {
     let pix: PixAnswer;
     try {
-      pix = await this.client.call<PixAnswer>({ operation: 'getPix', method: 'GET', path: `/pix/${encodeURIComponent(e2eid)}`, idempotent: true });
+      pix = await this.client.call<PixAnswer>({
+        operation: 'getPix',
+        method: 'GET',
+        path: `/pix/${encodeURIComponent(e2eid)}`,
+        idempotent: true,
+      });
     } catch (e) {
-      if (e instanceof PixApiRejection && e.problem.status === 404) return this.finish(e2eid, 'IGNORED', null, 'the PSP does not know this Pix');
+      if (e instanceof PixApiRejection && e.problem.status === 404)
+        return this.finish(e2eid, 'IGNORED', null, 'the PSP does not know this Pix');
       throw e;
     }
     const charge = pix.txid ? await this.charge(pix.txid) : null;
     if (!charge) return this.finish(e2eid, 'IGNORED', pix.txid ?? null, 'no charge of ours has this txid');
     const cents = Math.round(Number(pix.valor) * 100);
     if (cents !== charge.amountCents) {
-      this.logger.warn({ endToEndId: e2eid, txid: charge.txid, expected: charge.amountCents, received: cents }, 'a Pix with another amount than its charge: not applied');
+      this.logger.warn(
+        { endToEndId: e2eid, txid: charge.txid, expected: charge.amountCents, received: cents },
+        'a Pix with another amount than its charge: not applied',
+      );
       return this.finish(e2eid, 'IGNORED', charge.txid, `amount ${cents} differs from the charge's ${charge.amountCents}`);
     }
     const at = pix.horario ?? this.clock.now().toISOString();
     const event: AcquirerNotification =
       charge.kind === 'cob'
-        ? { eventId: e2eid, type: 'pix_charge.updated', occurredAt: at, data: { transactionId: charge.transactionId, merchantId: '', acquirerId: charge.txid, status: 'SETTLED', amountCents: cents, paidAt: at, settledAt: at } }
-        : { eventId: e2eid, type: 'boleto.updated', occurredAt: at, data: { transactionId: charge.transactionId, merchantId: '', acquirerId: charge.txid, status: 'PAID_PIX', amountCents: cents, paidAt: at, paidVia: 'PIX' } };
+        ? {
+            eventId: e2eid,
+            type: 'pix_charge.updated',
+            occurredAt: at,
+            data: {
+              transactionId: charge.transactionId,
+              merchantId: '',
+              acquirerId: charge.txid,
+              status: 'SETTLED',
+              amountCents: cents,
+              paidAt: at,
+              settledAt: at,
+            },
+          }
+        : {
+            eventId: e2eid,
+            type: 'boleto.updated',
+            occurredAt: at,
+            data: {
+              transactionId: charge.transactionId,
+              merchantId: '',
+              acquirerId: charge.txid,
+              status: 'PAID_PIX',
+              amountCents: cents,
+              paidAt: at,
+              paidVia: 'PIX',
+            },
+          };
     const { handledBy } = await this.events.dispatch(event);
     await this.ds.query(`UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [charge.txid]);
-    return this.finish(e2eid, 'APPLIED', charge.txid, handledBy.length ? `applied by ${handledBy.join(', ')}` : 'no consumer knew the transaction');
+    return this.finish(
+      e2eid,
+      'APPLIED',
+      charge.txid,
+      handledBy.length ? `applied by ${handledBy.join(', ')}` : 'no consumer knew the transaction',
+    );
   }
 
   private async finish(e2eid: string, status: 'APPLIED' | 'IGNORED', txid: string | null, outcome: string): Promise<void> {
-    await this.ds.query(`UPDATE pix_api_pix_received SET status = $2, txid = $3, outcome = $4, applied_at = now(), last_error = NULL WHERE end_to_end_id = $1`, [e2eid, status, txid, outcome]);
+    await this.ds.query(
+      `UPDATE pix_api_pix_received SET status = $2, txid = $3, outcome = $4, applied_at = now(), last_error = NULL WHERE end_to_end_id = $1`,
+      [e2eid, status, txid, outcome],
+    );
   }
 
   private async charge(txid: string): Promise<Charge | null> {
@@ -158,7 +208,12 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
   private async settlePastTime(c: Charge): Promise<void> {
     let pix: { endToEndId: string }[] = [];
     try {
-      const answer = await this.client.call<{ pix?: { endToEndId: string }[] }>({ operation: c.kind === 'cob' ? 'getCob' : 'getCobv', method: 'GET', path: `/${c.kind}/${encodeURIComponent(c.txid)}`, idempotent: true });
+      const answer = await this.client.call<{ pix?: { endToEndId: string }[] }>({
+        operation: c.kind === 'cob' ? 'getCob' : 'getCobv',
+        method: 'GET',
+        path: `/${c.kind}/${encodeURIComponent(c.txid)}`,
+        idempotent: true,
+      });
       pix = answer.pix ?? [];
     } catch (e) {
       if (!(e instanceof PixApiRejection && e.problem.status === 404)) throw e;
@@ -168,7 +223,12 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
       for (const p of pix) await this.apply(p.endToEndId).catch(() => undefined); // left PENDING for the worker if it fails
     } else if (c.kind === 'cob') {
       const at = this.clock.now().toISOString();
-      await this.events.dispatch({ eventId: `expired:${c.txid}`, type: 'pix_charge.updated', occurredAt: at, data: { transactionId: c.transactionId, merchantId: '', acquirerId: c.txid, status: 'EXPIRED', amountCents: c.amountCents } });
+      await this.events.dispatch({
+        eventId: `expired:${c.txid}`,
+        type: 'pix_charge.updated',
+        occurredAt: at,
+        data: { transactionId: c.transactionId, merchantId: '', acquirerId: c.txid, status: 'EXPIRED', amountCents: c.amountCents },
+      });
     }
     // A cobv unpaid past its due date ends with its boleto (the acquirer's expiry).
     await this.ds.query(`UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [c.txid]);

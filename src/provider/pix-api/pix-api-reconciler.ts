@@ -74,7 +74,10 @@ export class PixApiReconciler implements OnModuleInit {
           const status = ours.get(c.txid);
           return status !== undefined && (status !== billingStatusOfCobr(c) || retryDate(c, today) !== null);
         });
-        await this.queue.enqueue('cobr', stale.map((c) => c.txid));
+        await this.queue.enqueue(
+          'cobr',
+          stale.map((c) => c.txid),
+        );
         queued += stale.length;
         if (page + 1 >= r.parametros.paginacao.quantidadeDePaginas) break;
       }

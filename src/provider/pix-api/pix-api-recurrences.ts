@@ -30,10 +30,15 @@ export function contratoOf(recurrenceId: string): string {
 
 /** The `POST /rec` body (RecSolicitada) of a recurrence, for a location made first (Jornada 2). */
 export function recRequest(req: BankRecurrenceRequest, locId: number) {
-  const devedor = req.payerTaxId.length === 11 ? { cpf: req.payerTaxId, nome: req.payerName } : { cnpj: req.payerTaxId, nome: req.payerName };
+  const devedor =
+    req.payerTaxId.length === 11 ? { cpf: req.payerTaxId, nome: req.payerName } : { cnpj: req.payerTaxId, nome: req.payerName };
   return {
     vinculo: { contrato: contratoOf(req.recurrenceId), devedor, ...(req.description ? { objeto: req.description.slice(0, 35) } : {}) },
-    calendario: { dataInicial: req.firstDueDate, ...(req.expirationDate ? { dataFinal: req.expirationDate } : {}), periodicidade: PERIODICIDADE[req.periodicity] },
+    calendario: {
+      dataInicial: req.firstDueDate,
+      ...(req.expirationDate ? { dataFinal: req.expirationDate } : {}),
+      periodicidade: PERIODICIDADE[req.periodicity],
+    },
     valor: { valorRec: reais(req.amountCents) },
     // Billings refused for want of balance are retried (up to 3 times within 7 days).
     politicaRetentativa: 'PERMITE_3R_7D',
@@ -64,18 +69,35 @@ export class PixApiRecurrences {
   }
 
   async create(req: BankRecurrenceRequest): Promise<BankRecurrenceCreated & { providerRef: string }> {
-    const loc = await this.psp.call<{ id: number; location: string }>({ operation: 'createLocrec', method: 'POST', path: '/locrec', idempotent: false });
+    const loc = await this.psp.call<{ id: number; location: string }>({
+      operation: 'createLocrec',
+      method: 'POST',
+      path: '/locrec',
+      idempotent: false,
+    });
     let rec: RecAnswer;
     try {
-      rec = await this.psp.call<RecAnswer>({ operation: 'createRec', method: 'POST', path: '/rec', body: recRequest(req, loc.id), idempotent: false });
+      rec = await this.psp.call<RecAnswer>({
+        operation: 'createRec',
+        method: 'POST',
+        path: '/rec',
+        body: recRequest(req, loc.id),
+        idempotent: false,
+      });
     } catch (e) {
-      const found = e instanceof ProviderCallError && e.code === 'provider_unavailable' ? await this.findByContrato(req).catch(() => null) : null;
+      const found =
+        e instanceof ProviderCallError && e.code === 'provider_unavailable' ? await this.findByContrato(req).catch(() => null) : null;
       if (!found) throw e;
       rec = found;
     }
     this.remember(req.recurrenceId, rec.idRec);
     if (req.payerBankAccount) await this.pushToPayersBank(req, rec.idRec);
-    return { recurrenceId: req.recurrenceId, status: recurrenceStatusOfRec(rec), authorizationUrl: withScheme(rec.loc?.location ?? loc.location), providerRef: rec.idRec };
+    return {
+      recurrenceId: req.recurrenceId,
+      status: recurrenceStatusOfRec(rec),
+      authorizationUrl: withScheme(rec.loc?.location ?? loc.location),
+      providerRef: rec.idRec,
+    };
   }
 
   /**
@@ -98,7 +120,15 @@ export class PixApiRecurrences {
     try {
       await this.psp.call({ operation: 'createSolicrec', method: 'POST', path: '/solicrec', body, idempotent: false });
     } catch (e) {
-      await this.psp.call({ operation: 'cancelRec', method: 'PATCH', path: `/rec/${encodeURIComponent(idRec)}`, body: { status: 'CANCELADA' }, idempotent: true }).catch(() => undefined);
+      await this.psp
+        .call({
+          operation: 'cancelRec',
+          method: 'PATCH',
+          path: `/rec/${encodeURIComponent(idRec)}`,
+          body: { status: 'CANCELADA' },
+          idempotent: true,
+        })
+        .catch(() => undefined);
       throw e;
     }
   }
@@ -111,7 +141,13 @@ export class PixApiRecurrences {
 
   async cancel(recurrenceId: string): Promise<{ recurrenceId: string; status: BankRecurrenceStatus }> {
     const { idRec, billed } = await this.idRecOf(recurrenceId);
-    const rec = await this.psp.call<RecAnswer>({ operation: 'cancelRec', method: 'PATCH', path: `/rec/${encodeURIComponent(idRec)}`, body: { status: 'CANCELADA' }, idempotent: true });
+    const rec = await this.psp.call<RecAnswer>({
+      operation: 'cancelRec',
+      method: 'PATCH',
+      path: `/rec/${encodeURIComponent(idRec)}`,
+      body: { status: 'CANCELADA' },
+      idempotent: true,
+    });
     return { recurrenceId, status: recurrenceStatusOfRec(rec, billed) };
   }
 
@@ -128,7 +164,12 @@ export class PixApiRecurrences {
     const [ours] = await this.ds.query(`SELECT id_tx FROM pix_recurrences WHERE id_rec = $1`, [idRec]);
     if (!ours) return;
     for (const eventType of recEventsToReach(rec)) {
-      const handled = this.router.dispatch({ eventType, idTx: ours.id_tx, occurredAt: new Date().toISOString(), data: { source: 'pix-api', idRec, recStatus: rec.status } });
+      const handled = this.router.dispatch({
+        eventType,
+        idTx: ours.id_tx,
+        occurredAt: new Date().toISOString(),
+        data: { source: 'pix-api', idRec, recStatus: rec.status },
+      });
       if (!handled) throw new Error('provider events are not handled yet');
       const { outcome } = await handled;
       if (outcome === 'UNKNOWN_ENTITY') return;
@@ -170,7 +211,13 @@ export class PixApiRecurrences {
     const now = Date.now();
     const query: Record<string, string> = { inicio: new Date(now - 3_600_000).toISOString(), fim: new Date(now + 60_000).toISOString() };
     query[req.payerTaxId.length === 11 ? 'cpf' : 'cnpj'] = req.payerTaxId;
-    const page = await this.psp.call<{ recs?: RecAnswer[] }>({ operation: 'listRec', method: 'GET', path: '/rec', query, idempotent: true });
+    const page = await this.psp.call<{ recs?: RecAnswer[] }>({
+      operation: 'listRec',
+      method: 'GET',
+      path: '/rec',
+      query,
+      idempotent: true,
+    });
     return page.recs?.find((r) => r.vinculo?.contrato === contratoOf(req.recurrenceId)) ?? null;
   }
 

@@ -45,7 +45,13 @@ export class PixApiWebhookRegistrar implements OnModuleInit {
   private async put(): Promise<boolean> {
     const webhookUrl = this.webhookUrl();
     for (const kind of ['webhookrec', 'webhookcobr']) {
-      await this.psp.call({ operation: `put${kind === 'webhookrec' ? 'WebhookRec' : 'WebhookCobr'}`, method: 'PUT', path: `/${kind}`, body: { webhookUrl }, idempotent: true });
+      await this.psp.call({
+        operation: `put${kind === 'webhookrec' ? 'WebhookRec' : 'WebhookCobr'}`,
+        method: 'PUT',
+        path: `/${kind}`,
+        body: { webhookUrl },
+        idempotent: true,
+      });
     }
     this.logger.log(`PSP callbacks registered at ${webhookUrl}/rec and /cobr`);
     return true;

@@ -6,9 +6,27 @@ export const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
 
 /** Scopes asked of the PSP's token endpoint (API Pix's, space separated) when PIX_API_SCOPES is unset. */
 export const DEFAULT_PIX_API_SCOPES = [
-  'rec.write', 'rec.read', 'solicrec.write', 'solicrec.read', 'cobr.write', 'cobr.read', 'payloadlocationrec.write', 'payloadlocationrec.read',
-  'webhookrec.write', 'webhookrec.read', 'webhookcobr.write', 'webhookcobr.read',
-  'cob.write', 'cob.read', 'cobv.write', 'cobv.read', 'payloadlocation.write', 'payloadlocation.read', 'pix.read', 'webhook.write', 'webhook.read',
+  'rec.write',
+  'rec.read',
+  'solicrec.write',
+  'solicrec.read',
+  'cobr.write',
+  'cobr.read',
+  'payloadlocationrec.write',
+  'payloadlocationrec.read',
+  'webhookrec.write',
+  'webhookrec.read',
+  'webhookcobr.write',
+  'webhookcobr.read',
+  'cob.write',
+  'cob.read',
+  'cobv.write',
+  'cobv.read',
+  'payloadlocation.write',
+  'payloadlocation.read',
+  'pix.read',
+  'webhook.write',
+  'webhook.read',
 ].join(' ');
 
 /**
@@ -48,9 +66,13 @@ export const pixApiConfig = defineConfig(PixApiConfig, (env) => {
   const keyFile = file('PIX_API_KEY_FILE');
   const caFile = file('PIX_API_CA_FILE');
   if (enabled && url) {
-    if (!certFile || !keyFile) env.problems.push('PIX_API_CERT_FILE and PIX_API_KEY_FILE are required with PIX_API_URL: PSPs accept API Pix calls over mutual TLS only');
+    if (!certFile || !keyFile)
+      env.problems.push(
+        'PIX_API_CERT_FILE and PIX_API_KEY_FILE are required with PIX_API_URL: PSPs accept API Pix calls over mutual TLS only',
+      );
   }
-  if (enabled && !url && !sandboxEnabled) env.problems.push('PIX_API_URL is required with BANK_PROVIDER=pix-api when the sandbox is disabled (SANDBOX_ENABLED=false)');
+  if (enabled && !url && !sandboxEnabled)
+    env.problems.push('PIX_API_URL is required with BANK_PROVIDER=pix-api when the sandbox is disabled (SANDBOX_ENABLED=false)');
   return {
     enabled,
     url,

@@ -22,7 +22,11 @@ describe('API Pix rec → our recurrence', () => {
   }
 
   it.each(cases)('%j: the events reach the port status the table gives', ({ status, who, approved }) => {
-    const rec = { status, encerramento: who ? { cancelamento: { solicitante: who } } : undefined, atualizacao: approved ? [{ status: 'APROVADA', data: '2026-01-01T00:00:00Z' }] : [] };
+    const rec = {
+      status,
+      encerramento: who ? { cancelamento: { solicitante: who } } : undefined,
+      atualizacao: approved ? [{ status: 'APROVADA', data: '2026-01-01T00:00:00Z' }] : [],
+    };
     const port = recurrenceStatusOfRec(rec);
     expect(Object.values(RecurrenceStatus)).toContain(port);
     expect(reached(recEventsToReach(rec))).toBe(port === 'ACCEPTED' ? 'ACCEPTED' : port);
@@ -32,9 +36,16 @@ describe('API Pix rec → our recurrence', () => {
     expect(recurrenceStatusOfRec({ status: 'CRIADA' })).toBe('PENDING');
     expect(recurrenceStatusOfRec({ status: 'APROVADA' })).toBe('ACCEPTED');
     expect(recurrenceStatusOfRec({ status: 'APROVADA' }, true)).toBe('ACTIVE');
-    expect(recurrenceStatusOfRec({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_PAGADOR' } } })).toBe('CANCELLED_PAYER');
-    expect(recurrenceStatusOfRec({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'PSP_RECEBEDOR' } } })).toBe('CANCELLED_RECEIVER');
-    expect(recEventsToReach({ status: 'EXPIRADA', atualizacao: [{ status: 'APROVADA', data: 'x' }] })).toEqual(['PIX_AUTOMATIC_RECEIVER_RECURRENCE_APPROVED', 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE']);
+    expect(recurrenceStatusOfRec({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_PAGADOR' } } })).toBe(
+      'CANCELLED_PAYER',
+    );
+    expect(recurrenceStatusOfRec({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'PSP_RECEBEDOR' } } })).toBe(
+      'CANCELLED_RECEIVER',
+    );
+    expect(recEventsToReach({ status: 'EXPIRADA', atualizacao: [{ status: 'APROVADA', data: 'x' }] })).toEqual([
+      'PIX_AUTOMATIC_RECEIVER_RECURRENCE_APPROVED',
+      'PIX_AUTOMATIC_RECEIVER_RECURRENCE_EXPIRED_END_DATE',
+    ]);
   });
 
   it('five periodicities have a name in the standard; DAILY and BIMONTHLY none', () => {

@@ -31,7 +31,10 @@ export interface RecState {
   idRec: string;
   status: RecStatus;
   atualizacao?: { status: string; data: string }[];
-  encerramento?: { cancelamento?: { solicitante?: string; codigo?: string; descricao?: string }; rejeicao?: { codigo?: string; descricao?: string } };
+  encerramento?: {
+    cancelamento?: { solicitante?: string; codigo?: string; descricao?: string };
+    rejeicao?: { codigo?: string; descricao?: string };
+  };
 }
 
 export function isRecStatus(v: unknown): v is RecStatus {

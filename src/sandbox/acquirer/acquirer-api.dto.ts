@@ -1,4 +1,3 @@
-
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { IsIsoDate } from '../../common/dto/dates';
 import { NestedObject } from '../../common/dto/nested';

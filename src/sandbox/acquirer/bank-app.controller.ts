@@ -13,7 +13,11 @@ import { SandboxPixService } from './sandbox-pix.service';
 import { parseBrCode } from '../../common/formats/brcode';
 
 export class PayBoletoDto {
-  @ApiPropertyOptional({ enum: ['BANK', 'PIX'], default: 'BANK', description: 'BANK: bank clearing (PAID); PIX: the Pix QR printed on the boleto (PAID_PIX)' })
+  @ApiPropertyOptional({
+    enum: ['BANK', 'PIX'],
+    default: 'BANK',
+    description: 'BANK: bank clearing (PAID); PIX: the Pix QR printed on the boleto (PAID_PIX)',
+  })
   @IsOptional()
   @IsIn(['BANK', 'PIX'])
   via?: 'BANK' | 'PIX';
@@ -45,7 +49,10 @@ export class BankAppController {
 
   @Post('pix/:txid/pay')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'sandboxPayPix', summary: 'Pay a Pix QR code from the sandbox bank (a charge, or the QR printed on a boleto)' })
+  @ApiOperation({
+    operationId: 'sandboxPayPix',
+    summary: 'Pay a Pix QR code from the sandbox bank (a charge, or the QR printed on a boleto)',
+  })
   @ApiOkResponse({ type: SandboxPaymentDto })
   @ApiErrors([404, 'pix_charge_not_found', 'No Pix charge with this txid'], [409, 'pix_not_payable', 'Already paid or expired'])
   async payPix(@Param('txid') txid: string): Promise<SandboxPaymentDto> {
@@ -62,7 +69,10 @@ export class BankAppController {
 
   @Post('boletos/:id/pay')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'sandboxPayBoleto', summary: 'Pay a boleto from the sandbox bank: by bank clearing (PAID) or by its Pix QR (PAID_PIX)' })
+  @ApiOperation({
+    operationId: 'sandboxPayBoleto',
+    summary: 'Pay a boleto from the sandbox bank: by bank clearing (PAID) or by its Pix QR (PAID_PIX)',
+  })
   @ApiOkResponse({ type: SandboxPaymentDto })
   @ApiErrors(400, [404, 'boleto_not_found', 'No boleto with this id'], [409, 'boleto_not_payable', 'Already paid, expired or cancelled'])
   async payBoleto(@Param('id') id: string, @Body() body: PayBoletoDto): Promise<SandboxPaymentDto> {
@@ -81,10 +91,17 @@ export class BankAppController {
       if (target) return reply.redirect(target, 303);
       error = t.m.bankNoCode;
     }
-    return this.html(reply, page(t, t.m.bankApp, `<h1>${esc(t.m.bankPayTitle)}</h1>
+    return this.html(
+      reply,
+      page(
+        t,
+        t.m.bankApp,
+        `<h1>${esc(t.m.bankPayTitle)}</h1>
 <form method="get" action="/sandbox/bank-app"><p>${esc(t.m.bankPaste)}</p>
 <label for="code">${esc(t.m.bankCode)}</label><textarea id="code" name="code" rows="4"${error ? ' aria-invalid="true" aria-describedby="code-error"' : ''}>${esc(c)}</textarea><button type="submit">${esc(t.m.bankContinue)}</button></form>
-${error ? `<p class="error" id="code-error" role="alert">${esc(error)}</p>` : ''}`));
+${error ? `<p class="error" id="code-error" role="alert">${esc(error)}</p>` : ''}`,
+      ),
+    );
   }
 
   @Get('pix/:txid')
@@ -97,11 +114,18 @@ ${error ? `<p class="error" id="code-error" role="alert">${esc(error)}</p>` : ''
     const amount = charge?.amountCents ?? boleto!.amountCents;
     const status = charge ? charge.status : boleto!.status;
     const payable = status === 'PENDING';
-    return this.html(reply, page(t, t.m.bankPixTitle, `<h1>${esc(t.m.bankPixTitle)}</h1><dl>
+    return this.html(
+      reply,
+      page(
+        t,
+        t.m.bankPixTitle,
+        `<h1>${esc(t.m.bankPixTitle)}</h1><dl>
 <dt>${esc(t.m.amount)}</dt><dd id="amount">${esc(t.brl(amount))}</dd><dt>${esc(t.m.bankTxid)}</dt><dd>${esc(txid)}</dd>
 <dt>${esc(boleto ? t.m.methodBOLETO : t.m.bankExpires)}</dt><dd>${boleto ? groups(boleto.digitableLine) : esc(t.dateTime(charge!.expiresAt))}</dd>
 <dt>${esc(t.m.status)}</dt><dd class="status" id="status" data-status="${esc(status)}">${esc(t.status(boleto ? 'BOLETO' : 'PIX', status))}</dd></dl>
-${payable ? `<button id="pay" data-pay="/sandbox/pix/${esc(encodeURIComponent(txid))}/pay"${done(t, boleto ? 'BOLETO' : 'PIX', boleto ? 'PAID_PIX' : 'AUTHORIZED')}>${esc(t.t('bankPayAmount', { amount: t.brl(amount) }))}</button>` : ''}<p id="result" role="status"></p>`));
+${payable ? `<button id="pay" data-pay="/sandbox/pix/${esc(encodeURIComponent(txid))}/pay"${done(t, boleto ? 'BOLETO' : 'PIX', boleto ? 'PAID_PIX' : 'AUTHORIZED')}>${esc(t.t('bankPayAmount', { amount: t.brl(amount) }))}</button>` : ''}<p id="result" role="status"></p>`,
+      ),
+    );
   }
 
   @Get('boletos/:id')
@@ -111,11 +135,18 @@ ${payable ? `<button id="pay" data-pay="/sandbox/pix/${esc(encodeURIComponent(tx
     const b = await this.boletos.find(id);
     if (!b) return this.html(reply, page(t, t.m.bankNotFound, `<h1>${esc(t.m.bankNoBoleto)}</h1>`), 404);
     const action = `/sandbox/boletos/${esc(encodeURIComponent(id))}/pay`;
-    return this.html(reply, page(t, t.m.methodBOLETO, `<h1>${esc(t.m.methodBOLETO)}</h1><dl>
+    return this.html(
+      reply,
+      page(
+        t,
+        t.m.methodBOLETO,
+        `<h1>${esc(t.m.methodBOLETO)}</h1><dl>
 <dt>${esc(t.m.amount)}</dt><dd id="amount">${esc(t.brl(b.amountCents))}</dd><dt>${esc(t.m.boletoDueDate)}</dt><dd>${esc(t.date(b.dueDate))}</dd>
 <dt>${esc(t.m.boletoLine)}</dt><dd>${groups(b.digitableLine)}</dd><dt>${esc(t.m.status)}</dt><dd class="status" id="status" data-status="${esc(b.status)}">${esc(t.status('BOLETO', b.status))}</dd></dl>
 ${b.status === 'PENDING' ? `<button id="pay-bank" data-pay="${action}" data-body='{"via":"BANK"}'${done(t, 'BOLETO', 'PAID')}>${esc(t.m.bankPayBank)}</button><button id="pay-pix" data-pay="${action}" data-body='{"via":"PIX"}'${done(t, 'BOLETO', 'PAID_PIX')}>${esc(t.m.bankPayPix)}</button>` : ''}
-<p id="result" role="status"></p>`));
+<p id="result" role="status"></p>`,
+      ),
+    );
   }
 
   @Get('assets/bank-app.js')
@@ -154,7 +185,13 @@ ${b.status === 'PENDING' ? `<button id="pay-bank" data-pay="${action}" data-body
   }
 
   private html(reply: FastifyReply, html: string, status = 200) {
-    return reply.status(status).header('content-type', 'text/html; charset=utf-8').header('content-security-policy', SANDBOX_PAGE_CSP).header('cache-control', 'no-store').header('vary', 'accept-language').send(html);
+    return reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', SANDBOX_PAGE_CSP)
+      .header('cache-control', 'no-store')
+      .header('vary', 'accept-language')
+      .send(html);
   }
 }
 

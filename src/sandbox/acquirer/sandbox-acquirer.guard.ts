@@ -26,7 +26,9 @@ export class AcquirerKeyGuard implements CanActivate {
   canActivate(ctx: ExecutionContext): boolean {
     if (!this.config.enabled) throw SandboxAcquirerErrors.error('sandbox_disabled', 'The sandbox is disabled (SANDBOX_ENABLED=false)');
     const h = ctx.switchToHttp().getRequest().headers['x-acquirer-key'];
-    const given = createHash('sha256').update(typeof h === 'string' ? h : '').digest();
+    const given = createHash('sha256')
+      .update(typeof h === 'string' ? h : '')
+      .digest();
     if (typeof h !== 'string' || !timingSafeEqual(given, this.expected)) {
       throw SandboxAcquirerErrors.error('acquirer_unauthorized', 'Missing or wrong X-Acquirer-Key');
     }

@@ -59,14 +59,36 @@ export class SandboxBoletoService {
         `INSERT INTO sandbox_acquirer_boletos (id, transaction_id, request_hash, merchant_id, amount_cents, due_date, payer_name, payer_tax_id,
            our_number, barcode, digitable_line, pix_txid, pix_br_code, status, created_at, updated_at)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'PENDING',$14,$14) ON CONFLICT (transaction_id) DO NOTHING`,
-        [`bol_${randomBytes(12).toString('hex')}`, req.transactionId, hash, req.merchantId, req.amountCents, req.dueDate, req.payer.name, req.payer.taxId,
-          ourNumber, b.barcode, b.line, pixTxid, this.pix.brCode(pixTxid, req.amountCents), now],
+        [
+          `bol_${randomBytes(12).toString('hex')}`,
+          req.transactionId,
+          hash,
+          req.merchantId,
+          req.amountCents,
+          req.dueDate,
+          req.payer.name,
+          req.payer.taxId,
+          ourNumber,
+          b.barcode,
+          b.line,
+          pixTxid,
+          this.pix.brCode(pixTxid, req.amountCents),
+          now,
+        ],
       );
     }
     const row = (await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [req.transactionId]))[0];
-    if (row.request_hash !== hash) throw SandboxAcquirerErrors.error('transaction_id_reused', 'This transactionId was used with another request');
+    if (row.request_hash !== hash)
+      throw SandboxAcquirerErrors.error('transaction_id_reused', 'This transactionId was used with another request');
     const b = toBoleto(row);
-    return { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: b.pixBrCode, status: b.status };
+    return {
+      boletoId: b.boletoId,
+      digitableLine: b.digitableLine,
+      barcode: b.barcode,
+      dueDate: b.dueDate,
+      pixBrCode: b.pixBrCode,
+      status: b.status,
+    };
   }
 
   async find(id: string): Promise<SandboxBoleto | null> {
@@ -86,7 +108,9 @@ export class SandboxBoletoService {
    */
   async pay(id: string, via: 'BANK' | 'PIX'): Promise<SandboxBoleto> {
     if (via === 'PIX') {
-      const cobv = (await this.ds.query(`SELECT txid FROM sandbox_acquirer_pix_charges WHERE boleto_id = $1 AND status = 'PENDING' LIMIT 1`, [id]))[0];
+      const cobv = (
+        await this.ds.query(`SELECT txid FROM sandbox_acquirer_pix_charges WHERE boleto_id = $1 AND status = 'PENDING' LIMIT 1`, [id])
+      )[0];
       if (cobv) {
         await this.pix.pay(cobv.txid);
         return (await this.find(id))!;
@@ -108,7 +132,10 @@ export class SandboxBoletoService {
       );
       const done = toBoleto(res[0][0]);
       ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(done)));
-      await managerOf(m).query(`UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'PSP', updated_at = $2 WHERE boleto_id = $1 AND status = 'PENDING'`, [id, this.clock.now()]);
+      await managerOf(m).query(
+        `UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'PSP', updated_at = $2 WHERE boleto_id = $1 AND status = 'PENDING'`,
+        [id, this.clock.now()],
+      );
       return done;
     });
     await this.notifier.deliverNow(ids);
@@ -135,7 +162,11 @@ export class SandboxBoletoService {
         `SELECT id FROM sandbox_acquirer_boletos WHERE status = 'PENDING' AND due_date < $1::date ORDER BY due_date LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
         [this.clock.today()],
       );
-      await this.expireIn(m, due.map((r: { id: string }) => r.id), ids);
+      await this.expireIn(
+        m,
+        due.map((r: { id: string }) => r.id),
+        ids,
+      );
     });
     await this.notifier.deliverNow(ids);
     return ids.length;

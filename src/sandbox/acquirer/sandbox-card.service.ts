@@ -63,7 +63,22 @@ export class SandboxCardService {
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14)
        ON CONFLICT (transaction_id) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [id, req.transactionId, hash, req.merchantId, req.amountCents, req.installments, req.capture, outcome.status, outcome.reason ?? null, code, brandOf(pan), pan.slice(-4), this.clock.today(), now],
+      [
+        id,
+        req.transactionId,
+        hash,
+        req.merchantId,
+        req.amountCents,
+        req.installments,
+        req.capture,
+        outcome.status,
+        outcome.reason ?? null,
+        code,
+        brandOf(pan),
+        pan.slice(-4),
+        this.clock.today(),
+        now,
+      ],
     );
     if (rows[0]) return answer(rows[0]);
     // Lost a race with a concurrent retry of the same transaction: answer what it stored.
@@ -81,7 +96,8 @@ export class SandboxCardService {
     const row = await this.get(id);
     const amount = body.amountCents ?? Number(row.amount_cents);
     if (row.status === 'CAPTURED') return { status: 'CAPTURED', capturedCents: Number(row.captured_cents) };
-    if (row.status !== 'PREAUTH') throw SandboxAcquirerErrors.error('capture_not_allowed', `A ${row.status} transaction cannot be captured; only PREAUTH can`);
+    if (row.status !== 'PREAUTH')
+      throw SandboxAcquirerErrors.error('capture_not_allowed', `A ${row.status} transaction cannot be captured; only PREAUTH can`);
     if (amount > Number(row.amount_cents)) {
       throw SandboxAcquirerErrors.error('capture_amount_invalid', 'The captured amount cannot exceed the authorized amount');
     }
@@ -131,18 +147,14 @@ export class SandboxCardService {
   }
 
   private async find(transactionId: string): Promise<Row | null> {
-    const rows: Row[] = await this.ds.query(
-      `SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`,
-      [transactionId],
-    );
+    const rows: Row[] = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`, [
+      transactionId,
+    ]);
     return rows[0] ?? null;
   }
 
   private async get(id: string): Promise<Row> {
-    const rows: Row[] = await this.ds.query(
-      `SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE id = $1`,
-      [id],
-    );
+    const rows: Row[] = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE id = $1`, [id]);
     if (!rows[0]) throw SandboxAcquirerErrors.error('acquirer_transaction_not_found', 'No such card transaction');
     return rows[0];
   }
@@ -150,7 +162,9 @@ export class SandboxCardService {
 
 function answer(row: Row): SandboxCardAnswer {
   // A captured or voided pre-authorization still answers its authorization result on replay.
-  const status = (['CAPTURED', 'VOIDED'].includes(row.status) ? (row.capture_mode === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED') : row.status) as SandboxCardAnswer['status'];
+  const status = (
+    ['CAPTURED', 'VOIDED'].includes(row.status) ? (row.capture_mode === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED') : row.status
+  ) as SandboxCardAnswer['status'];
   return {
     acquirerTransactionId: row.id,
     status,
@@ -169,6 +183,14 @@ function brandOf(pan: string): string {
 
 /** What makes two requests "the same": never the card number itself, only its last digits. */
 function requestHash(req: CardAuthorizationDto, pan: string): string {
-  const canonical = [req.merchantId, req.amountCents, req.installments, req.capture, pan.slice(-4), req.card.expMonth, req.card.expYear].join('|');
+  const canonical = [
+    req.merchantId,
+    req.amountCents,
+    req.installments,
+    req.capture,
+    pan.slice(-4),
+    req.card.expMonth,
+    req.card.expYear,
+  ].join('|');
   return createHash('sha256').update(canonical).digest('hex');
 }

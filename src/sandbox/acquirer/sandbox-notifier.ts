@@ -29,7 +29,10 @@ export class SandboxNotifier {
   /** Records a notification inside the caller's transaction; answers its id for `deliverNow`. */
   async enqueue(m: Tx, type: AcquirerNotification['type'], data: AcquirerNotificationData): Promise<string> {
     const event: AcquirerNotification = { eventId: randomUUID(), type, occurredAt: this.clock.now().toISOString(), data };
-    await managerOf(m).query(`INSERT INTO sandbox_acquirer_notifications (id, payload) VALUES ($1, $2)`, [event.eventId, JSON.stringify(event)]);
+    await managerOf(m).query(`INSERT INTO sandbox_acquirer_notifications (id, payload) VALUES ($1, $2)`, [
+      event.eventId,
+      JSON.stringify(event),
+    ]);
     return event.eventId;
   }
 
@@ -47,7 +50,11 @@ export class SandboxNotifier {
     return rows.length;
   }
 
-  private async claim(where: string, params: unknown[], limit = 100): Promise<{ id: string; payload: AcquirerNotification; attempts: number }[]> {
+  private async claim(
+    where: string,
+    params: unknown[],
+    limit = 100,
+  ): Promise<{ id: string; payload: AcquirerNotification; attempts: number }[]> {
     const res = await this.ds.query(
       `UPDATE sandbox_acquirer_notifications SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
        WHERE id IN (SELECT id FROM sandbox_acquirer_notifications WHERE delivered_at IS NULL AND ${where}
@@ -68,7 +75,10 @@ export class SandboxNotifier {
     try {
       const res = await fetch(this.url(), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-acquirer-signature': signAcquirerEvent(this.config.eventsSecret, Math.floor(Date.now() / 1000), body) },
+        headers: {
+          'content-type': 'application/json',
+          'x-acquirer-signature': signAcquirerEvent(this.config.eventsSecret, Math.floor(Date.now() / 1000), body),
+        },
         body,
         signal: AbortSignal.timeout(10_000),
       });
@@ -83,9 +93,11 @@ export class SandboxNotifier {
     }
     const wait = BACKOFF_SECONDS[Math.min(row.attempts - 1, BACKOFF_SECONDS.length - 1)];
     this.logger.warn({ eventId: row.id, attempts: row.attempts, error }, 'acquirer notification not delivered; will retry');
-    await this.ds.query(
-      `UPDATE sandbox_acquirer_notifications SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = $1`,
-      [row.id, wait, error.slice(0, 500)],
-    ).catch(() => undefined);
+    await this.ds
+      .query(
+        `UPDATE sandbox_acquirer_notifications SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = $1`,
+        [row.id, wait, error.slice(0, 500)],
+      )
+      .catch(() => undefined);
   }
 }

@@ -79,16 +79,36 @@ export class SandboxPixService {
     await this.ds.query(
       `INSERT INTO sandbox_acquirer_pix_charges (txid, transaction_id, request_hash, merchant_id, amount_cents, payer_name, br_code, status, expires_at, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,'PENDING',$8,$9,$9) ON CONFLICT (transaction_id) DO NOTHING`,
-      [txid, req.transactionId, hash, req.merchantId, req.amountCents, req.payerName ?? null, brCode, new Date(now.getTime() + req.expiresInSeconds * 1000), now],
+      [
+        txid,
+        req.transactionId,
+        hash,
+        req.merchantId,
+        req.amountCents,
+        req.payerName ?? null,
+        brCode,
+        new Date(now.getTime() + req.expiresInSeconds * 1000),
+        now,
+      ],
     );
-    const row = (await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE transaction_id = $1`, [req.transactionId]))[0];
-    if (row.request_hash !== hash) throw SandboxAcquirerErrors.error('transaction_id_reused', 'This transactionId was used with another request');
+    const row = (
+      await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE transaction_id = $1`, [req.transactionId])
+    )[0];
+    if (row.request_hash !== hash)
+      throw SandboxAcquirerErrors.error('transaction_id_reused', 'This transactionId was used with another request');
     return { txid: row.txid, brCode: row.br_code, expiresAt: new Date(row.expires_at).toISOString(), status: 'PENDING' };
   }
 
   /** The seller's name when the charge names one (folded to ASCII, 25 characters), else the acquirer's. */
   brCode(txid: string, amountCents: number, merchantName?: string): string {
-    return buildBrCode({ key: this.config.pixKey, amountCents, merchantName: merchantName?.trim() || this.config.merchantName, merchantCity: this.config.merchantCity, txid, singleUse: true });
+    return buildBrCode({
+      key: this.config.pixKey,
+      amountCents,
+      merchantName: merchantName?.trim() || this.config.merchantName,
+      merchantCity: this.config.merchantCity,
+      txid,
+      singleUse: true,
+    });
   }
 
   async find(txid: string): Promise<SandboxPixCharge | null> {
@@ -113,7 +133,8 @@ export class SandboxPixService {
         await this.expireIn(m, [txid], ids);
         throw SandboxAcquirerErrors.error('pix_not_payable', 'This Pix QR code has expired');
       }
-      if (c.status !== 'PENDING') throw SandboxAcquirerErrors.error('pix_not_payable', `This Pix QR code is ${c.status} and cannot be paid again`);
+      if (c.status !== 'PENDING')
+        throw SandboxAcquirerErrors.error('pix_not_payable', `This Pix QR code is ${c.status} and cannot be paid again`);
       if (c.face === 'psp' && this.psp) {
         const res = await managerOf(m).query(
           `UPDATE sandbox_acquirer_pix_charges SET status = 'SETTLED', paid_at = $2, settled_at = $2, updated_at = $2
@@ -165,7 +186,11 @@ export class SandboxPixService {
         `SELECT txid FROM sandbox_acquirer_pix_charges WHERE status = 'PENDING' AND expires_at <= $1 ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
         [this.clock.now()],
       );
-      await this.expireIn(m, due.map((r: { txid: string }) => r.txid), ids);
+      await this.expireIn(
+        m,
+        due.map((r: { txid: string }) => r.txid),
+        ids,
+      );
     });
     await this.notifier.deliverNow(ids);
     return ids.length;

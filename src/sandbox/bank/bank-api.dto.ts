@@ -118,7 +118,8 @@ const BILLING_FIELDS: [keyof BankBillingDto, (v: unknown) => boolean][] = [
  */
 export function parseBillingBatch(body: unknown): { billings: BankBillingDto[]; problems: { field: string; message: string }[] } {
   const list = (body as { billings?: unknown } | null)?.billings;
-  if (!Array.isArray(list) || list.length < 1 || list.length > 5000) return { billings: [], problems: [{ field: 'billings', message: 'must be an array of 1 to 5000 billings' }] };
+  if (!Array.isArray(list) || list.length < 1 || list.length > 5000)
+    return { billings: [], problems: [{ field: 'billings', message: 'must be an array of 1 to 5000 billings' }] };
   const problems: { field: string; message: string }[] = [];
   for (let i = 0; i < list.length && problems.length < 20; i++) {
     const b = list[i] as Record<string, unknown> | null;

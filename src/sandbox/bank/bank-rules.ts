@@ -44,7 +44,13 @@ export interface BankEvent {
  * A provider event in both variants (PIX_AUTOMATIC_RECEIVER_* and PIX_AUTOMATIC_PAYER_*), or in
  * one when only one party acted (a recurrence cancelled by the receiver or by the payer).
  */
-export function variants(name: string, idTx: string, occurredAt: string, data: Record<string, unknown>, only?: 'RECEIVER' | 'PAYER'): BankEvent[] {
+export function variants(
+  name: string,
+  idTx: string,
+  occurredAt: string,
+  data: Record<string, unknown>,
+  only?: 'RECEIVER' | 'PAYER',
+): BankEvent[] {
   const sides = only ? [only] : (['RECEIVER', 'PAYER'] as const);
   return sides.map((side) => ({ eventType: `PIX_AUTOMATIC_${side}_${name}`, idTx, occurredAt, data }));
 }

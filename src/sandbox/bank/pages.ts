@@ -39,7 +39,9 @@ ${body}
 }
 
 function details(t: I18n, r: BankRecurrence): string {
-  const term = r.expirationDate ? t.t('rec_termRange', { from: t.date(r.firstDueDate), to: t.date(r.expirationDate) }) : t.t('rec_termOpen', { from: t.date(r.firstDueDate) });
+  const term = r.expirationDate
+    ? t.t('rec_termRange', { from: t.date(r.firstDueDate), to: t.date(r.expirationDate) })
+    : t.t('rec_termOpen', { from: t.date(r.firstDueDate) });
   return `<dl>
 <dt>${esc(t.m.rec_receiver)}</dt><dd id="receiver">${esc(r.receiverName)}</dd>
 <dt>${esc(t.m.rec_amount)}</dt><dd id="amount">${esc(t.brl(r.amountCents))}</dd>
@@ -57,7 +59,11 @@ function statusTag(t: I18n, status: string): string {
 /** The page behind authorizationUrl: the payer reads the agreement and authorizes or refuses it. */
 export function authorizationPage(t: I18n, r: BankRecurrence, windowClosed: boolean): string {
   if (windowClosed || r.status === 'EXPIRED') {
-    return layout(t, t.m.rec_expiredTitle, `<h1 id="result">${esc(t.m.rec_expiredH)}</h1>${details(t, r)}<p>${esc(t.t('rec_expiredText', { date: when(t, r.authorizationDeadline), receiver: r.receiverName }))}</p>`);
+    return layout(
+      t,
+      t.m.rec_expiredTitle,
+      `<h1 id="result">${esc(t.m.rec_expiredH)}</h1>${details(t, r)}<p>${esc(t.t('rec_expiredText', { date: when(t, r.authorizationDeadline), receiver: r.receiverName }))}</p>`,
+    );
   }
   if (r.status !== 'PENDING') {
     return layout(t, t.m.rec_title, `<h1 id="result">${esc(resultTitle(t, r.status))}</h1>${details(t, r)}${statusTag(t, r.status)}`);
@@ -97,7 +103,11 @@ export function payerPage(t: I18n, r: BankRecurrence): string {
     r.status === 'ACCEPTED' || r.status === 'ACTIVE'
       ? `<form method="post" action="/sandbox/bank/payer/recurrences/${encodeURIComponent(r.recurrenceId)}/cancel" class="buttons"><button class="no" id="cancel">${esc(t.m.rec_cancel)}</button></form>`
       : '';
-  return layout(t, t.m.rec_yours, `<h1 id="result">${esc(resultTitle(t, r.status))}</h1>${details(t, r)}${statusTag(t, r.status)}${cancel}`);
+  return layout(
+    t,
+    t.m.rec_yours,
+    `<h1 id="result">${esc(resultTitle(t, r.status))}</h1>${details(t, r)}${statusTag(t, r.status)}${cancel}`,
+  );
 }
 
 export function messagePage(t: I18n, title: string, text: string): string {

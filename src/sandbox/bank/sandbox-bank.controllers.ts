@@ -1,5 +1,14 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExcludeEndpoint,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { i18nFor } from '../../common/i18n';
 import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
@@ -67,7 +76,12 @@ const DISABLED: ApiError = [404, 'sandbox_disabled', 'The sandbox is disabled (o
 const view = (r: { recurrenceId: string; status: string }) => ({ recurrenceId: r.recurrenceId, status: r.status });
 
 function send(reply: FastifyReply, page: Html): void {
-  void reply.status(page.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language').send(page.html);
+  void reply
+    .status(page.status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('vary', 'accept-language')
+    .send(page.html);
 }
 
 /** The bank's API, as the provider client calls it (`PROVIDER_URL`, key in X-Provider-Key). */
@@ -83,7 +97,10 @@ export class SandboxBankApiController {
   ) {}
 
   @Post('recurrences')
-  @ApiOperation({ operationId: 'sandboxBankCreateRecurrence', summary: 'Bank API: register a recurrence awaiting the payer (idempotent per recurrenceId)' })
+  @ApiOperation({
+    operationId: 'sandboxBankCreateRecurrence',
+    summary: 'Bank API: register a recurrence awaiting the payer (idempotent per recurrenceId)',
+  })
   @ApiCreatedResponse({ type: SandboxRecurrenceCreatedDto })
   @ApiErrors(400)
   async createRecurrence(@Req() req: FastifyRequest, @Body() dto: BankRecurrenceRequestDto) {
@@ -113,7 +130,10 @@ export class SandboxBankApiController {
 
   @Post('recurrences/:recurrenceId/cancel')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'sandboxBankCancelRecurrence', summary: 'Bank API: the receiver cancels a recurrence and its open billings' })
+  @ApiOperation({
+    operationId: 'sandboxBankCancelRecurrence',
+    summary: 'Bank API: the receiver cancels a recurrence and its open billings',
+  })
   @ApiOkResponse({ type: SandboxRecurrenceStatusDto })
   @ApiErrors([404, 'sandbox_recurrence_not_found', 'The bank holds no such recurrence'])
   async cancelRecurrence(@Param('recurrenceId') id: string) {
@@ -122,7 +142,10 @@ export class SandboxBankApiController {
 
   @Post('billings/batch')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'sandboxBankSendBillings', summary: 'Bank API: receive billings (idempotent per idTx); answers each one accepted or refused' })
+  @ApiOperation({
+    operationId: 'sandboxBankSendBillings',
+    summary: 'Bank API: receive billings (idempotent per idTx); answers each one accepted or refused',
+  })
   @ApiBody({ type: BankBillingBatchDto })
   @ApiOkResponse({ type: SandboxBillingResultsDto })
   @ApiErrors(400)
@@ -132,7 +155,10 @@ export class SandboxBankApiController {
 
   @Post('billings/:idTx/cancel')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'sandboxBankCancelBilling', summary: 'Bank API: the receiver cancels a billing (remembered even before the billing arrives)' })
+  @ApiOperation({
+    operationId: 'sandboxBankCancelBilling',
+    summary: 'Bank API: the receiver cancels a billing (remembered even before the billing arrives)',
+  })
   @ApiOkResponse({ type: SandboxBillingStatusDto })
   @ApiErrors(400)
   cancelBilling(@Param('idTx') idTx: string, @Body() dto: BankCancelBillingDto) {
@@ -149,7 +175,10 @@ export class SandboxBankPagesController {
   constructor(private readonly pages: SandboxBankPages) {}
 
   @Get('authorize/:recurrenceId')
-  @ApiOperation({ operationId: 'sandboxAuthorizationPage', summary: 'The authorizationUrl page: receiver, amount, periodicity, term; Authorize or Refuse' })
+  @ApiOperation({
+    operationId: 'sandboxAuthorizationPage',
+    summary: 'The authorizationUrl page: receiver, amount, periodicity, term; Authorize or Refuse',
+  })
   @ApiHtmlPage()
   @ApiOkResponse({ description: 'The HTML page (also for an expired request)' })
   async authorization(@Param('recurrenceId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
@@ -158,7 +187,12 @@ export class SandboxBankPagesController {
 
   @Post('authorize/:recurrenceId')
   @ApiExcludeEndpoint()
-  async decide(@Param('recurrenceId') id: string, @Body() body: { decision?: string } | undefined, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply) {
+  async decide(
+    @Param('recurrenceId') id: string,
+    @Body() body: { decision?: string } | undefined,
+    @Headers('accept-language') lang: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     send(reply, await this.pages.decide(i18nFor(lang), id, body?.decision));
   }
 

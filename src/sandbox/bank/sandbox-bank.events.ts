@@ -72,7 +72,11 @@ export class SandboxBankEvents {
   }
 
   private http(): ResilientHttp {
-    this.client ??= new ResilientHttp('sandboxBank', { baseUrl: this.config.serviceUrl ?? selfOrigin(this.adapterHost), timeoutMs: 5000, retryDelaysMs: [] }, this.breakers);
+    this.client ??= new ResilientHttp(
+      'sandboxBank',
+      { baseUrl: this.config.serviceUrl ?? selfOrigin(this.adapterHost), timeoutMs: 5000, retryDelaysMs: [] },
+      this.breakers,
+    );
     return this.client;
   }
 
@@ -109,8 +113,17 @@ export class SandboxBankEvents {
       }
       // In order per idTx, several idTx at a time. Chaos: one shuffled line with duplicates, and
       // some events held back for 1 to MAX_HOLDS flushes (they arrive after their successors).
-      const held = new Set(this.config.chaos ? pending.filter((r) => r.attempts < holdsFor(r.id, this.config.chaosSeed)).map((r) => r.id) : []);
-      const lines = this.config.chaos ? [chaos(pending.filter((r) => !held.has(r.id)), this.random)] : [...groupBy(pending, (r) => r.payload.idTx).values()];
+      const held = new Set(
+        this.config.chaos ? pending.filter((r) => r.attempts < holdsFor(r.id, this.config.chaosSeed)).map((r) => r.id) : [],
+      );
+      const lines = this.config.chaos
+        ? [
+            chaos(
+              pending.filter((r) => !held.has(r.id)),
+              this.random,
+            ),
+          ]
+        : [...groupBy(pending, (r) => r.payload.idTx).values()];
       const delivered = new Set<string>();
       const failed = new Set<string>(held);
       const deliverLine = async (line: typeof pending) => {

@@ -22,11 +22,15 @@ export class SandboxBankPages {
   }
 
   async decide(t: I18n, recurrenceId: string, decision: unknown): Promise<Html> {
-    return this.page(t, async () => {
-      if (decision !== 'approve' && decision !== 'reject') return messagePage(t, t.m.rec_unknownChoice, t.m.rec_chooseText);
-      const r = decision === 'approve' ? await this.bank.approve(recurrenceId) : await this.bank.reject(recurrenceId);
-      return authorizationPage(t, r, false);
-    }, recurrenceId);
+    return this.page(
+      t,
+      async () => {
+        if (decision !== 'approve' && decision !== 'reject') return messagePage(t, t.m.rec_unknownChoice, t.m.rec_chooseText);
+        const r = decision === 'approve' ? await this.bank.approve(recurrenceId) : await this.bank.reject(recurrenceId);
+        return authorizationPage(t, r, false);
+      },
+      recurrenceId,
+    );
   }
 
   async payer(t: I18n, recurrenceId: string): Promise<Html> {

@@ -120,9 +120,15 @@ export class SandboxBankService implements OnModuleInit {
     for (const b of billings) {
       const known = existing.get(b.idTx);
       const r = recurrences.get(b.recurrenceId);
-      if (known) results.push(known.status === 'CANCELLED_RECEIVER' && known.amountCents === null ? { idTx: b.idTx, accepted: false, status: known.status, reason: 'cancelled_by_receiver' } : { idTx: b.idTx, accepted: true, status: known.status });
+      if (known)
+        results.push(
+          known.status === 'CANCELLED_RECEIVER' && known.amountCents === null
+            ? { idTx: b.idTx, accepted: false, status: known.status, reason: 'cancelled_by_receiver' }
+            : { idTx: b.idTx, accepted: true, status: known.status },
+        );
       else if (!r) results.push({ idTx: b.idTx, accepted: false, reason: 'unknown_recurrence' });
-      else if (r.status !== 'ACCEPTED' && r.status !== 'ACTIVE') results.push({ idTx: b.idTx, accepted: false, reason: `recurrence_${r.status.toLowerCase()}` });
+      else if (r.status !== 'ACCEPTED' && r.status !== 'ACTIVE')
+        results.push({ idTx: b.idTx, accepted: false, reason: `recurrence_${r.status.toLowerCase()}` });
       else if (b.dueDate < today) results.push({ idTx: b.idTx, accepted: false, reason: 'due_date_in_past' });
       else {
         fresh.push(b);
@@ -141,7 +147,11 @@ export class SandboxBankService implements OnModuleInit {
   async receiverCancelBilling(idTx: string, recurrenceId: string): Promise<{ idTx: string; status: string }> {
     const res = await this.store.transaction(async (m) => {
       const { billing, changed } = await this.store.cancelBilling(m, idTx, recurrenceId);
-      if (changed) await this.store.insertEvents(m, variants('BILLING_CANCELED_RECEIVER', idTx, this.clock.now().toISOString(), { recurrenceId, billingId: billing.billingId }));
+      if (changed)
+        await this.store.insertEvents(
+          m,
+          variants('BILLING_CANCELED_RECEIVER', idTx, this.clock.now().toISOString(), { recurrenceId, billingId: billing.billingId }),
+        );
       return billing;
     });
     setImmediate(() => void this.events.flush());
@@ -190,7 +200,11 @@ export class SandboxBankService implements OnModuleInit {
       ]);
       return moved;
     });
-    if (!r) throw SandboxErrors.error('recurrence_not_cancelable', `The recurrence is ${(await this.get(recurrenceId)).status}; only an authorized one can be cancelled`);
+    if (!r)
+      throw SandboxErrors.error(
+        'recurrence_not_cancelable',
+        `The recurrence is ${(await this.get(recurrenceId)).status}; only an authorized one can be cancelled`,
+      );
     await this.events.flush();
     return r;
   }
@@ -206,13 +220,20 @@ export class SandboxBankService implements OnModuleInit {
     const at = this.clock.now().toISOString();
     await this.store.transaction(async (m) => {
       const events: BankEvent[] = [];
-      for (const r of await this.store.expirePending(m, day)) events.push(...variants('RECURRENCE_EXPIRED', r.idTx, at, { recurrenceId: r.recurrenceId }));
-      for (const b of await this.store.activateReceived(m)) events.push(...variants('BILLING_ACTIVE', b.idTx, at, { recurrenceId: b.recurrenceId, billingId: b.billingId }));
+      for (const r of await this.store.expirePending(m, day))
+        events.push(...variants('RECURRENCE_EXPIRED', r.idTx, at, { recurrenceId: r.recurrenceId }));
+      for (const b of await this.store.activateReceived(m))
+        events.push(...variants('BILLING_ACTIVE', b.idTx, at, { recurrenceId: b.recurrenceId, billingId: b.billingId }));
       const due = await this.store.lockDue(m, day);
       const settled = due.map((b) => ({ b, outcome: settlementOf(b.amountCents ?? 0) }));
-      await this.store.settle(m, settled.map(({ b, outcome }) => ({ idTx: b.idTx, status: outcome })));
-      for (const { b, outcome } of settled) events.push(...variants(SETTLEMENT_EVENT[outcome], b.idTx, at, { recurrenceId: b.recurrenceId, billingId: b.billingId }));
-      for (const r of await this.store.expireEnded(m, day)) events.push(...variants('RECURRENCE_EXPIRED_END_DATE', r.idTx, at, { recurrenceId: r.recurrenceId }));
+      await this.store.settle(
+        m,
+        settled.map(({ b, outcome }) => ({ idTx: b.idTx, status: outcome })),
+      );
+      for (const { b, outcome } of settled)
+        events.push(...variants(SETTLEMENT_EVENT[outcome], b.idTx, at, { recurrenceId: b.recurrenceId, billingId: b.billingId }));
+      for (const r of await this.store.expireEnded(m, day))
+        events.push(...variants('RECURRENCE_EXPIRED_END_DATE', r.idTx, at, { recurrenceId: r.recurrenceId }));
       await this.store.insertEvents(m, events);
     });
     await this.events.flush();

@@ -63,7 +63,6 @@ function bil(r: any): BankBilling {
   };
 }
 
-
 /** The sandbox bank's books (its own `sandbox_bank_*` tables). Status changes are conditional updates. */
 @Injectable()
 export class SandboxBankStore {
@@ -86,7 +85,21 @@ export class SandboxBankStore {
        VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (recurrence_id) DO UPDATE SET recurrence_id = EXCLUDED.recurrence_id
        RETURNING ${REC}`,
-      [r.recurrenceId, r.idTx, r.receiverId, r.receiverName, r.amountCents, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.authorizationDeadline],
+      [
+        r.recurrenceId,
+        r.idTx,
+        r.receiverId,
+        r.receiverName,
+        r.amountCents,
+        r.periodicity,
+        r.firstDueDate,
+        r.expirationDate,
+        r.dayAdjustment,
+        r.payerName,
+        r.payerTaxId,
+        r.description,
+        r.authorizationDeadline,
+      ],
     );
     return rec(out[0]);
   }
@@ -98,13 +111,21 @@ export class SandboxBankStore {
 
   /** Conditional move; null when the recurrence was not in one of `from`. */
   async moveRecurrence(m: Tx, id: string, to: string, from: string[]): Promise<BankRecurrence | null> {
-    const r = await rows(m, `UPDATE sandbox_bank_recurrences SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status = ANY($3) RETURNING ${REC}`, [id, to, from]);
+    const r = await rows(
+      m,
+      `UPDATE sandbox_bank_recurrences SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status = ANY($3) RETURNING ${REC}`,
+      [id, to, from],
+    );
     return r[0] ? rec(r[0]) : null;
   }
 
   /** Moves every open (RECEIVED/ACTIVE) billing of a recurrence to `to`. */
   async closeOpenBillings(m: Tx, recurrenceId: string, to: string): Promise<BankBilling[]> {
-    const r = await rows(m, `UPDATE sandbox_bank_billings SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`, [recurrenceId, to]);
+    const r = await rows(
+      m,
+      `UPDATE sandbox_bank_billings SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`,
+      [recurrenceId, to],
+    );
     return r.map(bil);
   }
 
@@ -118,7 +139,10 @@ export class SandboxBankStore {
     return new Map(r.map((x) => [x.id_tx, bil(x)]));
   }
 
-  async insertBillings(m: Tx, b: { idTx: string; billingId: string; recurrenceId: string; amountCents: number; dueDate: string }[]): Promise<string[]> {
+  async insertBillings(
+    m: Tx,
+    b: { idTx: string; billingId: string; recurrenceId: string; amountCents: number; dueDate: string }[],
+  ): Promise<string[]> {
     if (!b.length) return [];
     const r = await rows(
       m,
@@ -132,36 +156,65 @@ export class SandboxBankStore {
 
   /** A recurrence's first billing makes it ACTIVE at the bank too. */
   async activateRecurrences(m: Tx, ids: string[]): Promise<void> {
-    if (ids.length) await rows(m, `UPDATE sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id = ANY($1) AND status = 'ACCEPTED'`, [ids]);
+    if (ids.length)
+      await rows(
+        m,
+        `UPDATE sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id = ANY($1) AND status = 'ACCEPTED'`,
+        [ids],
+      );
   }
 
   /** Cancels a billing, or records the cancel of one not received yet (a tombstone that refuses it later). */
   async cancelBilling(m: Tx, idTx: string, recurrenceId: string): Promise<{ billing: BankBilling; changed: boolean }> {
-    const moved = await rows(m, `UPDATE sandbox_bank_billings SET status = 'CANCELLED_RECEIVER', updated_at = now() WHERE id_tx = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`, [idTx]);
+    const moved = await rows(
+      m,
+      `UPDATE sandbox_bank_billings SET status = 'CANCELLED_RECEIVER', updated_at = now() WHERE id_tx = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`,
+      [idTx],
+    );
     if (moved[0]) return { billing: bil(moved[0]), changed: true };
-    await rows(m, `INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status) VALUES ($1, $2, 'CANCELLED_RECEIVER') ON CONFLICT (id_tx) DO NOTHING`, [idTx, recurrenceId]);
+    await rows(
+      m,
+      `INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status) VALUES ($1, $2, 'CANCELLED_RECEIVER') ON CONFLICT (id_tx) DO NOTHING`,
+      [idTx, recurrenceId],
+    );
     const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE id_tx = $1`, [idTx]);
     return { billing: bil(r[0]), changed: false };
   }
 
   async expirePending(m: Tx, day: string): Promise<BankRecurrence[]> {
-    const r = await rows(m, `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status = 'PENDING' AND authorization_deadline < $1 RETURNING ${REC}`, [day]);
+    const r = await rows(
+      m,
+      `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status = 'PENDING' AND authorization_deadline < $1 RETURNING ${REC}`,
+      [day],
+    );
     return r.map(rec);
   }
 
   async expireEnded(m: Tx, day: string): Promise<BankRecurrence[]> {
-    const r = await rows(m, `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status IN ('ACCEPTED','ACTIVE') AND expiration_date < $1 RETURNING ${REC}`, [day]);
+    const r = await rows(
+      m,
+      `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status IN ('ACCEPTED','ACTIVE') AND expiration_date < $1 RETURNING ${REC}`,
+      [day],
+    );
     return r.map(rec);
   }
 
   async activateReceived(m: Tx): Promise<BankBilling[]> {
-    const r = await rows(m, `UPDATE sandbox_bank_billings SET status = 'ACTIVE', updated_at = now() WHERE status = 'RECEIVED' RETURNING ${BIL}`, []);
+    const r = await rows(
+      m,
+      `UPDATE sandbox_bank_billings SET status = 'ACTIVE', updated_at = now() WHERE status = 'RECEIVED' RETURNING ${BIL}`,
+      [],
+    );
     return r.map(bil);
   }
 
   /** Billings of the service face due by `day` (a PSP-face cobr settles by its attempts: SandboxCobrSettlement). */
   async lockDue(m: Tx, day: string): Promise<BankBilling[]> {
-    const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 AND id_rec IS NULL ORDER BY sandbox_bank_billings.due_date, sandbox_bank_billings.id_tx FOR UPDATE SKIP LOCKED`, [day]);
+    const r = await rows(
+      m,
+      `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 AND id_rec IS NULL ORDER BY sandbox_bank_billings.due_date, sandbox_bank_billings.id_tx FOR UPDATE SKIP LOCKED`,
+      [day],
+    );
     return r.map(bil);
   }
 
@@ -184,11 +237,18 @@ export class SandboxBankStore {
   }
 
   async undelivered(limit: number): Promise<{ id: string; payload: BankEvent; attempts: number }[]> {
-    return rows(pool(this.ds), `SELECT id, payload, attempts FROM sandbox_bank_events WHERE delivered_at IS NULL ORDER BY id LIMIT $1`, [limit]);
+    return rows(pool(this.ds), `SELECT id, payload, attempts FROM sandbox_bank_events WHERE delivered_at IS NULL ORDER BY id LIMIT $1`, [
+      limit,
+    ]);
   }
 
   async markDelivered(ids: string[]): Promise<void> {
-    if (ids.length) await rows(pool(this.ds), `UPDATE sandbox_bank_events SET delivered_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [ids]);
+    if (ids.length)
+      await rows(
+        pool(this.ds),
+        `UPDATE sandbox_bank_events SET delivered_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`,
+        [ids],
+      );
   }
 
   async countAttempt(ids: string[]): Promise<void> {

@@ -43,9 +43,11 @@ const ROWS: readonly Row[] = [
   { number: '5555555555554444', outcome: 'approved', description: 'Approved (Mastercard).' },
   { number: '2223003122003222', outcome: 'approved', description: 'Approved (Mastercard, 2-series BIN).' },
   { number: '378282246310005', outcome: 'approved', description: 'Approved (American Express).' },
-  ...THREE_DS_TEST_CARDS.map(
-    (card): Row => ({ number: card.number, outcome: 'approved', description: `Approved by the acquirer. 3DS: ${card.description}` }),
-  ),
+  ...THREE_DS_TEST_CARDS.map((card): Row => ({
+    number: card.number,
+    outcome: 'approved',
+    description: `Approved by the acquirer. 3DS: ${card.description}`,
+  })),
   {
     number: '4000000000000002',
     outcome: 'refused',
@@ -68,13 +70,11 @@ const ROWS: readonly Row[] = [
 
 /** The sandbox's test cards, in the guide's order. Any other card number is approved. */
 export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = Object.freeze(
-  ROWS.map(
-    (row): SandboxTestCard => ({
-      ...row,
-      brand: cardBrand(row.number),
-      status: row.outcome === 'approved' ? APPROVED : row.outcome === 'refused' ? 'AUTH_REJECTED' : 'FAILED',
-    }),
-  ),
+  ROWS.map((row): SandboxTestCard => ({
+    ...row,
+    brand: cardBrand(row.number),
+    status: row.outcome === 'approved' ? APPROVED : row.outcome === 'refused' ? 'AUTH_REJECTED' : 'FAILED',
+  })),
 );
 
 /** README line for numbers that are not in the table. */

@@ -15,12 +15,7 @@
 import { cardBrand, normalizePan } from '../../common/formats/pan';
 
 export type ThreeDsOutcomeKind =
-  | 'frictionless_success'
-  | 'frictionless_failure'
-  | 'challenge_success'
-  | 'challenge_failure'
-  | 'unenrolled'
-  | 'error';
+  'frictionless_success' | 'frictionless_failure' | 'challenge_success' | 'challenge_failure' | 'unenrolled' | 'error';
 
 /** Final result of an authentication (directly, or after the challenge). */
 export interface AuthenticatedResult {
@@ -136,7 +131,9 @@ export function threeDsOutcome(pan: string): ThreeDsOutcome {
 
 /** ECI values by brand: Mastercard 02 / 00, everyone else 05 / 07. */
 export function ecisFor(pan: string): { authenticated: string; notAuthenticated: string } {
-  return cardBrand(pan) === 'mastercard' ? { authenticated: '02', notAuthenticated: '00' } : { authenticated: '05', notAuthenticated: '07' };
+  return cardBrand(pan) === 'mastercard'
+    ? { authenticated: '02', notAuthenticated: '00' }
+    : { authenticated: '05', notAuthenticated: '07' };
 }
 
 function authenticated(eci: string): AuthenticatedResult {

@@ -18,15 +18,23 @@ export function pspProblem(status: number, type: string, title: string, detail?:
   return {
     status,
     headers: { 'content-type': 'application/problem+json' },
-    body: { type: `https://pix.bcb.gov.br/api/v2/error/${type}`, title, status, ...(detail ? { detail } : {}), ...(violacoes?.length ? { violacoes } : {}) },
+    body: {
+      type: `https://pix.bcb.gov.br/api/v2/error/${type}`,
+      title,
+      status,
+      ...(detail ? { detail } : {}),
+      ...(violacoes?.length ? { violacoes } : {}),
+    },
   };
 }
 
 /** The answers every route shares. */
 export const PspProblems = {
-  invalidRequest: (detail: string, violacoes?: PspViolation[]) => pspProblem(400, 'RequisicaoInvalida', 'Requisição inválida.', detail, violacoes),
+  invalidRequest: (detail: string, violacoes?: PspViolation[]) =>
+    pspProblem(400, 'RequisicaoInvalida', 'Requisição inválida.', detail, violacoes),
   unauthorized: () => pspProblem(401, 'NaoAutorizado', 'Não autorizado.', 'O token de acesso está ausente, é inválido ou expirou.'),
-  forbidden: () => pspProblem(403, 'AcessoNegado', 'Acesso negado.', 'Requisição de participante autenticado que viola alguma regra de autorização.'),
+  forbidden: () =>
+    pspProblem(403, 'AcessoNegado', 'Acesso negado.', 'Requisição de participante autenticado que viola alguma regra de autorização.'),
   notFound: () => pspProblem(404, 'NaoEncontrado', 'Não encontrado.', 'Entidade não encontrada.'),
   methodNotAllowed: () => pspProblem(405, 'MetodoNaoPermitido', 'Método não permitido.'),
   tooLarge: () => pspProblem(413, 'RequisicaoInvalida', 'Requisição inválida.', 'O corpo da requisição excede o limite.'),

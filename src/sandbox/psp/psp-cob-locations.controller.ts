@@ -40,11 +40,18 @@ export class SandboxPspCobLocationsController {
   }
 
   @Get('cobv/:token')
-  async cobvPayload(@Param('token') token: string, @Query('codMun') codMun: string | undefined, @Query('DPP') dpp: string | undefined, @Res() reply: FastifyReply) {
+  async cobvPayload(
+    @Param('token') token: string,
+    @Query('codMun') codMun: string | undefined,
+    @Query('DPP') dpp: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const violacoes: { razao: string; propriedade: string }[] = [];
     if (codMun !== undefined && !/^\d{7}$/.test(codMun)) violacoes.push({ razao: 'codMun não respeita o schema.', propriedade: 'codMun' });
-    if (dpp !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(dpp) || Number.isNaN(Date.parse(dpp)))) violacoes.push({ razao: 'DPP não respeita o schema.', propriedade: 'DPP' });
-    else if (dpp !== undefined && dpp < this.clock.today()) violacoes.push({ razao: 'DPP anterior ao momento presente.', propriedade: 'DPP' });
+    if (dpp !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(dpp) || Number.isNaN(Date.parse(dpp))))
+      violacoes.push({ razao: 'DPP não respeita o schema.', propriedade: 'DPP' });
+    else if (dpp !== undefined && dpp < this.clock.today())
+      violacoes.push({ razao: 'DPP anterior ao momento presente.', propriedade: 'DPP' });
     const answer = await this.payload('cobv', token, violacoes, dpp);
     return this.send(reply, answer);
   }
@@ -54,14 +61,36 @@ export class SandboxPspCobLocationsController {
     return this.send(reply, await this.payload('cob', token, []));
   }
 
-  private async payload(kind: 'cob' | 'cobv', token: string, violacoes: { razao: string; propriedade: string }[], dpp?: string): Promise<PspAnswer> {
+  private async payload(
+    kind: 'cob' | 'cobv',
+    token: string,
+    violacoes: { razao: string; propriedade: string }[],
+    dpp?: string,
+  ): Promise<PspAnswer> {
     const loc = /^[a-f0-9]{20,32}$/.test(token) ? await this.store.locationByToken(token) : null;
     const charge = loc?.tipoCob === kind && loc.txid ? await this.store.charge(loc.txid) : null;
-    if (!charge) return pspProblem(404, 'CobPayloadNaoEncontrado', 'Cobrança não encontrada.', 'A cobrança em questão não foi encontrada para a location requisitada.');
-    if (dpp && charge.dueDate && Date.parse(`${dpp}T00:00:00-03:00`) > Date.parse(`${charge.dueDate}T00:00:00-03:00`) + (charge.validadeAposVencimento ?? 30) * DAY) {
+    if (!charge)
+      return pspProblem(
+        404,
+        'CobPayloadNaoEncontrado',
+        'Cobrança não encontrada.',
+        'A cobrança em questão não foi encontrada para a location requisitada.',
+      );
+    if (
+      dpp &&
+      charge.dueDate &&
+      Date.parse(`${dpp}T00:00:00-03:00`) > Date.parse(`${charge.dueDate}T00:00:00-03:00`) + (charge.validadeAposVencimento ?? 30) * DAY
+    ) {
       violacoes.push({ razao: 'DPP superior à validade da cobrança.', propriedade: 'DPP' });
     }
-    if (violacoes.length) return pspProblem(400, 'CobPayloadOperacaoInvalida', 'Operação inválida.', 'A cobrança existe, mas a requisição é inválida.', violacoes);
+    if (violacoes.length)
+      return pspProblem(
+        400,
+        'CobPayloadOperacaoInvalida',
+        'Operação inválida.',
+        'A cobrança existe, mas a requisição é inválida.',
+        violacoes,
+      );
     return { status: 200, headers: { 'content-type': 'application/jose' }, body: this.jws(payloadView(charge, this.clock.now())) };
   }
 
@@ -86,7 +115,13 @@ export class SandboxPspCobLocationsController {
       const pki = ensureDevCertificates(join(this.platform.dataDir, 'psp-certs'));
       const cert = new X509Certificate(pki.serverCert);
       const kid = createHash('sha256').update(cert.raw).digest('base64url');
-      const jwk = { ...createPublicKey(pki.serverCert).export({ format: 'jwk' }), kid, use: 'sig', alg: 'ES256', x5c: [cert.raw.toString('base64')] };
+      const jwk = {
+        ...createPublicKey(pki.serverCert).export({ format: 'jwk' }),
+        kid,
+        use: 'sig',
+        alg: 'ES256',
+        x5c: [cert.raw.toString('base64')],
+      };
       this.signer = { key: createPrivateKey(pki.serverKey), x5c: cert.raw.toString('base64'), kid, jwk };
     }
     return this.signer;

@@ -61,15 +61,24 @@ export class PspCobHandlers implements OnModuleInit {
   async put(kind: 'cob' | 'cobv', req: PspRequest): Promise<PspAnswer> {
     const txid = req.params.txid;
     if (!TXID.test(txid)) return invalid(kind, [{ razao: 'O campo txid não respeita o schema.', propriedade: 'txid' }]);
-    const hash = createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex');
+    const hash = createHash('sha256')
+      .update(JSON.stringify(req.body ?? null))
+      .digest('hex');
     return transaction(this.ds, async (m) => {
       const now = this.clock.now();
       const existing = await this.store.charge(txid, m, true);
-      if (!existing && (await this.store.txidTaken(m, txid))) return invalid(kind, [{ razao: `O campo ${kind}.txid encontra-se em uso.`, propriedade: 'txid' }]);
-      if (existing && existing.kind !== kind) return invalid(kind, [{ razao: `O txid ${txid} pertence a uma cobrança de outro tipo.`, propriedade: 'txid' }]);
+      if (!existing && (await this.store.txidTaken(m, txid)))
+        return invalid(kind, [{ razao: `O campo ${kind}.txid encontra-se em uso.`, propriedade: 'txid' }]);
+      if (existing && existing.kind !== kind)
+        return invalid(kind, [{ razao: `O txid ${txid} pertence a uma cobrança de outro tipo.`, propriedade: 'txid' }]);
       if (existing && existing.requestHash === hash) return this.answer(m, existing, 201);
       if (existing && existing.status !== 'PENDING') {
-        return invalid(kind, [{ razao: 'A cobrança já existe, não está no status ATIVA, e a presente requisição busca alterá-la.', propriedade: `${kind}.status` }]);
+        return invalid(kind, [
+          {
+            razao: 'A cobrança já existe, não está no status ATIVA, e a presente requisição busca alterá-la.',
+            propriedade: `${kind}.status`,
+          },
+        ]);
       }
       const parsed = parseCharge(req.body, { kind, now, today: this.clock.today(), keys: this.keys(), ...(existing ? { existing } : {}) });
       if ('violacoes' in parsed) return invalid(kind, parsed.violacoes);
@@ -80,7 +89,17 @@ export class PspCobHandlers implements OnModuleInit {
       if ('status' in loc) return loc;
       const boletoId = kind === 'cobv' ? await this.boletoNamed(m, parsed) : null;
       const brCode = this.brCode(loc);
-      await this.store.insertCharge(m, { txid, kind, clientId: req.clientId, requestHash: hash, locId: loc.id, boletoId, brCode, now, ...parsed.fields });
+      await this.store.insertCharge(m, {
+        txid,
+        kind,
+        clientId: req.clientId,
+        requestHash: hash,
+        locId: loc.id,
+        boletoId,
+        brCode,
+        now,
+        ...parsed.fields,
+      });
       return this.answer(m, (await this.store.charge(txid, m))!, 201);
     });
   }
@@ -89,7 +108,10 @@ export class PspCobHandlers implements OnModuleInit {
     return transaction(this.ds, async (m) => {
       const existing = await this.store.charge(req.params.txid, m, true);
       if (!existing || existing.kind !== kind) return notFound(kind);
-      if (existing.status !== 'PENDING') return invalid(kind, [{ razao: 'A cobrança não está ATIVA, e a presente requisição busca alterá-la.', propriedade: `${kind}.status` }]);
+      if (existing.status !== 'PENDING')
+        return invalid(kind, [
+          { razao: 'A cobrança não está ATIVA, e a presente requisição busca alterá-la.', propriedade: `${kind}.status` },
+        ]);
       const now = this.clock.now();
       const parsed = parseCharge(req.body, { kind, now, today: this.clock.today(), keys: this.keys(), existing });
       if ('violacoes' in parsed) return invalid(kind, parsed.violacoes);
@@ -97,7 +119,9 @@ export class PspCobHandlers implements OnModuleInit {
         await this.store.removeCharge(m, existing.txid, now);
         return this.answer(m, (await this.store.charge(existing.txid, m))!, 200);
       }
-      const hash = createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex');
+      const hash = createHash('sha256')
+        .update(JSON.stringify(req.body ?? null))
+        .digest('hex');
       return this.revise(m, existing, parsed, hash, now, 200);
     });
   }
@@ -107,9 +131,13 @@ export class PspCobHandlers implements OnModuleInit {
     if (!c || c.kind !== kind) return notFound(kind);
     const rev = req.query.get('revisao');
     if (rev !== null && (!/^\d+$/.test(rev) || Number(rev) > c.revisao)) {
-      return pspProblem(400, kind === 'cob' ? 'CobConsultaInvalida' : 'CobVConsultaInvalida', 'Consulta inválida.', 'A revisão informada não existe para esta cobrança.', [
-        { razao: 'O parâmetro revisao corresponde a uma revisão inexistente para a cobrança.', propriedade: 'revisao' },
-      ]);
+      return pspProblem(
+        400,
+        kind === 'cob' ? 'CobConsultaInvalida' : 'CobVConsultaInvalida',
+        'Consulta inválida.',
+        'A revisão informada não existe para esta cobrança.',
+        [{ razao: 'O parâmetro revisao corresponde a uma revisão inexistente para a cobrança.', propriedade: 'revisao' }],
+      );
     }
     const loc = (await this.store.location(c.locId))!;
     return { status: 200, body: chargeView(c, loc, this.base(), await this.store.pixOf(c.txid)) };
@@ -118,7 +146,9 @@ export class PspCobHandlers implements OnModuleInit {
   async postLoc(req: PspRequest): Promise<PspAnswer> {
     const tipoCob = (req.body as { tipoCob?: unknown } | null)?.tipoCob;
     if (tipoCob !== 'cob' && tipoCob !== 'cobv') {
-      return pspProblem(400, 'PayloadLocationOperacaoInvalida', 'Location inválida.', 'A requisição não respeita o schema.', [{ razao: 'O campo tipoCob não respeita o schema.', propriedade: 'tipoCob' }]);
+      return pspProblem(400, 'PayloadLocationOperacaoInvalida', 'Location inválida.', 'A requisição não respeita o schema.', [
+        { razao: 'O campo tipoCob não respeita o schema.', propriedade: 'tipoCob' },
+      ]);
     }
     const loc = await this.store.newLocation(pool(this.ds), tipoCob, req.clientId, this.clock.now(), this.tokenLength(tipoCob));
     const view = locView(loc, this.base());
@@ -128,25 +158,46 @@ export class PspCobHandlers implements OnModuleInit {
   async getLoc(req: PspRequest): Promise<PspAnswer> {
     const id = Number(req.params.id);
     const loc = Number.isSafeInteger(id) && id > 0 ? await this.store.location(id) : null;
-    if (!loc) return pspProblem(404, 'PayloadLocationNaoEncontrado', 'Location não encontrada.', 'Location não encontrada para o id informado.');
+    if (!loc)
+      return pspProblem(404, 'PayloadLocationNaoEncontrado', 'Location não encontrada.', 'Location não encontrada para o id informado.');
     return { status: 200, body: locView(loc, this.base()) };
   }
 
   private async revise(m: Tx, c: PspCharge, parsed: ParsedCharge, hash: string, now: Date, status: number): Promise<PspAnswer> {
     if (parsed.locId !== null && parsed.locId !== c.locId) {
-      return invalid(c.kind, [{ razao: `O location referenciado por ${c.kind}.loc.id já está sendo utilizado por outra cobrança.`, propriedade: `${c.kind}.loc.id` }]);
+      return invalid(c.kind, [
+        {
+          razao: `O location referenciado por ${c.kind}.loc.id já está sendo utilizado por outra cobrança.`,
+          propriedade: `${c.kind}.loc.id`,
+        },
+      ]);
     }
     await this.store.reviseCharge(m, c.txid, { ...parsed.fields, requestHash: hash, brCode: c.brCode }, now);
     return this.answer(m, (await this.store.charge(c.txid, m))!, status);
   }
 
   /** The location named by `loc.id`, or a new one: it must exist, be of this type and serve no other charge. */
-  private async locationFor(m: Tx, kind: 'cob' | 'cobv', locId: number | null, clientId: string, now: Date): Promise<PspLocation | PspAnswer> {
+  private async locationFor(
+    m: Tx,
+    kind: 'cob' | 'cobv',
+    locId: number | null,
+    clientId: string,
+    now: Date,
+  ): Promise<PspLocation | PspAnswer> {
     if (locId === null) return this.store.newLocation(m, kind, clientId, now, this.tokenLength(kind));
     const loc = await this.store.location(locId, m, true);
     if (!loc) return invalid(kind, [{ razao: `O location referenciado por ${kind}.loc.id inexiste.`, propriedade: `${kind}.loc.id` }]);
-    if (loc.tipoCob !== kind) return invalid(kind, [{ razao: `O location referenciado por ${kind}.loc.id apresenta tipo "${loc.tipoCob}" (deveria ser "${kind}").`, propriedade: `${kind}.loc.id` }]);
-    if (loc.txid) return invalid(kind, [{ razao: `O location referenciado por ${kind}.loc.id já está sendo utilizado por outra cobrança.`, propriedade: `${kind}.loc.id` }]);
+    if (loc.tipoCob !== kind)
+      return invalid(kind, [
+        {
+          razao: `O location referenciado por ${kind}.loc.id apresenta tipo "${loc.tipoCob}" (deveria ser "${kind}").`,
+          propriedade: `${kind}.loc.id`,
+        },
+      ]);
+    if (loc.txid)
+      return invalid(kind, [
+        { razao: `O location referenciado por ${kind}.loc.id já está sendo utilizado por outra cobrança.`, propriedade: `${kind}.loc.id` },
+      ]);
     return loc;
   }
 
@@ -182,8 +233,20 @@ export class PspCobHandlers implements OnModuleInit {
 
 function invalid(kind: 'cob' | 'cobv', violacoes: { razao: string; propriedade: string }[]): PspAnswer {
   return kind === 'cob'
-    ? pspProblem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o schema ou está semanticamente errada.', violacoes)
-    : pspProblem(400, 'CobVOperacaoInvalida', 'Cobrança inválida.', 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o schema ou está semanticamente errada.', violacoes);
+    ? pspProblem(
+        400,
+        'CobOperacaoInvalida',
+        'Cobrança inválida.',
+        'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o schema ou está semanticamente errada.',
+        violacoes,
+      )
+    : pspProblem(
+        400,
+        'CobVOperacaoInvalida',
+        'Cobrança inválida.',
+        'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o schema ou está semanticamente errada.',
+        violacoes,
+      );
 }
 
 function notFound(kind: 'cob' | 'cobv'): PspAnswer {

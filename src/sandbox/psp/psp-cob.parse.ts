@@ -46,7 +46,8 @@ export function parseCharge(body: unknown, ctx: ParseContext): ParsedCharge | { 
   if (remove) {
     if (!e) bad('status', 'O campo status não pode ser informado na criação da cobrança.');
     else if (b.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') bad('status', `O campo ${p}.status não respeita o schema.`);
-    else if (Object.keys(b).some((k) => k !== 'status')) bad('status', 'Não é permitido remover a cobrança e alterá-la na mesma requisição.');
+    else if (Object.keys(b).some((k) => k !== 'status'))
+      bad('status', 'Não é permitido remover a cobrança e alterá-la na mesma requisição.');
   }
 
   const cal = b.calendario === undefined ? null : obj(b.calendario);
@@ -56,24 +57,29 @@ export function parseCharge(body: unknown, ctx: ParseContext): ParsedCharge | { 
   let validade = e?.validadeAposVencimento ?? null;
   if (ctx.kind === 'cob') {
     const x = cal?.expiracao;
-    if (x !== undefined && (!Number.isInteger(x) || (x as number) <= 0 || (x as number) > 2_147_483_647)) bad('calendario.expiracao', `O campo ${p}.calendario.expiracao é igual ou menor que zero.`);
+    if (x !== undefined && (!Number.isInteger(x) || (x as number) <= 0 || (x as number) > 2_147_483_647))
+      bad('calendario.expiracao', `O campo ${p}.calendario.expiracao é igual ou menor que zero.`);
     else if (x !== undefined) expiracaoS = x as number;
     expiracaoS ??= 86400;
   } else {
     const d = cal?.dataDeVencimento;
     if (d === undefined && !e) bad('calendario.dataDeVencimento', `O campo ${p}.calendario.dataDeVencimento não respeita o schema.`);
-    else if (d !== undefined && (typeof d !== 'string' || !DATE.test(d) || Number.isNaN(Date.parse(`${d}T00:00:00Z`)))) bad('calendario.dataDeVencimento', `O campo ${p}.calendario.dataDeVencimento não respeita o schema.`);
-    else if (typeof d === 'string' && d < ctx.today) bad('calendario.dataDeVencimento', `O campo ${p}.calendario.dataDeVencimento é anterior à data de criação da cobrança.`);
+    else if (d !== undefined && (typeof d !== 'string' || !DATE.test(d) || Number.isNaN(Date.parse(`${d}T00:00:00Z`))))
+      bad('calendario.dataDeVencimento', `O campo ${p}.calendario.dataDeVencimento não respeita o schema.`);
+    else if (typeof d === 'string' && d < ctx.today)
+      bad('calendario.dataDeVencimento', `O campo ${p}.calendario.dataDeVencimento é anterior à data de criação da cobrança.`);
     else if (typeof d === 'string') dueDate = d;
     const va = cal?.validadeAposVencimento;
-    if (va !== undefined && (!Number.isInteger(va) || (va as number) < 0)) bad('calendario.validadeAposVencimento', `O campo ${p}.calendario.validadeAposVencimento é menor do que zero.`);
+    if (va !== undefined && (!Number.isInteger(va) || (va as number) < 0))
+      bad('calendario.validadeAposVencimento', `O campo ${p}.calendario.validadeAposVencimento é menor do que zero.`);
     else if (va !== undefined) validade = va as number;
     validade ??= 30;
   }
 
   let amountCents = e?.amountCents ?? 0;
   const valor = b.valor === undefined ? null : obj(b.valor);
-  if ((b.valor === undefined && !e) || (b.valor !== undefined && !valor)) bad('valor.original', `O campo ${p}.valor.original não respeita o schema.`);
+  if ((b.valor === undefined && !e) || (b.valor !== undefined && !valor))
+    bad('valor.original', `O campo ${p}.valor.original não respeita o schema.`);
   else if (valor) {
     const o = valor.original;
     if (typeof o !== 'string' || !AMOUNT.test(o)) bad('valor.original', `O campo ${p}.valor.original não respeita o schema.`);
@@ -85,7 +91,8 @@ export function parseCharge(body: unknown, ctx: ParseContext): ParsedCharge | { 
   if (b.chave === undefined && !e) bad('chave', `O campo ${p}.chave não respeita o schema.`);
   else if (b.chave !== undefined) {
     if (typeof b.chave !== 'string' || !b.chave || b.chave.length > 77) bad('chave', `O campo ${p}.chave não respeita o schema.`);
-    else if (!ctx.keys.includes(b.chave)) bad('chave', `O campo ${p}.chave corresponde a uma conta que não pertence a este usuário recebedor.`);
+    else if (!ctx.keys.includes(b.chave))
+      bad('chave', `O campo ${p}.chave corresponde a uma conta que não pertence a este usuário recebedor.`);
     else chave = b.chave;
   }
 
@@ -98,7 +105,8 @@ export function parseCharge(body: unknown, ctx: ParseContext): ParsedCharge | { 
 
   let solicitacaoPagador = e?.solicitacaoPagador ?? null;
   if (b.solicitacaoPagador !== undefined) {
-    if (typeof b.solicitacaoPagador !== 'string' || b.solicitacaoPagador.length > 140) v.push({ razao: 'O campo solicitacaoPagador não respeita o schema.', propriedade: `${p}.solicitacaoPagador` });
+    if (typeof b.solicitacaoPagador !== 'string' || b.solicitacaoPagador.length > 140)
+      v.push({ razao: 'O campo solicitacaoPagador não respeita o schema.', propriedade: `${p}.solicitacaoPagador` });
     else solicitacaoPagador = b.solicitacaoPagador;
   }
   let infoAdicionais = e?.infoAdicionais ?? null;
@@ -125,9 +133,21 @@ export function parseCharge(body: unknown, ctx: ParseContext): ParsedCharge | { 
   if (v.length) return { violacoes: v };
   const createdAt = e?.createdAt ?? ctx.now;
   const expiresAt =
-    ctx.kind === 'cob' ? new Date(createdAt.getTime() + expiracaoS! * 1000) : new Date(Date.parse(`${dueDate}T23:59:59.999-03:00`) + validade! * DAY);
+    ctx.kind === 'cob'
+      ? new Date(createdAt.getTime() + expiracaoS! * 1000)
+      : new Date(Date.parse(`${dueDate}T23:59:59.999-03:00`) + validade! * DAY);
   return {
-    fields: { amountCents, chave, expiracaoS: ctx.kind === 'cob' ? expiracaoS : null, dueDate, validadeAposVencimento: validade, devedor, solicitacaoPagador, infoAdicionais, expiresAt },
+    fields: {
+      amountCents,
+      chave,
+      expiracaoS: ctx.kind === 'cob' ? expiracaoS : null,
+      dueDate,
+      validadeAposVencimento: validade,
+      devedor,
+      solicitacaoPagador,
+      infoAdicionais,
+      expiresAt,
+    },
     locId,
     remove,
   };

@@ -73,7 +73,10 @@ export class PspCobStore {
   constructor(private readonly ds: DataSource) {}
 
   async charge(txid: string, m: Tx = pool(this.ds), lock = false): Promise<PspCharge | null> {
-    const rows = await managerOf(m).query(`SELECT ${CHARGE} FROM sandbox_acquirer_pix_charges WHERE txid = $1 AND face = 'psp'${lock ? ' FOR UPDATE' : ''}`, [txid]);
+    const rows = await managerOf(m).query(
+      `SELECT ${CHARGE} FROM sandbox_acquirer_pix_charges WHERE txid = $1 AND face = 'psp'${lock ? ' FOR UPDATE' : ''}`,
+      [txid],
+    );
     return rows[0] ? toCharge(rows[0]) : null;
   }
 
@@ -82,15 +85,43 @@ export class PspCobStore {
     return (await managerOf(m).query(`SELECT 1 FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid])).length > 0;
   }
 
-  async insertCharge(m: Tx, c: { txid: string; kind: 'cob' | 'cobv'; clientId: string; requestHash: string; locId: number; boletoId: string | null; brCode: string; now: Date } & ChargeFields): Promise<void> {
+  async insertCharge(
+    m: Tx,
+    c: {
+      txid: string;
+      kind: 'cob' | 'cobv';
+      clientId: string;
+      requestHash: string;
+      locId: number;
+      boletoId: string | null;
+      brCode: string;
+      now: Date;
+    } & ChargeFields,
+  ): Promise<void> {
     await managerOf(m).query(
       `INSERT INTO sandbox_acquirer_pix_charges (txid, transaction_id, request_hash, merchant_id, amount_cents, payer_name, br_code, status, expires_at, created_at, updated_at,
          face, kind, revisao, expiracao_s, due_date, validade_apos_vencimento, devedor, chave, solicitacao_pagador, info_adicionais, loc_id, boleto_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $9, 'psp', $10, 0, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
       [
-        c.txid, `psp:${c.txid}`, c.requestHash, c.clientId, c.amountCents, c.devedor?.nome ?? null, c.brCode, c.expiresAt, c.now,
-        c.kind, c.expiracaoS, c.dueDate, c.validadeAposVencimento, c.devedor ? JSON.stringify(c.devedor) : null, c.chave, c.solicitacaoPagador,
-        c.infoAdicionais ? JSON.stringify(c.infoAdicionais) : null, c.locId, c.boletoId,
+        c.txid,
+        `psp:${c.txid}`,
+        c.requestHash,
+        c.clientId,
+        c.amountCents,
+        c.devedor?.nome ?? null,
+        c.brCode,
+        c.expiresAt,
+        c.now,
+        c.kind,
+        c.expiracaoS,
+        c.dueDate,
+        c.validadeAposVencimento,
+        c.devedor ? JSON.stringify(c.devedor) : null,
+        c.chave,
+        c.solicitacaoPagador,
+        c.infoAdicionais ? JSON.stringify(c.infoAdicionais) : null,
+        c.locId,
+        c.boletoId,
       ],
     );
     await managerOf(m).query(`UPDATE sandbox_psp_locations SET txid = $2 WHERE id = $1`, [c.locId, c.txid]);
@@ -103,8 +134,20 @@ export class PspCobStore {
          solicitacao_pagador = $8, info_adicionais = $9, expires_at = $10, request_hash = $11, br_code = $12, payer_name = $13, revisao = revisao + 1, updated_at = $14
        WHERE txid = $1 AND status = 'PENDING'`,
       [
-        txid, f.amountCents, f.chave, f.expiracaoS, f.dueDate, f.validadeAposVencimento, f.devedor ? JSON.stringify(f.devedor) : null, f.solicitacaoPagador,
-        f.infoAdicionais ? JSON.stringify(f.infoAdicionais) : null, f.expiresAt, f.requestHash, f.brCode, f.devedor?.nome ?? null, now,
+        txid,
+        f.amountCents,
+        f.chave,
+        f.expiracaoS,
+        f.dueDate,
+        f.validadeAposVencimento,
+        f.devedor ? JSON.stringify(f.devedor) : null,
+        f.solicitacaoPagador,
+        f.infoAdicionais ? JSON.stringify(f.infoAdicionais) : null,
+        f.expiresAt,
+        f.requestHash,
+        f.brCode,
+        f.devedor?.nome ?? null,
+        now,
       ],
     );
   }
@@ -118,7 +161,10 @@ export class PspCobStore {
 
   async newLocation(m: Tx, tipoCob: 'cob' | 'cobv', clientId: string, now: Date, tokenLength = 32): Promise<PspLocation> {
     const token = randomBytes(16).toString('hex').slice(0, tokenLength);
-    const rows = await managerOf(m).query(`INSERT INTO sandbox_psp_locations (token, tipo_cob, client_id, created_at) VALUES ($1, $2, $3, $4) RETURNING ${LOCATION}`, [token, tipoCob, clientId, now]);
+    const rows = await managerOf(m).query(
+      `INSERT INTO sandbox_psp_locations (token, tipo_cob, client_id, created_at) VALUES ($1, $2, $3, $4) RETURNING ${LOCATION}`,
+      [token, tipoCob, clientId, now],
+    );
     return toLocation(rows[0]);
   }
 
@@ -148,14 +194,24 @@ export class PspCobStore {
   }
 
   /** Received Pix in [inicio, fim] (by horario), with a txid filter, a page at a time. */
-  async listPix(q: { inicio: Date; fim: Date; txid?: string; txIdPresente?: boolean; page: number; perPage: number }): Promise<{ total: number; items: PspPix[] }> {
+  async listPix(q: {
+    inicio: Date;
+    fim: Date;
+    txid?: string;
+    txIdPresente?: boolean;
+    page: number;
+    perPage: number;
+  }): Promise<{ total: number; items: PspPix[] }> {
     const where = [`paid_at BETWEEN $1 AND $2`];
     const params: unknown[] = [q.inicio, q.fim];
     if (q.txid) where.push(`txid = $${params.push(q.txid)}`);
     if (q.txIdPresente === false) where.push('false'); // every Pix of this PSP has a txid (it receives charges only)
     const w = where.join(' AND ');
     const total = Number((await this.ds.query(`SELECT count(*)::int AS n FROM sandbox_psp_pix WHERE ${w}`, params))[0].n);
-    const items = await this.ds.query(`SELECT ${PIX} FROM sandbox_psp_pix WHERE ${w} ORDER BY paid_at, end_to_end_id LIMIT ${q.perPage} OFFSET ${q.page * q.perPage}`, params);
+    const items = await this.ds.query(
+      `SELECT ${PIX} FROM sandbox_psp_pix WHERE ${w} ORDER BY paid_at, end_to_end_id LIMIT ${q.perPage} OFFSET ${q.page * q.perPage}`,
+      params,
+    );
     return { total, items: items.map(toPix) };
   }
 }
@@ -190,5 +246,12 @@ function toLocation(r: any): PspLocation {
 }
 
 function toPix(r: any): PspPix {
-  return { endToEndId: r.end_to_end_id, txid: r.txid, chave: r.chave, amountCents: Number(r.amount_cents), paidAt: new Date(r.paid_at), infoPagador: r.info_pagador };
+  return {
+    endToEndId: r.end_to_end_id,
+    txid: r.txid,
+    chave: r.chave,
+    amountCents: Number(r.amount_cents),
+    paidAt: new Date(r.paid_at),
+    infoPagador: r.info_pagador,
+  };
 }

@@ -45,7 +45,13 @@ const iso = (d: Date) => d.toISOString();
 const dec = (cents: number) => centsToDecimalString(cents);
 
 export function locView(loc: PspLocation, base: string) {
-  return { id: loc.id, location: locationUrl(base, loc), tipoCob: loc.tipoCob, criacao: iso(loc.createdAt), ...(loc.txid ? { txid: loc.txid } : {}) };
+  return {
+    id: loc.id,
+    location: locationUrl(base, loc),
+    tipoCob: loc.tipoCob,
+    criacao: iso(loc.createdAt),
+    ...(loc.txid ? { txid: loc.txid } : {}),
+  };
 }
 
 export function pixView(p: PspPix) {
@@ -110,7 +116,12 @@ export function payloadView(c: PspCharge, now: Date) {
     };
   }
   return {
-    calendario: { criacao: iso(c.createdAt), apresentacao: iso(now), dataDeVencimento: c.dueDate!, validadeAposVencimento: c.validadeAposVencimento ?? 30 },
+    calendario: {
+      criacao: iso(c.createdAt),
+      apresentacao: iso(now),
+      dataDeVencimento: c.dueDate!,
+      validadeAposVencimento: c.validadeAposVencimento ?? 30,
+    },
     ...common(c),
     devedor,
     ...receiver(),

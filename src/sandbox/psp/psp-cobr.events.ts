@@ -63,7 +63,10 @@ export class SandboxPspCallbacks implements PspEventFace, OnModuleInit {
     const txids = [...byTx.keys()];
     const cobrs = (await Promise.all(txids.map((t) => this.store.find(t)))).filter((c) => c !== null);
     const cobrTx = new Set(cobrs.map((c) => c.txid));
-    const recItems = await recNotification(this.ds, txids.filter((t) => !cobrTx.has(t)));
+    const recItems = await recNotification(
+      this.ds,
+      txids.filter((t) => !cobrTx.has(t)),
+    );
     const delivered: string[] = [];
     const send = async (kind: WebhookKind, items: { idTx: string; body: Record<string, unknown> }[]) => {
       if (!items.length) return;
@@ -88,10 +91,15 @@ export class SandboxPspCallbacks implements PspEventFace, OnModuleInit {
   /** true: the receiver took it (2xx), or refused it for good (4xx); false: try again on the next flush. */
   private async post(url: string, kind: WebhookKind, body: unknown): Promise<boolean> {
     let client = this.clients.get(url);
-    if (!client) this.clients.set(url, (client = new ResilientHttp('sandboxPsp', { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [] }, this.breakers)));
+    if (!client)
+      this.clients.set(
+        url,
+        (client = new ResilientHttp('sandboxPsp', { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [] }, this.breakers)),
+      );
     const times = this.config.chaos ? 2 : 1;
     try {
-      for (let i = 0; i < times; i++) await client.call({ operation: `callback.${kind}`, method: 'POST', path: `/${kind}`, body, idempotent: false });
+      for (let i = 0; i < times; i++)
+        await client.call({ operation: `callback.${kind}`, method: 'POST', path: `/${kind}`, body, idempotent: false });
       return true;
     } catch (e: any) {
       if (e?.code === 'provider_rejected') {

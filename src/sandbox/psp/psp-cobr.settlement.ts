@@ -66,10 +66,15 @@ export class SandboxCobrSettlement implements OnModuleInit {
 
   /** Settles the attempt due on `c` (creating the scheduled one first); what changed, or null. */
   private async settle(m: Parameters<SandboxCobrStore['move']>[0], c: CobrRow, day: string, at: string): Promise<string | null> {
-    const attempts = c.tentativas.some((t) => t.tipo === 'AGND') ? [...c.tentativas] : [...c.tentativas, newAttempt(c.attemptDate ?? c.dueDate, 'AGND', new Date(at))];
+    const attempts = c.tentativas.some((t) => t.tipo === 'AGND')
+      ? [...c.tentativas]
+      : [...c.tentativas, newAttempt(c.attemptDate ?? c.dueDate, 'AGND', new Date(at))];
     const i = attempts.findIndex((t) => t.status === 'AGENDADA' && t.dataLiquidacao <= day);
     if (i < 0) {
-      await this.store.move(m, c.txid, 'ACTIVE', ['ACTIVE'], { tentativas: attempts, attemptDate: attempts.find((t) => t.status === 'AGENDADA')?.dataLiquidacao ?? null });
+      await this.store.move(m, c.txid, 'ACTIVE', ['ACTIVE'], {
+        tentativas: attempts,
+        attemptDate: attempts.find((t) => t.status === 'AGENDADA')?.dataLiquidacao ?? null,
+      });
       return null;
     }
     const outcome = attemptOutcome(c.amountCents, attempts[i].tipo);
@@ -87,13 +92,19 @@ export class SandboxCobrSettlement implements OnModuleInit {
         await this.store.move(m, c.txid, 'CANCELLED_PAYER', ['ACTIVE'], {
           tentativas: attempts,
           attemptDate: null,
-          encerramento: { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'Cancelamento solicitado pelo usuário pagador' } },
+          encerramento: {
+            cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'Cancelamento solicitado pelo usuário pagador' },
+          },
         });
         return 'CANCELADA';
       case 'NO_BALANCE': {
         attempts[i] = closeAttempt(attempts[i], 'REJEITADA', at, NO_BALANCE);
         if (retryPolicyOf(c.idRec) === 'NAO_PERMITE') {
-          await this.store.move(m, c.txid, 'REJECTED', ['ACTIVE'], { tentativas: attempts, attemptDate: null, encerramento: { rejeicao: NO_BALANCE } });
+          await this.store.move(m, c.txid, 'REJECTED', ['ACTIVE'], {
+            tentativas: attempts,
+            attemptDate: null,
+            encerramento: { rejeicao: NO_BALANCE },
+          });
           return 'REJEITADA';
         }
         // Stays ATIVA: the receiver may ask for a retry (the callback tells it the attempt failed).

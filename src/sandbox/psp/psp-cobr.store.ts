@@ -85,7 +85,15 @@ export class SandboxCobrStore {
    * the cobr (CRIADA) and makes the rec ACTIVE like the service face's first billing does.
    * `rec` null: no such rec; `cobr` null with a rec: not approved, or the txid is in use.
    */
-  async insertForRec(c: { txid: string; idRec: string; amountCents: number; dueDate: string; ajusteDiaUtil: boolean; receiver: Record<string, string>; createdAt: Date }): Promise<{ rec: { status: string } | null; cobr: CobrRow | null }> {
+  async insertForRec(c: {
+    txid: string;
+    idRec: string;
+    amountCents: number;
+    dueDate: string;
+    ajusteDiaUtil: boolean;
+    receiver: Record<string, string>;
+    createdAt: Date;
+  }): Promise<{ rec: { status: string } | null; cobr: CobrRow | null }> {
     const r = await rows(
       pool(this.ds),
       `WITH rec AS (SELECT recurrence_id, status, receiver_name FROM sandbox_bank_recurrences WHERE id_rec = $2),
@@ -100,44 +108,76 @@ export class SandboxCobrStore {
       [c.txid, c.idRec, c.amountCents, c.dueDate, c.ajusteDiaUtil, JSON.stringify(c.receiver), c.createdAt, c.createdAt.toISOString()],
     );
     const x = r[0];
-    return { rec: x.rec_status ? { status: x.rec_status } : null, cobr: x.cobr ? cobr({ ...x.cobr, psp_created_at: new Date(x.cobr.psp_created_at) }) : null };
+    return {
+      rec: x.rec_status ? { status: x.rec_status } : null,
+      cobr: x.cobr ? cobr({ ...x.cobr, psp_created_at: new Date(x.cobr.psp_created_at) }) : null,
+    };
   }
 
   /** Conditional move of one cobr (with what it ended by); null when it was not in one of `from`. */
-  async move(m: Tx, txid: string, to: string, from: string[], set: { encerramento?: unknown; tentativas?: Attempt[]; attemptDate?: string | null } = {}): Promise<CobrRow | null> {
+  async move(
+    m: Tx,
+    txid: string,
+    to: string,
+    from: string[],
+    set: { encerramento?: unknown; tentativas?: Attempt[]; attemptDate?: string | null } = {},
+  ): Promise<CobrRow | null> {
     const r = await rows(
       m,
       `UPDATE sandbox_bank_billings SET status = $2, updated_at = now(),
          encerramento = COALESCE($4::jsonb, encerramento), tentativas = COALESCE($5::jsonb, tentativas),
          attempt_date = CASE WHEN $6 THEN $7::date ELSE attempt_date END
        WHERE id_tx = $1 AND id_rec IS NOT NULL AND status = ANY($3) RETURNING ${COLS}`,
-      [txid, to, from, set.encerramento === undefined ? null : JSON.stringify(set.encerramento), set.tentativas ? JSON.stringify(set.tentativas) : null, set.attemptDate !== undefined, set.attemptDate ?? null],
+      [
+        txid,
+        to,
+        from,
+        set.encerramento === undefined ? null : JSON.stringify(set.encerramento),
+        set.tentativas ? JSON.stringify(set.tentativas) : null,
+        set.attemptDate !== undefined,
+        set.attemptDate ?? null,
+      ],
     );
     return r[0] ? cobr(r[0]) : null;
   }
 
   /** Cobrs created between `inicio` and `fim` (the sandbox clock's time), oldest first: one page and the total. */
-  async list(q: { inicio: Date; fim: Date; idRec?: string; status?: string; page: number; perPage: number }): Promise<{ items: CobrRow[]; total: number }> {
+  async list(q: {
+    inicio: Date;
+    fim: Date;
+    idRec?: string;
+    status?: string;
+    page: number;
+    perPage: number;
+  }): Promise<{ items: CobrRow[]; total: number }> {
     const where = `id_rec IS NOT NULL AND psp_created_at >= $1 AND psp_created_at <= $2 AND ($3::text IS NULL OR id_rec = $3)`;
     const params = [q.inicio, q.fim, q.idRec ?? null];
     const total = Number((await rows(pool(this.ds), `SELECT count(*)::int AS n FROM sandbox_bank_billings WHERE ${where}`, params))[0].n);
-    const items = await rows(pool(this.ds), `SELECT ${COLS} FROM sandbox_bank_billings WHERE ${where} ORDER BY psp_created_at, id_tx LIMIT $4 OFFSET $5`, [
-      ...params,
-      q.perPage,
-      q.page * q.perPage,
-    ]);
+    const items = await rows(
+      pool(this.ds),
+      `SELECT ${COLS} FROM sandbox_bank_billings WHERE ${where} ORDER BY psp_created_at, id_tx LIMIT $4 OFFSET $5`,
+      [...params, q.perPage, q.page * q.perPage],
+    );
     return { items: items.map(cobr).filter((c) => !q.status || cobrStatusOf(c.status) === q.status), total };
   }
 
   /** Active cobrs whose next attempt falls on or before `day` (locked, SKIP LOCKED). */
   async lockAttemptsDue(m: Tx, day: string): Promise<CobrRow[]> {
-    const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date <= $1 ORDER BY attempt_date, id_tx FOR UPDATE SKIP LOCKED`, [day]);
+    const r = await rows(
+      m,
+      `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date <= $1 ORDER BY attempt_date, id_tx FOR UPDATE SKIP LOCKED`,
+      [day],
+    );
     return r.map(cobr);
   }
 
   /** Active cobrs waiting for a retry request (no attempt scheduled): closed when the policy's budget is spent. */
   async lockAwaitingRetry(m: Tx): Promise<CobrRow[]> {
-    const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date IS NULL FOR UPDATE SKIP LOCKED`, []);
+    const r = await rows(
+      m,
+      `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date IS NULL FOR UPDATE SKIP LOCKED`,
+      [],
+    );
     return r.map(cobr);
   }
 
@@ -155,7 +195,14 @@ export class SandboxCobrStore {
       [
         items.map(() => 'PSP_COBR_CHANGED'),
         items.map((i) => i.txid),
-        items.map((i) => JSON.stringify({ eventType: 'PSP_COBR_CHANGED', idTx: i.txid, occurredAt: at, data: { recurrenceId: i.recurrenceId, what: i.what } })),
+        items.map((i) =>
+          JSON.stringify({
+            eventType: 'PSP_COBR_CHANGED',
+            idTx: i.txid,
+            occurredAt: at,
+            data: { recurrenceId: i.recurrenceId, what: i.what },
+          }),
+        ),
       ],
     );
   }

@@ -25,8 +25,12 @@ export function endToEndId(at: Date): string {
 /** How a cobr ended, when the row does not say: a cancel of the bank's own paths (a recurrence cancelled) names who asked. */
 function encerramentoOf(c: CobrRow): Record<string, unknown> | undefined {
   if (c.encerramento) return c.encerramento;
-  if (c.status === 'CANCELLED_RECEIVER') return { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento solicitado pelo usuário recebedor' } };
-  if (c.status === 'CANCELLED_PAYER') return { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'Cancelamento solicitado pelo usuário pagador' } };
+  if (c.status === 'CANCELLED_RECEIVER')
+    return {
+      cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento solicitado pelo usuário recebedor' },
+    };
+  if (c.status === 'CANCELLED_PAYER')
+    return { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLBD', descricao: 'Cancelamento solicitado pelo usuário pagador' } };
   return undefined;
 }
 
@@ -96,5 +100,14 @@ export const NO_BALANCE = { codigo: 'AM02', descricao: 'Saldo insuficiente na co
 
 export function newAttempt(date: string, tipo: 'AGND' | 'NTAG', at: Date): Attempt {
   const t = at.toISOString();
-  return { dataLiquidacao: date, tipo, status: 'AGENDADA', endToEndId: endToEndId(at), atualizacao: [{ status: 'SOLICITADA', data: t }, { status: 'AGENDADA', data: t }] };
+  return {
+    dataLiquidacao: date,
+    tipo,
+    status: 'AGENDADA',
+    endToEndId: endToEndId(at),
+    atualizacao: [
+      { status: 'SOLICITADA', data: t },
+      { status: 'AGENDADA', data: t },
+    ],
+  };
 }

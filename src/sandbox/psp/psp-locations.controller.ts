@@ -19,7 +19,10 @@ export class SandboxPspLocationsController {
   constructor(private readonly ds: DataSource) {}
 
   @Get(':token')
-  @ApiOperation({ operationId: 'sandboxRecurrenceLocation', summary: 'The location (QR) of an API Pix recurrence: goes to its authorization page' })
+  @ApiOperation({
+    operationId: 'sandboxRecurrenceLocation',
+    summary: 'The location (QR) of an API Pix recurrence: goes to its authorization page',
+  })
   @ApiFoundResponse({ description: 'Location: the authorization page of the recurrence' })
   async open(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     const [l] = await this.ds.query(`SELECT id_rec FROM sandbox_psp_locrec WHERE token = $1`, [token]);

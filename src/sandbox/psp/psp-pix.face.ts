@@ -90,30 +90,55 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
   }
 
   private async deliver(where: string, params: unknown[]): Promise<number> {
-    const rows: { id: string; webhook_url: string | null; end_to_end_id: string; txid: string; chave: string; amount_cents: string; paid_at: Date; info_pagador: string | null; attempts: number }[] = (
-      await this.ds.query(
-        `WITH claimed AS (
+    const rows: {
+      id: string;
+      webhook_url: string | null;
+      end_to_end_id: string;
+      txid: string;
+      chave: string;
+      amount_cents: string;
+      paid_at: Date;
+      info_pagador: string | null;
+      attempts: number;
+    }[] = await this.ds.query(
+      `WITH claimed AS (
            UPDATE sandbox_psp_pix_callbacks SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
            WHERE id IN (SELECT c.id FROM sandbox_psp_pix_callbacks c WHERE c.delivered_at IS NULL AND ${where} ORDER BY c.created_at LIMIT ${PER_CALLBACK} FOR UPDATE SKIP LOCKED)
            RETURNING id, end_to_end_id, attempts)
          SELECT claimed.id, claimed.attempts, w.webhook_url, p.end_to_end_id, p.txid, p.chave, p.amount_cents, p.paid_at, p.info_pagador
          FROM claimed JOIN sandbox_psp_pix p USING (end_to_end_id) LEFT JOIN sandbox_psp_pix_webhooks w ON w.chave = p.chave`,
-        params,
-      )
+      params,
     );
     const byUrl = new Map<string | null, typeof rows>();
     for (const r of rows) byUrl.set(r.webhook_url, [...(byUrl.get(r.webhook_url) ?? []), r]);
     for (const [url, group] of byUrl) {
-      const body = { pix: group.map((r) => pixView({ endToEndId: r.end_to_end_id, txid: r.txid, chave: r.chave, amountCents: Number(r.amount_cents), paidAt: new Date(r.paid_at), infoPagador: r.info_pagador })) };
+      const body = {
+        pix: group.map((r) =>
+          pixView({
+            endToEndId: r.end_to_end_id,
+            txid: r.txid,
+            chave: r.chave,
+            amountCents: Number(r.amount_cents),
+            paidAt: new Date(r.paid_at),
+            infoPagador: r.info_pagador,
+          }),
+        ),
+      };
       const error = url === null ? null : await this.post(url, body);
       const ids = group.map((r) => r.id);
       if (error === null) {
-        await this.ds.query(`UPDATE sandbox_psp_pix_callbacks SET delivered_at = now(), last_error = $2 WHERE id = ANY($1::uuid[])`, [ids, url === null ? 'no webhook for the key: dropped' : null]);
+        await this.ds.query(`UPDATE sandbox_psp_pix_callbacks SET delivered_at = now(), last_error = $2 WHERE id = ANY($1::uuid[])`, [
+          ids,
+          url === null ? 'no webhook for the key: dropped' : null,
+        ]);
         continue;
       }
       const wait = BACKOFF_SECONDS[Math.min(group[0].attempts - 1, BACKOFF_SECONDS.length - 1)];
       this.logger.warn({ callbacks: ids.length, attempts: group[0].attempts, error }, 'API Pix callback not delivered; will retry');
-      await this.ds.query(`UPDATE sandbox_psp_pix_callbacks SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = ANY($1::uuid[])`, [ids, wait, error.slice(0, 500)]);
+      await this.ds.query(
+        `UPDATE sandbox_psp_pix_callbacks SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = ANY($1::uuid[])`,
+        [ids, wait, error.slice(0, 500)],
+      );
     }
     return rows.length;
   }
@@ -121,9 +146,14 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
   /** null: the receiver took it (2xx) or refused it for good (4xx); otherwise the error, to try again. */
   private async post(url: string, body: unknown): Promise<string | null> {
     let client = this.clients.get(url);
-    if (!client) this.clients.set(url, (client = new ResilientHttp('sandboxPsp', { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [] }, this.breakers)));
+    if (!client)
+      this.clients.set(
+        url,
+        (client = new ResilientHttp('sandboxPsp', { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [] }, this.breakers)),
+      );
     try {
-      for (let i = 0; i < (this.config.chaos ? 2 : 1); i++) await client.call({ operation: 'callback.pix', method: 'POST', path: '/pix', body, idempotent: false });
+      for (let i = 0; i < (this.config.chaos ? 2 : 1); i++)
+        await client.call({ operation: 'callback.pix', method: 'POST', path: '/pix', body, idempotent: false });
       return null;
     } catch (e: any) {
       if (e?.code === 'provider_rejected') {

@@ -60,12 +60,26 @@ export class PspPixHandlers implements OnModuleInit {
     const page = int('paginacao.paginaAtual', 0, 0, 1_000_000);
     const perPage = int('paginacao.itensPorPagina', 100, 1, 1000);
     const txid = q.get('txid') ?? undefined;
-    if (txid !== undefined && !/^[a-zA-Z0-9]{1,35}$/.test(txid)) violacoes.push({ razao: 'O parâmetro txid não respeita o schema.', propriedade: 'txid' });
+    if (txid !== undefined && !/^[a-zA-Z0-9]{1,35}$/.test(txid))
+      violacoes.push({ razao: 'O parâmetro txid não respeita o schema.', propriedade: 'txid' });
     const txIdPresente = q.get('txIdPresente');
-    if (q.get('cpf') !== null && q.get('cnpj') !== null) violacoes.push({ razao: 'Ambos os parâmetros cpf e cnpj estão preenchidos.', propriedade: 'cpf' });
-    if (inicio && fim && fim < inicio) violacoes.push({ razao: 'O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.', propriedade: 'fim' });
-    if (violacoes.length) return pspProblem(400, 'PixConsultaInvalida', 'Consulta inválida.', 'Os parâmetros de consulta não respeitam o schema.', violacoes);
-    const { total, items } = await this.store.listPix({ inicio: inicio!, fim: fim!, txid, txIdPresente: txIdPresente === null ? undefined : txIdPresente === 'true', page, perPage });
+    if (q.get('cpf') !== null && q.get('cnpj') !== null)
+      violacoes.push({ razao: 'Ambos os parâmetros cpf e cnpj estão preenchidos.', propriedade: 'cpf' });
+    if (inicio && fim && fim < inicio)
+      violacoes.push({
+        razao: 'O timestamp representado pelo parâmetro fim é anterior ao timestamp representado pelo parâmetro inicio.',
+        propriedade: 'fim',
+      });
+    if (violacoes.length)
+      return pspProblem(400, 'PixConsultaInvalida', 'Consulta inválida.', 'Os parâmetros de consulta não respeitam o schema.', violacoes);
+    const { total, items } = await this.store.listPix({
+      inicio: inicio!,
+      fim: fim!,
+      txid,
+      txIdPresente: txIdPresente === null ? undefined : txIdPresente === 'true',
+      page,
+      perPage,
+    });
     return {
       status: 200,
       body: {
@@ -73,7 +87,12 @@ export class PspPixHandlers implements OnModuleInit {
           inicio: inicio!.toISOString(),
           fim: fim!.toISOString(),
           ...(txid ? { txid } : {}),
-          paginacao: { paginaAtual: page, itensPorPagina: perPage, quantidadeDePaginas: Math.max(1, Math.ceil(total / perPage)), quantidadeTotalDeItens: total },
+          paginacao: {
+            paginaAtual: page,
+            itensPorPagina: perPage,
+            quantidadeDePaginas: Math.max(1, Math.ceil(total / perPage)),
+            quantidadeTotalDeItens: total,
+          },
         },
         pix: items.map(pixView),
         // The standard's PixConsultados lists `cobs` as required (a slip in 2.9.0: the list is `pix`).
@@ -85,7 +104,9 @@ export class PspPixHandlers implements OnModuleInit {
   async putWebhook(req: PspRequest): Promise<PspAnswer> {
     const chave = req.params.chave;
     if (!this.cob.keys().includes(chave)) {
-      return invalidWebhook([{ razao: 'O parâmetro {chave} não corresponde a uma chave DICT pertencente a este usuário recebedor.', propriedade: 'chave' }]);
+      return invalidWebhook([
+        { razao: 'O parâmetro {chave} não corresponde a uma chave DICT pertencente a este usuário recebedor.', propriedade: 'chave' },
+      ]);
     }
     const url = (req.body as { webhookUrl?: unknown } | null)?.webhookUrl;
     if (!validUrl(url)) return invalidWebhook([{ razao: 'Campo webhook.webhookUrl não respeita o schema.', propriedade: 'webhookUrl' }]);
@@ -100,7 +121,15 @@ export class PspPixHandlers implements OnModuleInit {
   async getWebhook(req: PspRequest): Promise<PspAnswer> {
     const rows = await this.ds.query(`SELECT webhook_url, created_at FROM sandbox_psp_pix_webhooks WHERE chave = $1`, [req.params.chave]);
     if (!rows[0]) return webhookNotFound();
-    return { status: 200, body: { webhookUrl: rows[0].webhook_url, chave: req.params.chave, cnpj: SANDBOX_RECEIVER.cnpj, criacao: new Date(rows[0].created_at).toISOString() } };
+    return {
+      status: 200,
+      body: {
+        webhookUrl: rows[0].webhook_url,
+        chave: req.params.chave,
+        cnpj: SANDBOX_RECEIVER.cnpj,
+        criacao: new Date(rows[0].created_at).toISOString(),
+      },
+    };
   }
 
   async deleteWebhook(req: PspRequest): Promise<PspAnswer> {
@@ -119,7 +148,13 @@ function validUrl(url: unknown): url is string {
 }
 
 function invalidWebhook(violacoes: { razao: string; propriedade: string }[]): PspAnswer {
-  return pspProblem(400, 'WebhookOperacaoInvalida', 'Webhook inválido.', 'A requisição busca criar um webhook sem respeitar o schema ou apresenta semântica inválida.', violacoes);
+  return pspProblem(
+    400,
+    'WebhookOperacaoInvalida',
+    'Webhook inválido.',
+    'A requisição busca criar um webhook sem respeitar o schema ou apresenta semântica inválida.',
+    violacoes,
+  );
 }
 
 function webhookNotFound(): PspAnswer {

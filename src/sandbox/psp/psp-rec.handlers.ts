@@ -15,10 +15,9 @@ const VALUE = /^\d{1,10}\.\d{2}$/;
 const ID_REC = /^[a-zA-Z0-9]{29}$/;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-const invalid = (violacoes: PspViolation[]) => pspProblem(400, 'RecOperacaoInvalida', 'Operação inválida.', 'A recorrência não respeita o schema.', violacoes);
+const invalid = (violacoes: PspViolation[]) =>
+  pspProblem(400, 'RecOperacaoInvalida', 'Operação inválida.', 'A recorrência não respeita o schema.', violacoes);
 const notFound = () => pspProblem(404, 'NaoEncontrado', 'Não encontrado.', 'Recorrência não encontrada para o idRec informado.');
-
-
 
 function isDate(v: unknown): v is string {
   return typeof v === 'string' && DATE.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
@@ -78,15 +77,28 @@ export class SandboxPspRecHandlers implements OnModuleInit {
   }
 
   private async createLocation(): Promise<PspAnswer> {
-    const [l] = await this.ds.query(`INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, token, created_at`, [randomBytes(16).toString('base64url')]);
-    return { status: 201, body: { id: Number(l.id), location: locationUrl(this.origin(), l.token), criacao: new Date(l.created_at).toISOString() } };
+    const [l] = await this.ds.query(`INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, token, created_at`, [
+      randomBytes(16).toString('base64url'),
+    ]);
+    return {
+      status: 201,
+      body: { id: Number(l.id), location: locationUrl(this.origin(), l.token), criacao: new Date(l.created_at).toISOString() },
+    };
   }
 
   private async getLocation(r: PspRequest): Promise<PspAnswer> {
     if (!/^\d{1,18}$/.test(r.params.id)) return notFound();
     const [l] = await this.q(`SELECT id, token, id_rec, created_at FROM sandbox_psp_locrec WHERE id = $1`, [r.params.id]);
     if (!l) return notFound();
-    return { status: 200, body: { id: Number(l.id), location: locationUrl(this.origin(), l.token), criacao: new Date(l.created_at).toISOString(), ...(l.id_rec ? { idRec: l.id_rec } : {}) } };
+    return {
+      status: 200,
+      body: {
+        id: Number(l.id),
+        location: locationUrl(this.origin(), l.token),
+        criacao: new Date(l.created_at).toISOString(),
+        ...(l.id_rec ? { idRec: l.id_rec } : {}),
+      },
+    };
   }
 
   private validate(b: any): PspViolation[] {
@@ -154,7 +166,12 @@ export class SandboxPspRecHandlers implements OnModuleInit {
     );
     if (!rows.length) {
       const [l] = await this.q(`SELECT id_rec FROM sandbox_psp_locrec WHERE id = $1`, [b.loc]);
-      return invalid([{ razao: l ? 'A location informada já está vinculada a outra recorrência.' : 'A location informada não existe.', propriedade: 'rec.loc' }]);
+      return invalid([
+        {
+          razao: l ? 'A location informada já está vinculada a outra recorrência.' : 'A location informada não existe.',
+          propriedade: 'rec.loc',
+        },
+      ]);
     }
     return { status: 201, body: recView(rows[0], this.origin()) };
   }
@@ -179,7 +196,12 @@ export class SandboxPspRecHandlers implements OnModuleInit {
     if (!row) return notFound();
     if (['PENDING', 'ACCEPTED', 'ACTIVE'].includes(row.status)) await this.bank.receiverCancel(row.id_rec);
     else if (row.status !== 'CANCELLED_RECEIVER') {
-      return pspProblem(400, 'RecOperacaoInvalida', 'Operação inválida.', `A recorrência está ${row.status === 'CANCELLED_PAYER' ? 'cancelada pelo pagador' : 'encerrada'} e não pode ser cancelada.`);
+      return pspProblem(
+        400,
+        'RecOperacaoInvalida',
+        'Operação inválida.',
+        `A recorrência está ${row.status === 'CANCELLED_PAYER' ? 'cancelada pelo pagador' : 'encerrada'} e não pode ser cancelada.`,
+      );
     }
     return this.get(row.id_rec);
   }
@@ -193,17 +215,27 @@ export class SandboxPspRecHandlers implements OnModuleInit {
     const page = Number(r.query.get('paginacao.paginaAtual') ?? 0);
     const size = Number(r.query.get('paginacao.itensPorPagina') ?? 100);
     if (!Number.isInteger(page) || page < 0) v.push({ razao: 'paginaAtual inválida.', propriedade: 'paginacao.paginaAtual' });
-    if (!Number.isInteger(size) || size < 1 || size > 1000) v.push({ razao: 'itensPorPagina inválido.', propriedade: 'paginacao.itensPorPagina' });
-    if (v.length) return pspProblem(400, 'RequisicaoInvalida', 'Requisição inválida.', 'Os parâmetros da consulta não respeitam o schema.', v);
+    if (!Number.isInteger(size) || size < 1 || size > 1000)
+      v.push({ razao: 'itensPorPagina inválido.', propriedade: 'paginacao.itensPorPagina' });
+    if (v.length)
+      return pspProblem(400, 'RequisicaoInvalida', 'Requisição inválida.', 'Os parâmetros da consulta não respeitam o schema.', v);
     const taxId = r.query.get('cpf') ?? r.query.get('cnpj');
     const where = `r.id_rec IS NOT NULL AND r.created_at >= $1 AND r.created_at <= $2 ${taxId ? 'AND r.payer_tax_id = $5' : ''}`;
     const params: unknown[] = [inicio, fim, size, page * size, ...(taxId ? [taxId] : [])];
     const rows = await this.q<RecRow>(`${REC_SELECT} WHERE ${where} ORDER BY r.created_at, r.id_rec LIMIT $3 OFFSET $4`, params);
-    const [{ n }] = await this.q(`SELECT count(*)::int AS n FROM sandbox_bank_recurrences r WHERE ${where.replace('$5', '$3')}`, [inicio, fim, ...(taxId ? [taxId] : [])]);
+    const [{ n }] = await this.q(`SELECT count(*)::int AS n FROM sandbox_bank_recurrences r WHERE ${where.replace('$5', '$3')}`, [
+      inicio,
+      fim,
+      ...(taxId ? [taxId] : []),
+    ]);
     return {
       status: 200,
       body: {
-        parametros: { inicio: new Date(inicio!).toISOString(), fim: new Date(fim!).toISOString(), paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(n / size), quantidadeTotalDeItens: n } },
+        parametros: {
+          inicio: new Date(inicio!).toISOString(),
+          fim: new Date(fim!).toISOString(),
+          paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.ceil(n / size), quantidadeTotalDeItens: n },
+        },
         recs: rows.map((row) => recView(row, this.origin())),
       },
     };

@@ -26,7 +26,13 @@ export const REC_SELECT = `SELECT r.id_rec, r.status, r.amount_cents, r.periodic
   FROM sandbox_bank_recurrences r LEFT JOIN sandbox_psp_locrec l ON l.id = r.loc_id`;
 
 /** The standard's five periodicities and ours (the sandbox bank keeps ours: one bank state). */
-export const PERIODICITY_OF: Readonly<Record<string, string>> = { SEMANAL: 'WEEKLY', MENSAL: 'MONTHLY', TRIMESTRAL: 'QUARTERLY', SEMESTRAL: 'BIANNUAL', ANUAL: 'ANNUAL' };
+export const PERIODICITY_OF: Readonly<Record<string, string>> = {
+  SEMANAL: 'WEEKLY',
+  MENSAL: 'MONTHLY',
+  TRIMESTRAL: 'QUARTERLY',
+  SEMESTRAL: 'BIANNUAL',
+  ANUAL: 'ANNUAL',
+};
 const PERIODICIDADE_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(PERIODICITY_OF).map(([k, v]) => [v, k]));
 
 /** The receiver the sandbox PSP answers for (the platform's account at this PSP). */
@@ -74,9 +80,13 @@ function atualizacao(r: RecRow) {
 function encerramento(r: RecRow) {
   switch (r.status) {
     case 'CANCELLED_RECEIVER':
-      return { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento solicitado pelo usuário recebedor.' } };
+      return {
+        cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelamento solicitado pelo usuário recebedor.' },
+      };
     case 'CANCELLED_PAYER':
-      return { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLDB', descricao: 'Cancelamento solicitado pelo usuário pagador.' } };
+      return {
+        cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'SLDB', descricao: 'Cancelamento solicitado pelo usuário pagador.' },
+      };
     case 'REJECTED':
       return { rejeicao: { codigo: 'AP13', descricao: 'Recorrência rejeitada pelo usuário pagador.' } };
     default:
@@ -91,16 +101,34 @@ export function recView(r: RecRow, origin: string) {
   return {
     idRec: r.id_rec,
     vinculo: { objeto: r.description ?? undefined, contrato: r.contrato ?? undefined, devedor },
-    calendario: { dataInicial: r.first_due_date, ...(r.expiration_date ? { dataFinal: r.expiration_date } : {}), periodicidade: PERIODICIDADE_OF[r.periodicity] ?? 'MENSAL' },
+    calendario: {
+      dataInicial: r.first_due_date,
+      ...(r.expiration_date ? { dataFinal: r.expiration_date } : {}),
+      periodicidade: PERIODICIDADE_OF[r.periodicity] ?? 'MENSAL',
+    },
     valor: { valorRec: reais(r.amount_cents) },
     recebedor: { cnpj: SANDBOX_RECEIVER.cnpj, nome: SANDBOX_RECEIVER.nome },
     status: recStatusOf(r.status),
     politicaRetentativa: r.politica_retentativa,
     ...(r.loc_id != null && r.loc_token
-      ? { loc: { criacao: iso(r.loc_created_at ?? r.created_at), id: Number(r.loc_id), location: locationUrl(origin, r.loc_token), idRec: r.id_rec } }
+      ? {
+          loc: {
+            criacao: iso(r.loc_created_at ?? r.created_at),
+            id: Number(r.loc_id),
+            location: locationUrl(origin, r.loc_token),
+            idRec: r.id_rec,
+          },
+        }
       : {}),
     // the payer's PSP (the sandbox bank, ISPB 99999004) once the payer answered
-    ...(r.approved_at || r.status === 'REJECTED' ? { pagador: { ispbParticipante: SANDBOX_PAYER_ISPB, ...(r.payer_tax_id.length === 11 ? { cpf: r.payer_tax_id } : { cnpj: r.payer_tax_id }) } } : {}),
+    ...(r.approved_at || r.status === 'REJECTED'
+      ? {
+          pagador: {
+            ispbParticipante: SANDBOX_PAYER_ISPB,
+            ...(r.payer_tax_id.length === 11 ? { cpf: r.payer_tax_id } : { cnpj: r.payer_tax_id }),
+          },
+        }
+      : {}),
     atualizacao: atualizacao(r),
     ...(end ? { encerramento: end } : {}),
     ativacao: { tipoJornada: r.approved_at ? 'JORNADA_2' : 'AGUARDANDO_DEFINICAO' },

@@ -108,7 +108,11 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
       answer = PspProblems.internal();
     }
     const body = answer.body === undefined ? '' : JSON.stringify(answer.body);
-    res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) });
+    res.writeHead(answer.status, {
+      'content-type': 'application/json',
+      ...answer.headers,
+      ...(body ? { 'content-length': Buffer.byteLength(body) } : {}),
+    });
     res.end(body);
   }
 
@@ -135,7 +139,14 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
         return PspProblems.invalidRequest('O corpo da requisição não é um JSON válido.');
       }
     }
-    const request: PspRequest = { method: req.method!, path: url.pathname, params: found.params, query: url.searchParams, body, clientId: token.clientId };
+    const request: PspRequest = {
+      method: req.method!,
+      path: url.pathname,
+      params: found.params,
+      query: url.searchParams,
+      body,
+      clientId: token.clientId,
+    };
     const answer = await found.route.handler(request);
     for (const o of this.observers) o(request, answer);
     return answer;
@@ -159,7 +170,11 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
     this.tokensIssued++;
     this.tokens.set(accessToken, { clientId: id, expiresAt: Date.now() + this.config.tokenTtlS * 1000 });
     if (this.tokens.size > 10000) for (const [k, v] of this.tokens) if (v.expiresAt <= Date.now()) this.tokens.delete(k);
-    return { status: 200, headers: { 'cache-control': 'no-store' }, body: { access_token: accessToken, token_type: 'Bearer', expires_in: this.config.tokenTtlS, scope: form.get('scope') ?? '' } };
+    return {
+      status: 200,
+      headers: { 'cache-control': 'no-store' },
+      body: { access_token: accessToken, token_type: 'Bearer', expires_in: this.config.tokenTtlS, scope: form.get('scope') ?? '' },
+    };
   }
 
   private match(method: string, path: string): { route: Route; params: Record<string, string> } | 'method' | null {

@@ -13,7 +13,14 @@ const ID_REC = /^[a-zA-Z0-9]{29}$/;
 const ID_SOLIC = /^SC[0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-const invalid = (violacoes: PspViolation[]) => pspProblem(400, 'SolicRecOperacaoInvalida', 'Operação inválida.', 'A solicitação de confirmação de recorrência não respeita o schema.', violacoes);
+const invalid = (violacoes: PspViolation[]) =>
+  pspProblem(
+    400,
+    'SolicRecOperacaoInvalida',
+    'Operação inválida.',
+    'A solicitação de confirmação de recorrência não respeita o schema.',
+    violacoes,
+  );
 const notFound = () => pspProblem(404, 'NaoEncontrado', 'Não encontrado.', 'Solicitação de recorrência não encontrada.');
 
 interface SolicRow {
@@ -47,8 +54,24 @@ function view(r: SolicRow, now: Date, rec: ReturnType<typeof recView>) {
     ...(status !== 'RECEBIDA' ? [{ status, data: iso(r.approved_at ?? r.cancelled_at ?? r.rec_updated_at) }] : []),
   ];
   const { idRec, vinculo, calendario, valor, recebedor, politicaRetentativa, atualizacao: recAtualizacao } = rec;
-  const recPayload = { idRec, vinculo, calendario, valor, recebedor: { ...recebedor, ispbParticipante: SANDBOX_ISPB }, politicaRetentativa, atualizacao: recAtualizacao };
-  return { idSolicRec: r.id_solic_rec, idRec: r.id_rec, calendario: { dataExpiracaoSolicitacao: iso(r.expires_at) }, destinatario: r.destinatario, status, atualizacao, recPayload };
+  const recPayload = {
+    idRec,
+    vinculo,
+    calendario,
+    valor,
+    recebedor: { ...recebedor, ispbParticipante: SANDBOX_ISPB },
+    politicaRetentativa,
+    atualizacao: recAtualizacao,
+  };
+  return {
+    idSolicRec: r.id_solic_rec,
+    idRec: r.id_rec,
+    calendario: { dataExpiracaoSolicitacao: iso(r.expires_at) },
+    destinatario: r.destinatario,
+    status,
+    atualizacao,
+    recPayload,
+  };
 }
 
 /**
@@ -78,24 +101,38 @@ export class SandboxPspSolicRecHandlers implements OnModuleInit {
     if (!b || typeof b !== 'object') return invalid([{ razao: 'O corpo não é um objeto.', propriedade: 'solicrec' }]);
     if (typeof b.idRec !== 'string' || !ID_REC.test(b.idRec)) bad('idRec');
     const exp = b.calendario?.dataExpiracaoSolicitacao;
-    if (typeof exp !== 'string' || Number.isNaN(Date.parse(exp)) || Date.parse(exp) <= this.clock.now().getTime()) bad('calendario.dataExpiracaoSolicitacao');
+    if (typeof exp !== 'string' || Number.isNaN(Date.parse(exp)) || Date.parse(exp) <= this.clock.now().getTime())
+      bad('calendario.dataExpiracaoSolicitacao');
     const d = b.destinatario;
     if (!d || typeof d !== 'object') bad('destinatario');
     else {
       if (typeof d.conta !== 'string' || !/^\d{1,20}$/.test(d.conta)) bad('destinatario.conta');
       if (typeof d.ispbParticipante !== 'string' || !/^[0-9A-Z]{8}$/.test(d.ispbParticipante)) bad('destinatario.ispbParticipante');
       if (d.agencia !== undefined && (typeof d.agencia !== 'string' || !/^\d{1,4}$/.test(d.agencia))) bad('destinatario.agencia');
-      if (!(typeof d.cpf === 'string' && /^\d{11}$/.test(d.cpf)) === !(typeof d.cnpj === 'string' && /^[0-9A-Z]{14}$/.test(d.cnpj))) bad('destinatario.cpf');
+      if (!(typeof d.cpf === 'string' && /^\d{11}$/.test(d.cpf)) === !(typeof d.cnpj === 'string' && /^[0-9A-Z]{14}$/.test(d.cnpj)))
+        bad('destinatario.cpf');
     }
     if (v.length) return invalid(v);
     const [rec] = await this.ds.query(`SELECT status, payer_tax_id FROM sandbox_bank_recurrences WHERE id_rec = $1`, [b.idRec]);
     if (!rec) return invalid([{ razao: 'A recorrência informada não existe.', propriedade: 'solicrec.idRec' }]);
-    if (rec.status !== 'PENDING') return invalid([{ razao: 'A recorrência não está em situação que permita solicitar confirmação.', propriedade: 'solicrec.idRec' }]);
-    if (rec.payer_tax_id !== (d.cpf ?? d.cnpj)) return invalid([{ razao: 'O destinatário não é o devedor da recorrência.', propriedade: 'solicrec.destinatario' }]);
+    if (rec.status !== 'PENDING')
+      return invalid([{ razao: 'A recorrência não está em situação que permita solicitar confirmação.', propriedade: 'solicrec.idRec' }]);
+    if (rec.payer_tax_id !== (d.cpf ?? d.cnpj))
+      return invalid([{ razao: 'O destinatário não é o devedor da recorrência.', propriedade: 'solicrec.destinatario' }]);
     const seq = Array.from(randomBytes(11), (x) => ALNUM[x % ALNUM.length]).join('');
     const id = `SC${SANDBOX_ISPB}${this.clock.today().replace(/-/g, '')}${seq}`;
-    const destinatario = { ...(d.cpf ? { cpf: d.cpf } : { cnpj: d.cnpj }), conta: d.conta, ispbParticipante: d.ispbParticipante, ...(d.agencia ? { agencia: d.agencia } : {}) };
-    await this.ds.query(`INSERT INTO sandbox_psp_solicrec (id_solic_rec, id_rec, destinatario, expires_at) VALUES ($1, $2, $3, $4)`, [id, b.idRec, JSON.stringify(destinatario), exp]);
+    const destinatario = {
+      ...(d.cpf ? { cpf: d.cpf } : { cnpj: d.cnpj }),
+      conta: d.conta,
+      ispbParticipante: d.ispbParticipante,
+      ...(d.agencia ? { agencia: d.agencia } : {}),
+    };
+    await this.ds.query(`INSERT INTO sandbox_psp_solicrec (id_solic_rec, id_rec, destinatario, expires_at) VALUES ($1, $2, $3, $4)`, [
+      id,
+      b.idRec,
+      JSON.stringify(destinatario),
+      exp,
+    ]);
     const answer = await this.get(id);
     return { ...answer, status: 201 };
   }
@@ -108,6 +145,9 @@ export class SandboxPspSolicRecHandlers implements OnModuleInit {
     );
     if (!row) return notFound();
     const [rec] = await this.ds.query(`${REC_SELECT} WHERE r.id_rec = $1`, [row.id_rec]);
-    return { status: 200, body: view(row, this.clock.now(), recView(rec as RecRow, this.sandbox.publicUrl ?? selfOrigin(this.adapterHost))) };
+    return {
+      status: 200,
+      body: view(row, this.clock.now(), recView(rec as RecRow, this.sandbox.publicUrl ?? selfOrigin(this.adapterHost))),
+    };
   }
 }

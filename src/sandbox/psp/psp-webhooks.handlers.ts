@@ -39,7 +39,10 @@ export class SandboxPspWebhookHandlers {
         ok = false;
       }
     }
-    if (!ok) return pspProblem(400, TYPE[kind], 'Webhook inválido.', 'A requisição não respeita o schema.', [{ razao: 'O campo webhookUrl não respeita o schema.', propriedade: 'webhookUrl' }]);
+    if (!ok)
+      return pspProblem(400, TYPE[kind], 'Webhook inválido.', 'A requisição não respeita o schema.', [
+        { razao: 'O campo webhookUrl não respeita o schema.', propriedade: 'webhookUrl' },
+      ]);
     await sql(
       pool(this.ds),
       `INSERT INTO sandbox_psp_webhooks (kind, client_id, webhook_url, created_at) VALUES ($1, $2, $3, $4)
@@ -50,13 +53,19 @@ export class SandboxPspWebhookHandlers {
   }
 
   async get(kind: WebhookKind, req: PspRequest): Promise<PspAnswer> {
-    const rows = await sql(pool(this.ds), `SELECT webhook_url, created_at FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2`, [kind, req.clientId]);
+    const rows = await sql(pool(this.ds), `SELECT webhook_url, created_at FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2`, [
+      kind,
+      req.clientId,
+    ]);
     if (!rows[0]) return notFound();
     return { status: 200, body: { webhookUrl: rows[0].webhook_url, criacao: new Date(rows[0].created_at).toISOString() } };
   }
 
   async remove(kind: WebhookKind, req: PspRequest): Promise<PspAnswer> {
-    const rows = await sql(pool(this.ds), `DELETE FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2 RETURNING 1`, [kind, req.clientId]);
+    const rows = await sql(pool(this.ds), `DELETE FROM sandbox_psp_webhooks WHERE kind = $1 AND client_id = $2 RETURNING 1`, [
+      kind,
+      req.clientId,
+    ]);
     return rows.length ? { status: 204 } : notFound();
   }
 }

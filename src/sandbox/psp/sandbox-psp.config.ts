@@ -20,6 +20,7 @@ export const sandboxPspConfig = defineConfig(SandboxPspConfig, (env) => {
     clientId: env.str('PIX_API_CLIENT_ID', 'sandbox-psp-client'),
     // Outside production the development secret; in production the sandbox PSP knows the
     // configured one, and with none set it issues no token at all.
-    clientSecret: env.runtime !== 'production' || env.raw('PIX_API_CLIENT_SECRET') ? env.secret('PIX_API_CLIENT_SECRET', { minLength: 24 }) : '',
+    clientSecret:
+      env.runtime !== 'production' || env.raw('PIX_API_CLIENT_SECRET') ? env.secret('PIX_API_CLIENT_SECRET', { minLength: 24 }) : '',
   };
 });

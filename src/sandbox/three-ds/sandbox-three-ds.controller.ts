@@ -56,11 +56,18 @@ export class SandboxThreeDsController {
 
   @Get('transactions/:referenceId')
   async result(@Param('referenceId') referenceId: string, @Res() reply: FastifyReply): Promise<void> {
-    answer(reply, UUID.test(referenceId) ? await this.sandbox.resultOf(referenceId) : new SandboxAnswer(404, { error: 'reference_not_found' }));
+    answer(
+      reply,
+      UUID.test(referenceId) ? await this.sandbox.resultOf(referenceId) : new SandboxAnswer(404, { error: 'reference_not_found' }),
+    );
   }
 
   @Get('ddc')
-  ddc(@Query('referenceId') referenceId: string | undefined, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply): void {
+  ddc(
+    @Query('referenceId') referenceId: string | undefined,
+    @Headers('accept-language') lang: string | undefined,
+    @Res() reply: FastifyReply,
+  ): void {
     page(reply, ddcPage(i18nFor(lang), typeof referenceId === 'string' && UUID.test(referenceId) ? referenceId : null));
   }
 
@@ -71,13 +78,21 @@ export class SandboxThreeDsController {
   }
 
   @Post('ddc/:referenceId')
-  async collect(@Param('referenceId') referenceId: string, @Body() body: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+  async collect(
+    @Param('referenceId') referenceId: string,
+    @Body() body: Record<string, unknown>,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const ok = UUID.test(referenceId) && (await this.sandbox.collectDeviceData(referenceId, body ?? {}));
     reply.status(ok ? 204 : 404).send();
   }
 
   @Get('challenge/:acsTransactionId')
-  async challenge(@Param('acsTransactionId') id: string, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async challenge(
+    @Param('acsTransactionId') id: string,
+    @Headers('accept-language') lang: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const t = i18nFor(lang);
     const tx = UUID.test(id) ? await this.sandbox.challenge(id) : null;
     if (tx && tx.status !== 'CHALLENGE_PENDING') return page(reply, challengeDonePage(t, tx, this.sandbox.cres(tx)));
@@ -85,7 +100,12 @@ export class SandboxThreeDsController {
   }
 
   @Post('challenge/:acsTransactionId')
-  async submit(@Param('acsTransactionId') id: string, @Body() body: Record<string, unknown>, @Headers('accept-language') lang: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async submit(
+    @Param('acsTransactionId') id: string,
+    @Body() body: Record<string, unknown>,
+    @Headers('accept-language') lang: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const t = i18nFor(lang);
     const r = UUID.test(id) ? await this.sandbox.submitChallenge(id, body ?? {}) : { kind: 'unknown' as const };
     if (r.kind === 'unknown') return page(reply, challengePage(t, null, this.config.otp));
@@ -118,5 +138,7 @@ function page(reply: FastifyReply, p: Page): void {
 }
 
 function asset(reply: FastifyReply, type: string, body: string): void {
-  reply.headers({ 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' }).send(body);
+  reply
+    .headers({ 'content-type': `${type}; charset=utf-8`, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' })
+    .send(body);
 }

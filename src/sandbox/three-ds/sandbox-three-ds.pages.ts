@@ -46,8 +46,16 @@ export function ddcPage(t: I18n, referenceId: string | null): Page {
 
 /** The challenge: asks the one-time code (the sandbox code is shown on the page). */
 export function challengePage(t: I18n, tx: SandboxTransaction | null, otpHint: string, attemptsLeft?: number): Page {
-  if (!tx) return { status: 404, headers: headers(`style-src 'self'`), html: shell(t, t.m.tdsUnknownTitle, `<h1>${esc(t.m.tdsUnknownTitle)}</h1><p>${esc(t.m.tdsUnknown)}</p>`) };
-  const text = tx.amountCents !== null ? esc(t.m.tdsText).replace('{amount}', `<strong id="amount">${esc(t.brl(tx.amountCents))}</strong>`) : esc(t.m.tdsTextNoAmount);
+  if (!tx)
+    return {
+      status: 404,
+      headers: headers(`style-src 'self'`),
+      html: shell(t, t.m.tdsUnknownTitle, `<h1>${esc(t.m.tdsUnknownTitle)}</h1><p>${esc(t.m.tdsUnknown)}</p>`),
+    };
+  const text =
+    tx.amountCents !== null
+      ? esc(t.m.tdsText).replace('{amount}', `<strong id="amount">${esc(t.brl(tx.amountCents))}</strong>`)
+      : esc(t.m.tdsTextNoAmount);
   const error = attemptsLeft !== undefined ? t.t('tdsWrong', { n: attemptsLeft }) : '';
   const body = `<h1>${esc(t.m.tdsTitle)}</h1>
 <p>${text}</p>
@@ -65,7 +73,12 @@ export function challengePage(t: I18n, tx: SandboxTransaction | null, otpHint: s
 /** After the challenge: the CRes goes to the 3DS requestor's notification URL (auto-submitted). */
 export function challengeDonePage(t: I18n, tx: SandboxTransaction, cres: string): Page {
   const target = tx.notificationUrl ? new URL(tx.notificationUrl) : null;
-  if (!target) return { status: 200, headers: headers(`style-src 'self'`), html: shell(t, t.m.tdsDone, `<h1>${esc(t.m.tdsDone)}</h1><p>${esc(t.m.tdsFinished)}</p>`) };
+  if (!target)
+    return {
+      status: 200,
+      headers: headers(`style-src 'self'`),
+      html: shell(t, t.m.tdsDone, `<h1>${esc(t.m.tdsDone)}</h1><p>${esc(t.m.tdsFinished)}</p>`),
+    };
   const body = `<h1>${esc(t.m.tdsDone)}</h1><p>${esc(tx.transStatus === 'Y' ? t.m.tdsVerified : t.m.tdsNotVerified)}</p>
 <form id="cres-form" method="post" action="${esc(target.toString())}">
   <input type="hidden" name="cres" value="${esc(cres)}">

@@ -82,7 +82,20 @@ export class SandboxThreeDsRepository {
   /** SETUP → FRICTIONLESS or CHALLENGE_PENDING, once. */
   async authenticate(
     referenceId: string,
-    a: Pick<SandboxTransaction, 'status' | 'outcome' | 'amountCents' | 'acsTransactionId' | 'dsTransactionId' | 'transStatus' | 'eci' | 'cavv' | 'eciAfterY' | 'eciAfterN' | 'notificationUrl'>,
+    a: Pick<
+      SandboxTransaction,
+      | 'status'
+      | 'outcome'
+      | 'amountCents'
+      | 'acsTransactionId'
+      | 'dsTransactionId'
+      | 'transStatus'
+      | 'eci'
+      | 'cavv'
+      | 'eciAfterY'
+      | 'eciAfterN'
+      | 'notificationUrl'
+    >,
     now: Date,
   ): Promise<SandboxTransaction | null> {
     const r = await q(
@@ -91,7 +104,21 @@ export class SandboxThreeDsRepository {
           SET status = $2, outcome = $3, amount_cents = $4, acs_transaction_id = $5, ds_transaction_id = $6, trans_status = $7,
               eci = $8, cavv = $9, eci_after_challenge_y = $10, eci_after_challenge_n = $11, notification_url = $12, updated_at = $13
         WHERE reference_id = $1 AND status = 'SETUP' RETURNING *`,
-      [referenceId, a.status, a.outcome, a.amountCents, a.acsTransactionId, a.dsTransactionId, a.transStatus, a.eci, a.cavv, a.eciAfterY, a.eciAfterN, a.notificationUrl, now],
+      [
+        referenceId,
+        a.status,
+        a.outcome,
+        a.amountCents,
+        a.acsTransactionId,
+        a.dsTransactionId,
+        a.transStatus,
+        a.eci,
+        a.cavv,
+        a.eciAfterY,
+        a.eciAfterN,
+        a.notificationUrl,
+        now,
+      ],
     );
     return r[0] ? toTx(r[0]) : null;
   }
@@ -107,7 +134,13 @@ export class SandboxThreeDsRepository {
   }
 
   /** CHALLENGE_PENDING → CHALLENGE_COMPLETE, once. */
-  async completeChallenge(acsTransactionId: string, transStatus: 'Y' | 'N', eci: string, cavv: string | null, now: Date): Promise<SandboxTransaction | null> {
+  async completeChallenge(
+    acsTransactionId: string,
+    transStatus: 'Y' | 'N',
+    eci: string,
+    cavv: string | null,
+    now: Date,
+  ): Promise<SandboxTransaction | null> {
     const r = await q(
       this.ds,
       `UPDATE sandbox_three_ds_transactions SET status = 'CHALLENGE_COMPLETE', trans_status = $2, eci = $3, cavv = $4, updated_at = $5

@@ -31,9 +31,7 @@ export interface SandboxResult {
 }
 
 export type ChallengeSubmit =
-  | { kind: 'done'; tx: SandboxTransaction }
-  | { kind: 'retry'; tx: SandboxTransaction; attemptsLeft: number }
-  | { kind: 'unknown' };
+  { kind: 'done'; tx: SandboxTransaction } | { kind: 'retry'; tx: SandboxTransaction; attemptsLeft: number } | { kind: 'unknown' };
 
 /**
  * The sandbox 3DS server: Cardinal-like setup (referenceId, device data collection), authenticate
@@ -77,10 +75,19 @@ export class SandboxThreeDsService {
     const pan = String(body.cardNumber);
     const outcome = threeDsOutcome(pan);
     // Cardinal's "error on authentication" card: the directory server is not reachable.
-    if (outcome.kind === 'error') return new SandboxAnswer(502, { error: 'ds_unavailable', message: 'directory server communication error' });
+    if (outcome.kind === 'error')
+      return new SandboxAnswer(502, { error: 'ds_unavailable', message: 'directory server communication error' });
     const eci = ecisFor(pan);
     const amountCents = typeof body.amount === 'string' && /^\d+(\.\d{1,2})?$/.test(body.amount) ? toCents(Number(body.amount)) : null;
-    const base = { outcome: outcome.kind, amountCents, dsTransactionId: randomUUID(), eciAfterY: null, eciAfterN: null, acsTransactionId: null, notificationUrl: null };
+    const base = {
+      outcome: outcome.kind,
+      amountCents,
+      dsTransactionId: randomUUID(),
+      eciAfterY: null,
+      eciAfterN: null,
+      acsTransactionId: null,
+      notificationUrl: null,
+    };
     let saved: SandboxTransaction | null;
     if (outcome.challenge) {
       saved = await this.repo.authenticate(
@@ -101,7 +108,13 @@ export class SandboxThreeDsService {
     } else {
       saved = await this.repo.authenticate(
         tx.referenceId,
-        { ...base, status: 'FRICTIONLESS', transStatus: outcome.transStatus, eci: outcome.eci, cavv: outcome.transStatus === 'Y' ? cavv() : null },
+        {
+          ...base,
+          status: 'FRICTIONLESS',
+          transStatus: outcome.transStatus,
+          eci: outcome.eci,
+          cavv: outcome.transStatus === 'Y' ? cavv() : null,
+        },
         this.clock.now(),
       );
     }
@@ -116,7 +129,11 @@ export class SandboxThreeDsService {
   }
 
   async collectDeviceData(referenceId: string, data: Record<string, unknown>): Promise<boolean> {
-    const clean = Object.fromEntries(Object.entries(data ?? {}).filter(([k, v]) => /^[A-Za-z]{1,40}$/.test(k) && ['string', 'number', 'boolean'].includes(typeof v)).slice(0, 20));
+    const clean = Object.fromEntries(
+      Object.entries(data ?? {})
+        .filter(([k, v]) => /^[A-Za-z]{1,40}$/.test(k) && ['string', 'number', 'boolean'].includes(typeof v))
+        .slice(0, 20),
+    );
     return this.repo.saveDeviceData(referenceId, clean, this.clock.now());
   }
 
@@ -146,19 +163,32 @@ export class SandboxThreeDsService {
 
   /** The EMV CRes the ACS posts through the browser to the 3DS requestor's notification URL. */
   cres(tx: SandboxTransaction): string {
-    const body = { threeDSServerTransID: tx.referenceId, acsTransID: tx.acsTransactionId, messageType: 'CRes', messageVersion: '2.2.0', transStatus: tx.transStatus };
+    const body = {
+      threeDSServerTransID: tx.referenceId,
+      acsTransID: tx.acsTransactionId,
+      messageType: 'CRes',
+      messageVersion: '2.2.0',
+      transStatus: tx.transStatus,
+    };
     return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
   }
 
   private refuse(body: { merchantDocument?: unknown; cardNumber?: unknown }): SandboxAnswer | null {
-    if (typeof body.merchantDocument !== 'string' || !/^(\d{11}|\d{14})$/.test(body.merchantDocument)) return new SandboxAnswer(400, { error: 'invalid_merchant_document' });
+    if (typeof body.merchantDocument !== 'string' || !/^(\d{11}|\d{14})$/.test(body.merchantDocument))
+      return new SandboxAnswer(400, { error: 'invalid_merchant_document' });
     if (body.merchantDocument === SANDBOX_UNKNOWN_MERCHANT) return new SandboxAnswer(403, { error: 'merchant_not_found' });
-    if (typeof body.cardNumber !== 'string' || !/^\d{12,19}$/.test(body.cardNumber) || !isLuhnValid(body.cardNumber)) return new SandboxAnswer(400, { error: 'invalid_card_number' });
+    if (typeof body.cardNumber !== 'string' || !/^\d{12,19}$/.test(body.cardNumber) || !isLuhnValid(body.cardNumber))
+      return new SandboxAnswer(400, { error: 'invalid_card_number' });
     return null;
   }
 
   private result(tx: SandboxTransaction): SandboxResult {
-    const r: SandboxResult = { referenceId: tx.referenceId, transStatus: tx.transStatus ?? 'C', dsTransactionId: tx.dsTransactionId!, challenged: tx.status === 'CHALLENGE_COMPLETE' };
+    const r: SandboxResult = {
+      referenceId: tx.referenceId,
+      transStatus: tx.transStatus ?? 'C',
+      dsTransactionId: tx.dsTransactionId!,
+      challenged: tx.status === 'CHALLENGE_COMPLETE',
+    };
     if (tx.eci) r.eci = tx.eci;
     if (tx.cavv) r.cavv = tx.cavv;
     if (tx.acsTransactionId) {

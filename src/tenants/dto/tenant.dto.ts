@@ -9,7 +9,11 @@ export class CreateTenantDto {
   @Length(1, 200)
   name: string;
 
-  @ApiProperty({ description: 'IPv4 or IPv6 CIDRs (or bare addresses) allowed to call this tenant\'s routes', example: ['203.0.113.0/24', '2001:db8::/32'], type: [String] })
+  @ApiProperty({
+    description: "IPv4 or IPv6 CIDRs (or bare addresses) allowed to call this tenant's routes",
+    example: ['203.0.113.0/24', '2001:db8::/32'],
+    type: [String],
+  })
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })

@@ -19,12 +19,21 @@ import { IsMoney } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
 
 /** EMV 3DS transType by name. */
-export const TRANSACTION_TYPES = { PURCHASE: '01', CHECK_ACCEPTANCE: '03', ACCOUNT_FUNDING: '10', QUASI_CASH: '11', PREPAID_ACTIVATION: '28' } as const;
+export const TRANSACTION_TYPES = {
+  PURCHASE: '01',
+  CHECK_ACCEPTANCE: '03',
+  ACCOUNT_FUNDING: '10',
+  QUASI_CASH: '11',
+  PREPAID_ACTIVATION: '28',
+} as const;
 /** EMV 3DS deviceChannel by name. */
 export const DEVICE_CHANNELS = { SDK: '01', BROWSER: '02', '3RI': '03' } as const;
 
 export class InitializePaymentDto {
-  @ApiProperty({ description: 'Amount in BRL (currency units, at most 2 decimals) to authenticate; the payment must use the same amount', example: 150.75 })
+  @ApiProperty({
+    description: 'Amount in BRL (currency units, at most 2 decimals) to authenticate; the payment must use the same amount',
+    example: 150.75,
+  })
   @IsMoney()
   @Min(0.01)
   @Max(10_000_000)
@@ -41,14 +50,20 @@ export class InitializePaymentDto {
 }
 
 export class InitializePaymentResultDto {
-  @ApiProperty({ description: 'Token for the 3DS setup, authenticate and challenge-result calls', example: 'b3J0aGFuay15b3Utd2lsbC1uZXZlci1ndWVzcy10aGlz' })
+  @ApiProperty({
+    description: 'Token for the 3DS setup, authenticate and challenge-result calls',
+    example: 'b3J0aGFuay15b3Utd2lsbC1uZXZlci1ndWVzcy10aGlz',
+  })
   token: string;
   @ApiProperty({ example: '2026-11-20T12:30:00Z' })
   expiresAt: string;
 }
 
 export class CardReferenceFields {
-  @ApiPropertyOptional({ description: 'Full card number (one of cardNumber, storedCardSlug, transactionTokenSlug)', example: '4000000000002701' })
+  @ApiPropertyOptional({
+    description: 'Full card number (one of cardNumber, storedCardSlug, transactionTokenSlug)',
+    example: '4000000000002701',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(40)
@@ -75,19 +90,30 @@ export class ThreeDsSetupDto extends CardReferenceFields {
 }
 
 export class ThreeDsSetupResultDto {
-  @ApiProperty({ description: 'Reference of this 3DS transaction; pass it to authenticate', example: '0f0e8c1e-2b1a-4c55-9d1e-9a8f6b1d2c3e' })
+  @ApiProperty({
+    description: 'Reference of this 3DS transaction; pass it to authenticate',
+    example: '0f0e8c1e-2b1a-4c55-9d1e-9a8f6b1d2c3e',
+  })
   referenceId: string;
   @ApiProperty({
-    description: 'Load it in a hidden iframe (POST form field JWT=accessToken, or GET) before authenticate; it posts `{"messageType":"profile.completed"}` to its parent when done',
+    description:
+      'Load it in a hidden iframe (POST form field JWT=accessToken, or GET) before authenticate; it posts `{"messageType":"profile.completed"}` to its parent when done',
     example: 'https://api.example.com/sandbox/three-ds/ddc?referenceId=0f0e8c1e-2b1a-4c55-9d1e-9a8f6b1d2c3e',
   })
   deviceDataCollectionUrl: string;
-  @ApiProperty({ description: 'JWT for the device data collection form', example: 'eyJhbGciOiJIUzI1NiJ9.eyJyZWZlcmVuY2VJZCI6Ii4uLiJ9.c2lnbmF0dXJl' })
+  @ApiProperty({
+    description: 'JWT for the device data collection form',
+    example: 'eyJhbGciOiJIUzI1NiJ9.eyJyZWZlcmVuY2VJZCI6Ii4uLiJ9.c2lnbmF0dXJl',
+  })
   accessToken: string;
 }
 
 export class AmountDetailsDto {
-  @ApiProperty({ description: 'Decimal amount, equal to the initialized amount', example: '150.75', oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @ApiProperty({
+    description: 'Decimal amount, equal to the initialized amount',
+    example: '150.75',
+    oneOf: [{ type: 'string' }, { type: 'number' }],
+  })
   @IsDefined()
   totalAmount: string | number;
 
@@ -103,7 +129,10 @@ export class OrderInformationDto {
   @Type(() => AmountDetailsDto)
   amountDetails: AmountDetailsDto;
 
-  @ApiPropertyOptional({ description: 'Billing address (free form, as CyberSource billTo)', example: { country: 'BR', locality: 'São Paulo' } })
+  @ApiPropertyOptional({
+    description: 'Billing address (free form, as CyberSource billTo)',
+    example: { country: 'BR', locality: 'São Paulo' },
+  })
   @IsOptional()
   @IsObject()
   billTo?: Record<string, unknown>;
@@ -212,7 +241,10 @@ export class ThreeDsAuthenticateDto extends CardReferenceFields {
   @MaxLength(45)
   cardHolderName?: string;
 
-  @ApiProperty({ description: 'Unique id of this 3DS request, made by the client; repeating it replays the answer', example: 'order-1234-3ds-1' })
+  @ApiProperty({
+    description: 'Unique id of this 3DS request, made by the client; repeating it replays the answer',
+    example: 'order-1234-3ds-1',
+  })
   @IsString()
   @Matches(/^[A-Za-z0-9._:-]{1,64}$/)
   requestId: string;
@@ -231,7 +263,8 @@ export class ThreeDsAuthenticateDto extends CardReferenceFields {
   deviceChannel: keyof typeof DEVICE_CHANNELS;
 
   @ApiProperty({
-    description: 'Your page after the challenge: the challenge-result page posts its message to this URL\'s origin when framed, or navigates here when not (https; http only for localhost)',
+    description:
+      "Your page after the challenge: the challenge-result page posts its message to this URL's origin when framed, or navigates here when not (https; http only for localhost)",
     example: 'https://shop.example.com/checkout/3ds-done',
   })
   @IsString()
@@ -244,12 +277,20 @@ export class ThreeDsAuthenticateDto extends CardReferenceFields {
   @MaxLength(2048)
   merchantUrl?: string;
 
-  @ApiPropertyOptional({ description: 'CyberSource transaction mode: S e-commerce, M MOTO, R retail, P mobile, T tablet', enum: ['S', 'M', 'R', 'P', 'T'], example: 'S' })
+  @ApiPropertyOptional({
+    description: 'CyberSource transaction mode: S e-commerce, M MOTO, R retail, P mobile, T tablet',
+    enum: ['S', 'M', 'R', 'P', 'T'],
+    example: 'S',
+  })
   @IsOptional()
   @IsIn(['S', 'M', 'R', 'P', 'T'])
   transactionMode?: string;
 
-  @ApiPropertyOptional({ description: 'Challenge window: 01 250x400, 02 390x400, 03 500x600, 04 600x400, 05 full page', enum: ['01', '02', '03', '04', '05'], example: '02' })
+  @ApiPropertyOptional({
+    description: 'Challenge window: 01 250x400, 02 390x400, 03 500x600, 04 600x400, 05 full page',
+    enum: ['01', '02', '03', '04', '05'],
+    example: '02',
+  })
   @IsOptional()
   @IsIn(['01', '02', '03', '04', '05'])
   acsWindowSize?: string;
@@ -290,7 +331,10 @@ export class ThreeDsResultDto {
   cavv?: string;
   @ApiProperty({ example: '3b2a6a4e-7a3b-4d8e-9f11-0c2d6a1b9e77' })
   dsTransactionId: string;
-  @ApiPropertyOptional({ description: 'Frame it (size per acsWindowSize) when status is CHALLENGE', example: 'https://api.example.com/sandbox/three-ds/challenge/acs_x' })
+  @ApiPropertyOptional({
+    description: 'Frame it (size per acsWindowSize) when status is CHALLENGE',
+    example: 'https://api.example.com/sandbox/three-ds/challenge/acs_x',
+  })
   challengeUrl?: string;
   @ApiProperty({ example: true })
   liabilityShift: boolean;

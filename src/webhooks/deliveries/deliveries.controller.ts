@@ -18,7 +18,8 @@ export class WebhookDeliveriesController {
   @ApiOperation({
     operationId: 'listWebhookDeliveries',
     summary: 'The delivery log, newest first, filtered by status and event type',
-    description: 'Finished deliveries are kept WEBHOOK_RETENTION_DAYS (default 30) after their event, then deleted with it; a PENDING one is kept until it finishes.',
+    description:
+      'Finished deliveries are kept WEBHOOK_RETENTION_DAYS (default 30) after their event, then deleted with it; a PENDING one is kept until it finishes.',
   })
   @ApiOkResponse({ type: DeliveryPageDto })
   @ApiErrors(400)
@@ -27,7 +28,10 @@ export class WebhookDeliveriesController {
   }
 
   @Get(':deliveryId')
-  @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'One delivery with every attempt (status code, latency, error, first 1 KiB of the answer)' })
+  @ApiOperation({
+    operationId: 'getWebhookDelivery',
+    summary: 'One delivery with every attempt (status code, latency, error, first 1 KiB of the answer)',
+  })
   @ApiOkResponse({ type: DeliveryDetailDto })
   @ApiErrors(NOT_FOUND)
   get(@CurrentTenant() t: TenantContext, @Param('deliveryId') id: string): Promise<DeliveryDetailDto> {
@@ -38,10 +42,14 @@ export class WebhookDeliveriesController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'replayWebhookDelivery',
-    summary: 'Send the event again: a new delivery to the domain\'s current endpoint, due at once, with a fresh attempt schedule',
+    summary: "Send the event again: a new delivery to the domain's current endpoint, due at once, with a fresh attempt schedule",
   })
   @ApiAcceptedResponse({ type: DeliveryDto, description: 'The new delivery (replayOf names the original)' })
-  @ApiErrors(NOT_FOUND, [409, 'delivery_pending', 'The delivery is still scheduled (`delivery_pending`) or no endpoint is active for its domain (`no_active_endpoint`)'])
+  @ApiErrors(NOT_FOUND, [
+    409,
+    'delivery_pending',
+    'The delivery is still scheduled (`delivery_pending`) or no endpoint is active for its domain (`no_active_endpoint`)',
+  ])
   replay(@CurrentTenant() t: TenantContext, @Param('deliveryId') id: string): Promise<DeliveryDto> {
     return this.deliveries.replay(t.tenantId, id);
   }

@@ -37,11 +37,10 @@ export class SqlDeliveriesRepository extends DeliveriesRepository {
     if (f.eventType) where.push(`event_type = $${params.push(f.eventType)}`);
     const cond = where.join(' AND ');
     const [rows, count] = await Promise.all([
-      this.ds.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${cond} ORDER BY created_at DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-        ...params,
-        f.limit,
-        f.offset,
-      ]),
+      this.ds.query(
+        `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${cond} ORDER BY created_at DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, f.limit, f.offset],
+      ),
       this.ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${cond}`, params),
     ]);
     return [rows.map(toDto), count[0].n];
@@ -75,18 +74,20 @@ export class SqlDeliveriesRepository extends DeliveriesRepository {
     if (!UUID.test(id)) return { ok: false, reason: 'not_found' };
     // 23503: the retention job deleted the event while this insert waited on it (it locks the
     // events it deletes); to the caller the delivery is simply gone.
-    const rows = await this.ds.query(
-      `INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, domain, event_type, status, next_attempt_at, replay_of, created_at)
+    const rows = await this.ds
+      .query(
+        `INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, domain, event_type, status, next_attempt_at, replay_of, created_at)
        SELECT d.tenant_id, d.event_id, e.id, d.domain, d.event_type, 'PENDING', $3::timestamptz, d.id, $3::timestamptz
        FROM webhook_deliveries d
        JOIN webhook_endpoints e ON e.tenant_id = d.tenant_id AND e.domain = d.domain AND e.status = 'ACTIVE'
        WHERE d.id = $1 AND d.tenant_id = $2 AND d.status <> 'PENDING'
        RETURNING ${COLUMNS}`,
-      [id, tenantId, now],
-    ).catch((e) => {
-      if ((e?.code ?? e?.driverError?.code) === '23503') return [];
-      throw e;
-    });
+        [id, tenantId, now],
+      )
+      .catch((e) => {
+        if ((e?.code ?? e?.driverError?.code) === '23503') return [];
+        throw e;
+      });
     if (rows[0]) return { ok: true, delivery: toDto(rows[0]) };
     const original = await this.find(tenantId, id);
     if (!original) return { ok: false, reason: 'not_found' };

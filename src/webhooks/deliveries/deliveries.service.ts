@@ -28,8 +28,15 @@ export class WebhookDeliveriesService {
     const r = await this.repo.replay(tenantId, id, this.clock.now());
     if (r.ok) return r.delivery;
     if (r.reason === 'not_found') throw notFound(id);
-    if (r.reason === 'pending') throw WebhookErrors.error('delivery_pending', 'The delivery is still scheduled; it cannot be replayed until it is DELIVERED, DEAD, CANCELLED or NO_ENDPOINT');
-    throw WebhookErrors.error('no_active_endpoint', 'No active webhook is registered for this delivery\'s domain; register one (PUT) and replay again');
+    if (r.reason === 'pending')
+      throw WebhookErrors.error(
+        'delivery_pending',
+        'The delivery is still scheduled; it cannot be replayed until it is DELIVERED, DEAD, CANCELLED or NO_ENDPOINT',
+      );
+    throw WebhookErrors.error(
+      'no_active_endpoint',
+      "No active webhook is registered for this delivery's domain; register one (PUT) and replay again",
+    );
   }
 }
 

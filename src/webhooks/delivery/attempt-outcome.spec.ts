@@ -2,21 +2,45 @@ import { classifyAttempt, responseSnippet } from './attempt-outcome';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms);
-const resp = (statusCode: number, retryAfter?: string) => ({ kind: 'response' as const, statusCode, retryAfter, snippet: null, latencyMs: 5 });
+const resp = (statusCode: number, retryAfter?: string) => ({
+  kind: 'response' as const,
+  statusCode,
+  retryAfter,
+  snippet: null,
+  latencyMs: 5,
+});
 
 describe('classifyAttempt', () => {
   it('2xx is delivered', () => {
     for (const code of [200, 201, 204, 299]) {
-      expect(classifyAttempt(resp(code), 1, NOW)).toEqual({ status: 'DELIVERED', nextAttemptAt: null, outcome: 'delivered', statusCode: code, error: null });
+      expect(classifyAttempt(resp(code), 1, NOW)).toEqual({
+        status: 'DELIVERED',
+        nextAttemptAt: null,
+        outcome: 'delivered',
+        statusCode: code,
+        error: null,
+      });
     }
   });
 
   it('410 is gone: the delivery is cancelled (the endpoint gets disabled)', () => {
-    expect(classifyAttempt(resp(410), 3, NOW)).toEqual({ status: 'CANCELLED', nextAttemptAt: null, outcome: 'gone', statusCode: 410, error: 'endpoint_gone' });
+    expect(classifyAttempt(resp(410), 3, NOW)).toEqual({
+      status: 'CANCELLED',
+      nextAttemptAt: null,
+      outcome: 'gone',
+      statusCode: 410,
+      error: 'endpoint_gone',
+    });
   });
 
   it('any other answer fails and follows the schedule: 5 s after the 1st attempt, 5 min after the 2nd', () => {
-    expect(classifyAttempt(resp(500), 1, NOW)).toMatchObject({ status: 'PENDING', nextAttemptAt: at(5000), outcome: 'failed', statusCode: 500, error: 'http_500' });
+    expect(classifyAttempt(resp(500), 1, NOW)).toMatchObject({
+      status: 'PENDING',
+      nextAttemptAt: at(5000),
+      outcome: 'failed',
+      statusCode: 500,
+      error: 'http_500',
+    });
     expect(classifyAttempt(resp(302), 2, NOW)).toMatchObject({ status: 'PENDING', nextAttemptAt: at(300000), error: 'http_302' });
     expect(classifyAttempt(resp(400), 7, NOW)).toMatchObject({ status: 'PENDING', nextAttemptAt: at(24 * 3600000) });
   });
@@ -28,7 +52,9 @@ describe('classifyAttempt', () => {
 
   it('the 8th failed attempt makes the delivery dead', () => {
     expect(classifyAttempt(resp(500), 8, NOW)).toMatchObject({ status: 'DEAD', nextAttemptAt: null, outcome: 'failed' });
-    expect(classifyAttempt({ kind: 'error', error: 'ECONNREFUSED', refused: false, latencyMs: 1 }, 8, NOW)).toMatchObject({ status: 'DEAD' });
+    expect(classifyAttempt({ kind: 'error', error: 'ECONNREFUSED', refused: false, latencyMs: 1 }, 8, NOW)).toMatchObject({
+      status: 'DEAD',
+    });
   });
 
   it('network errors fail; a refused target is told apart', () => {
@@ -38,7 +64,9 @@ describe('classifyAttempt', () => {
       statusCode: null,
       error: 'timeout after 10000 ms',
     });
-    expect(classifyAttempt({ kind: 'error', error: 'target_not_allowed: loopback', refused: true, latencyMs: 0 }, 1, NOW)).toMatchObject({ outcome: 'refused' });
+    expect(classifyAttempt({ kind: 'error', error: 'target_not_allowed: loopback', refused: true, latencyMs: 0 }, 1, NOW)).toMatchObject({
+      outcome: 'refused',
+    });
   });
 
   it('keeps error text short and free of NUL', () => {

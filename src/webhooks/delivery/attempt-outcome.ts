@@ -27,14 +27,23 @@ export const ERROR_MAX_CHARS = 300;
 export function classifyAttempt(http: HttpOutcome, attempt: number, now: Date): Classified {
   if (http.kind === 'response') {
     const code = http.statusCode;
-    if (code >= 200 && code < 300) return { status: afterAttempt('delivered'), nextAttemptAt: null, outcome: 'delivered', statusCode: code, error: null };
-    if (code === 410) return { status: afterAttempt('endpoint_gone'), nextAttemptAt: null, outcome: 'gone', statusCode: code, error: 'endpoint_gone' };
+    if (code >= 200 && code < 300)
+      return { status: afterAttempt('delivered'), nextAttemptAt: null, outcome: 'delivered', statusCode: code, error: null };
+    if (code === 410)
+      return { status: afterAttempt('endpoint_gone'), nextAttemptAt: null, outcome: 'gone', statusCode: code, error: 'endpoint_gone' };
     return failed(attempt, now, http.retryAfter, 'failed', code, `http_${code}`);
   }
   return failed(attempt, now, undefined, http.refused ? 'refused' : 'failed', null, cleanText(http.error, ERROR_MAX_CHARS));
 }
 
-function failed(attempt: number, now: Date, retryAfter: string | undefined, outcome: AttemptOutcome, code: number | null, error: string): Classified {
+function failed(
+  attempt: number,
+  now: Date,
+  retryAfter: string | undefined,
+  outcome: AttemptOutcome,
+  code: number | null,
+  error: string,
+): Classified {
   const next = nextAttemptAt(attempt + 1, retryAfter, now);
   return { status: afterAttempt(next ? 'attempt_failed' : 'attempts_exhausted'), nextAttemptAt: next, outcome, statusCode: code, error };
 }

@@ -66,7 +66,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.hostWindow = config.maxInFlightPerHost + config.batchSize;
     this.wakeAfter = Math.max(1, Math.ceil(Math.min(config.batchSize, this.hostWindow) / 2));
     this.queueDeadlineMs = Math.max(50, Math.floor(config.leaseMarginMs / 2));
-    telemetry.workerState = () => ({ worker: this.running ? 'running' : config.workerEnabled ? 'stopped' : 'disabled', inFlight: this.inFlight, queued: this.queued });
+    telemetry.workerState = () => ({
+      worker: this.running ? 'running' : config.workerEnabled ? 'stopped' : 'disabled',
+      inFlight: this.inFlight,
+      queued: this.queued,
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -98,7 +102,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     for (const lane of this.lanes.all()) this.dropQueue(lane);
     if (this.sends.size) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...this.sends]), new Promise((r) => (timer = setTimeout(r, Math.min(this.config.timeoutMs, 3000))))]);
+      await Promise.race([
+        Promise.allSettled([...this.sends]),
+        new Promise((r) => (timer = setTimeout(r, Math.min(this.config.timeoutMs, 3000)))),
+      ]);
       clearTimeout(timer);
       this.lanes.transport.abortAll();
       await Promise.allSettled([...this.sends]);
@@ -242,7 +249,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   private deferral(row: ClaimedDelivery, ms: number | null): DeliveryResult {
     this.telemetry.count('deferred');
-    return { kind: 'defer', id: row.id, token: row.token, until: ms === null ? null : new Date(this.clock.now().getTime() + Math.max(0, ms)) };
+    return {
+      kind: 'defer',
+      id: row.id,
+      token: row.token,
+      until: ms === null ? null : new Date(this.clock.now().getTime() + Math.max(0, ms)),
+    };
   }
 
   private idle(ms: number): Promise<void> {

@@ -45,7 +45,8 @@ export class HostLane {
     } catch (e: any) {
       if (e?.code === 'EOPENBREAKER') return 'open';
       if (e instanceof CountedFailure) return e.outcome;
-      if (e?.code === 'ETIMEDOUT') return { kind: 'error', error: `timeout after ${this.timeoutMs} ms`, refused: false, latencyMs: this.timeoutMs };
+      if (e?.code === 'ETIMEDOUT')
+        return { kind: 'error', error: `timeout after ${this.timeoutMs} ms`, refused: false, latencyMs: this.timeoutMs };
       throw e;
     }
   }

@@ -59,7 +59,13 @@ export class HttpTransport {
   private readonly active = new Set<http.ClientRequest>();
 
   constructor(private readonly opts: HttpTransportOptions) {
-    const agentOpts = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: opts.maxSocketsPerHost, maxFreeSockets: opts.maxSocketsPerHost, scheduling: 'lifo' as const };
+    const agentOpts = {
+      keepAlive: true,
+      keepAliveMsecs: 1000,
+      maxSockets: opts.maxSocketsPerHost,
+      maxFreeSockets: opts.maxSocketsPerHost,
+      scheduling: 'lifo' as const,
+    };
     this.httpAgent = new http.Agent(agentOpts);
     this.httpsAgent = new https.Agent(agentOpts);
   }

@@ -39,7 +39,12 @@ describe('PayloadBuilder', () => {
   it('acquiring: the spec body, signed with the current secret', () => {
     const d = delivery({ secretBox: RING.box(TENANT, 'acquiring', 'whsec_current') });
     const { body, headers } = builder.build(d, NOW, TS);
-    expect(JSON.parse(body)).toEqual({ id: d.eventId, type: 'acquiring.payout', createdAt: '2026-03-10T11:59:00.000Z', data: { amount: 1500, payer: 'João' } });
+    expect(JSON.parse(body)).toEqual({
+      id: d.eventId,
+      type: 'acquiring.payout',
+      createdAt: '2026-03-10T11:59:00.000Z',
+      data: { amount: 1500, payer: 'João' },
+    });
     expect(body).toBe(acquiringBody(d));
     expect(verifyV1('whsec_current', body, headers['X-Service-Signature'])).toEqual({ valid: true });
     expect(verifyV2('whsec_current', body, headers['X-Service-Signature-V2'], { webhookId: d.eventId, now: NOW })).toEqual({ valid: true });
@@ -57,17 +62,32 @@ describe('PayloadBuilder', () => {
     });
     const during = builder.build(d, NOW, TS);
     expect(verifyV1('whsec_old', during.body, during.headers['X-Service-Signature-Previous'])).toEqual({ valid: true });
-    expect(verifyV2('whsec_old', during.body, during.headers['X-Service-Signature-V2'], { webhookId: d.eventId, now: NOW })).toEqual({ valid: true });
+    expect(verifyV2('whsec_old', during.body, during.headers['X-Service-Signature-V2'], { webhookId: d.eventId, now: NOW })).toEqual({
+      valid: true,
+    });
     const after = builder.build(d, new Date(NOW.getTime() + 1000), TS);
     expect(after.headers['X-Service-Signature-Previous']).toBeUndefined();
-    expect(verifyV2('whsec_old', after.body, after.headers['X-Service-Signature-V2'], { webhookId: d.eventId, now: NOW }).valid).toBe(false);
+    expect(verifyV2('whsec_old', after.body, after.headers['X-Service-Signature-V2'], { webhookId: d.eventId, now: NOW }).valid).toBe(
+      false,
+    );
   });
 
   it('pix-automatic: sealed with the current key, or the previous one during the grace period', () => {
     const current = generateSealingKey();
     const previous = generateSealingKey();
-    const base = delivery({ domain: 'pix-automatic', eventType: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', idTx: 'RR1', secretBox: RING.box(TENANT, 'pix-automatic', current) });
-    const plain = { id: base.eventId, event_type: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED', idTx: 'RR1', occurredAt: '2026-03-10T11:59:00.000Z', data: { amount: 1500, payer: 'João' } };
+    const base = delivery({
+      domain: 'pix-automatic',
+      eventType: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED',
+      idTx: 'RR1',
+      secretBox: RING.box(TENANT, 'pix-automatic', current),
+    });
+    const plain = {
+      id: base.eventId,
+      event_type: 'PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED',
+      idTx: 'RR1',
+      occurredAt: '2026-03-10T11:59:00.000Z',
+      data: { amount: 1500, payer: 'João' },
+    };
     const now = builder.build(base, NOW, TS);
     const sealed = JSON.parse(now.body);
     expect(Object.keys(sealed).sort()).toEqual(['ciphertext', 'iv', 'keyId', 'tag']);
@@ -75,7 +95,12 @@ describe('PayloadBuilder', () => {
     expect(open(parseSealingKey(current), sealed)).toEqual(plain);
     expect(now.headers).toEqual({ 'X-Service-Webhook-Id': base.eventId, 'X-Service-Timestamp': String(TS) });
 
-    const rotating = { ...base, previousKeyId: 'key_old', previousSecretBox: RING.box(TENANT, 'pix-automatic', previous), previousExpiresAt: new Date(NOW.getTime() + 1000) };
+    const rotating = {
+      ...base,
+      previousKeyId: 'key_old',
+      previousSecretBox: RING.box(TENANT, 'pix-automatic', previous),
+      previousExpiresAt: new Date(NOW.getTime() + 1000),
+    };
     const grace = JSON.parse(builder.build(rotating, NOW, TS).body);
     expect(grace.keyId).toBe('key_old');
     expect(open(parseSealingKey(previous), grace)).toEqual(plain);

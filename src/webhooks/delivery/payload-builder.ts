@@ -36,7 +36,13 @@ export class PayloadBuilder {
     }
     const keyId = inGrace ? d.previousKeyId! : d.keyId;
     const key = parseSealingKey(this.open(d, inGrace ? d.previousSecretBox! : d.secretBox));
-    const plaintext = { id: d.eventId, event_type: d.eventType, idTx: d.idTx, occurredAt: d.occurredAt.toISOString(), data: JSON.parse(d.dataJson) };
+    const plaintext = {
+      id: d.eventId,
+      event_type: d.eventType,
+      idTx: d.idTx,
+      occurredAt: d.occurredAt.toISOString(),
+      data: JSON.parse(d.dataJson),
+    };
     return {
       body: JSON.stringify(seal(key, keyId, plaintext)),
       headers: { [WEBHOOK_ID_HEADER]: d.eventId, [TIMESTAMP_HEADER]: String(wallClockSeconds) },

@@ -72,7 +72,9 @@ export class ResultWriter {
         return;
       } catch (e: any) {
         if (attempt >= TRIES) {
-          this.logger.error(`could not record ${batch.length} webhook results (${e?.message ?? e}); those rows are sent again when their lease ends`);
+          this.logger.error(
+            `could not record ${batch.length} webhook results (${e?.message ?? e}); those rows are sent again when their lease ends`,
+          );
           return;
         }
         await new Promise((r) => setTimeout(r, 200 * attempt));

@@ -20,7 +20,14 @@ export class WebhookTelemetry {
   private readonly duration: Histogram<'outcome'>;
   workerState: () => Record<string, unknown> = () => ({ worker: 'not started' });
 
-  constructor(metrics: MetricsService, health: HealthRegistry, store: OutboxStore, clock: Clock, db: DatabaseState, config: WebhooksConfig) {
+  constructor(
+    metrics: MetricsService,
+    health: HealthRegistry,
+    store: OutboxStore,
+    clock: Clock,
+    db: DatabaseState,
+    config: WebhooksConfig,
+  ) {
     this.deliveries = new Counter({
       name: 'webhook_deliveries_total',
       help: 'Webhook delivery attempts by outcome (delivered, failed, dead, gone, refused) and deferrals (deferred)',

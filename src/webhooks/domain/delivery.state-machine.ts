@@ -10,13 +10,18 @@ import { DELIVERY_STATUSES, DeliveryStatus } from '../event-types';
 export const DELIVERY_TRIGGERS = ['delivered', 'attempt_failed', 'attempts_exhausted', 'endpoint_gone'] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
-export const DELIVERY_MACHINE = stateMachineOfTable<DeliveryStatus, DeliveryTrigger>('webhook-delivery', DELIVERY_STATUSES, DELIVERY_TRIGGERS, {
-  PENDING: { delivered: 'DELIVERED', attempt_failed: 'PENDING', attempts_exhausted: 'DEAD', endpoint_gone: 'CANCELLED' },
-  DELIVERED: {},
-  DEAD: {},
-  CANCELLED: {},
-  NO_ENDPOINT: {},
-});
+export const DELIVERY_MACHINE = stateMachineOfTable<DeliveryStatus, DeliveryTrigger>(
+  'webhook-delivery',
+  DELIVERY_STATUSES,
+  DELIVERY_TRIGGERS,
+  {
+    PENDING: { delivered: 'DELIVERED', attempt_failed: 'PENDING', attempts_exhausted: 'DEAD', endpoint_gone: 'CANCELLED' },
+    DELIVERED: {},
+    DEAD: {},
+    CANCELLED: {},
+    NO_ENDPOINT: {},
+  },
+);
 
 /** Where an attempt takes a pending delivery (every trigger leaves PENDING). */
 export function afterAttempt<T extends DeliveryTrigger>(trigger: T): 'PENDING' | 'DELIVERED' | 'DEAD' | 'CANCELLED' {

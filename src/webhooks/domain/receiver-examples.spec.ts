@@ -52,7 +52,13 @@ describe('VERIFY_SIGNATURE_SNIPPET', () => {
 describe('OPEN_SEALED_BODY_SNIPPET', () => {
   const openSealed = load<(body: unknown, base64Key: string) => unknown>(OPEN_SEALED_BODY_SNIPPET, 'openSealedBody');
   const key = randomBytes(32);
-  const event = { id: 'evt_9', event_type: 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', idTx: 'RR123', occurredAt: '2025-02-03T10:00:00Z', data: {} };
+  const event = {
+    id: 'evt_9',
+    event_type: 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED',
+    idTx: 'RR123',
+    occurredAt: '2025-02-03T10:00:00Z',
+    data: {},
+  };
 
   it('opens a body sealed by sealing.ts, as an object or as raw JSON text', () => {
     const body = seal(key, 'k1', event);
@@ -73,7 +79,9 @@ describe('OPEN_SEALED_BODY_SNIPPET', () => {
     expect(() => openSealed({ ...body, ciphertext: flip(body.ciphertext) }, key.toString('base64'))).toThrow();
     expect(() => openSealed({ ...body, iv: flip(body.iv) }, key.toString('base64'))).toThrow();
     // a truncated tag is refused rather than accepted with fewer bits
-    expect(() => openSealed({ ...body, tag: Buffer.from(body.tag, 'base64').subarray(0, 8).toString('base64') }, key.toString('base64'))).toThrow();
+    expect(() =>
+      openSealed({ ...body, tag: Buffer.from(body.tag, 'base64').subarray(0, 8).toString('base64') }, key.toString('base64')),
+    ).toThrow();
   });
 });
 
@@ -100,7 +108,9 @@ describe('snippets as standalone files', () => {
           `process.stdout.write(JSON.stringify([verifyServiceSignature(input.body, input.header, input.secret), ` +
           `verifyServiceSignature(input.body + ' ', input.header, input.secret)]));\n`,
       );
-      const verifyOut = execFileSync(process.execPath, [verifyFile], { input: JSON.stringify({ body: BODY, header: signature, secret: SECRET }) });
+      const verifyOut = execFileSync(process.execPath, [verifyFile], {
+        input: JSON.stringify({ body: BODY, header: signature, secret: SECRET }),
+      });
       expect(JSON.parse(verifyOut.toString())).toEqual([true, false]);
 
       const openFile = join(dir, 'open.js');

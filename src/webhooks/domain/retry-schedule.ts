@@ -13,7 +13,16 @@
  */
 import { RetryScheduleError } from './errors';
 
-export const DELIVERY_SCHEDULE_SECONDS: readonly number[] = Object.freeze([0, 5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 24 * 3600]);
+export const DELIVERY_SCHEDULE_SECONDS: readonly number[] = Object.freeze([
+  0,
+  5,
+  5 * 60,
+  30 * 60,
+  2 * 3600,
+  5 * 3600,
+  10 * 3600,
+  24 * 3600,
+]);
 export const MAX_DELIVERY_ATTEMPTS = DELIVERY_SCHEDULE_SECONDS.length;
 export const RETRY_AFTER_CAP_SECONDS = 24 * 3600;
 

@@ -75,7 +75,8 @@ export function open<T = Record<string, unknown>>(key: Buffer, body: SealedBody)
 
 /** Parses the base64 sealing key (as shown to the caller once): exactly 32 bytes. */
 export function parseSealingKey(base64Key: string): Buffer {
-  const key = typeof base64Key === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(base64Key.trim()) ? Buffer.from(base64Key.trim(), 'base64') : null;
+  const key =
+    typeof base64Key === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(base64Key.trim()) ? Buffer.from(base64Key.trim(), 'base64') : null;
   if (!key || key.length !== SEALING_KEY_BYTES || key.toString('base64') !== base64Key.trim()) {
     throw new SealingInputError('sealing_key_invalid', `the sealing key must be base64 of exactly ${SEALING_KEY_BYTES} bytes`);
   }

@@ -1,14 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { SigningInputError } from './errors';
-import {
-  DEFAULT_TOLERANCE_SECONDS,
-  parseV2Header,
-  signatureHeaders,
-  signV1,
-  signV2,
-  verifyV1,
-  verifyV2,
-} from './signing';
+import { DEFAULT_TOLERANCE_SECONDS, parseV2Header, signatureHeaders, signV1, signV2, verifyV1, verifyV2 } from './signing';
 
 const SECRET = 'whsec_current_0123456789';
 const OLD_SECRET = 'whsec_previous_9876543210';
@@ -72,7 +64,9 @@ describe('signV2 / verifyV2', () => {
   it('verifies within the tolerance, both directions', () => {
     const header = signV2(SECRET, ID, TS, BODY);
     expect(verifyV2(SECRET, BODY, header, { webhookId: ID, now: NOW })).toEqual({ valid: true });
-    expect(verifyV2(SECRET, BODY, header, { webhookId: ID, now: new Date((TS + DEFAULT_TOLERANCE_SECONDS) * 1000) })).toEqual({ valid: true });
+    expect(verifyV2(SECRET, BODY, header, { webhookId: ID, now: new Date((TS + DEFAULT_TOLERANCE_SECONDS) * 1000) })).toEqual({
+      valid: true,
+    });
     expect(verifyV2(SECRET, BODY, header, { webhookId: ID, now: new Date((TS - 60) * 1000) })).toEqual({ valid: true });
   });
 

@@ -106,7 +106,8 @@ export function verifyV2(secret: string, rawBody: RawBody, header: string | unde
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new SigningInputError('signing_timestamp_invalid', 'toleranceSeconds must be a non-negative number');
   }
-  if (typeof secret !== 'string' || secret.length === 0) throw new SigningInputError('signing_secret_invalid', 'the signing secret is empty');
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new SigningInputError('signing_secret_invalid', 'the signing secret is empty');
   if (header === undefined || header === null || header.trim() === '') return fail('header_missing');
   const parsed = parseV2Header(header);
   if (!parsed || typeof options.webhookId !== 'string' || !WEBHOOK_ID_PATTERN.test(options.webhookId)) return fail('header_malformed');
@@ -154,7 +155,8 @@ function bytes(rawBody: RawBody): Buffer {
 }
 
 function hmac(secret: string, parts: Buffer[]): Buffer {
-  if (typeof secret !== 'string' || secret.length === 0) throw new SigningInputError('signing_secret_invalid', 'the signing secret is empty');
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new SigningInputError('signing_secret_invalid', 'the signing secret is empty');
   const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
   for (const part of parts) mac.update(part);
   return mac.digest();

@@ -9,7 +9,10 @@ export class DeliveryQueryDto extends PageQueryDto {
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
 
-  @ApiPropertyOptional({ example: 'acquiring.payout', description: 'An event type, e.g. `acquiring.payout` or `PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED`' })
+  @ApiPropertyOptional({
+    example: 'acquiring.payout',
+    description: 'An event type, e.g. `acquiring.payout` or `PIX_AUTOMATIC_RECEIVER_BILLING_COMPLETED`',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^[A-Za-z0-9_.]{1,100}$/, { message: 'eventType must be an event type name' })
@@ -20,7 +23,10 @@ export class DeliveryDto {
   @ApiProperty({ example: '0b7e4a3c-1f2d-4e5f-8a9b-0c1d2e3f4a5b' })
   id: string;
 
-  @ApiProperty({ example: 'evt_5f0c6a1e2b3c4d5e6f708192', description: 'The event id: `id` of the body and `X-Service-Webhook-Id`; the same on every attempt and replay' })
+  @ApiProperty({
+    example: 'evt_5f0c6a1e2b3c4d5e6f708192',
+    description: 'The event id: `id` of the body and `X-Service-Webhook-Id`; the same on every attempt and replay',
+  })
   eventId: string;
 
   @ApiProperty({ enum: ['acquiring', 'pix-automatic'], example: 'acquiring' })
@@ -29,7 +35,10 @@ export class DeliveryDto {
   @ApiProperty({
     example: 'acquiring.payout',
     description: 'An acquiring event type, or one of the Pix Automático receiver events (`PIX_AUTOMATIC_RECEIVER_*`)',
-    oneOf: [{ type: 'string', enum: [...ACQUIRING_EVENT_TYPES] }, { type: 'string', pattern: '^PIX_AUTOMATIC_RECEIVER_[A-Z_]+$' }],
+    oneOf: [
+      { type: 'string', enum: [...ACQUIRING_EVENT_TYPES] },
+      { type: 'string', pattern: '^PIX_AUTOMATIC_RECEIVER_[A-Z_]+$' },
+    ],
   })
   eventType: string;
 
@@ -53,7 +62,12 @@ export class DeliveryDto {
   @ApiProperty({ nullable: true, type: Number, example: 200 })
   lastStatusCode: number | null;
 
-  @ApiProperty({ nullable: true, type: String, example: null, description: 'e.g. `http_503`, `timeout after 10000 ms`, `ECONNREFUSED: …`, `target_not_allowed: …`, `endpoint_gone`' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: null,
+    description: 'e.g. `http_503`, `timeout after 10000 ms`, `ECONNREFUSED: …`, `target_not_allowed: …`, `endpoint_gone`',
+  })
   lastError: string | null;
 
   @ApiProperty({ nullable: true, type: String, example: '2026-11-20T12:00:01.000Z' })

@@ -42,7 +42,11 @@ class EndpointBaseDto {
   @ApiProperty({ example: 'https://merchant.example.com/webhooks/payments' })
   url: string;
 
-  @ApiProperty({ enum: ['ACTIVE', 'DISABLED'], example: 'ACTIVE', description: 'DISABLED after the receiver answered 410 Gone; PUT again to re-enable.' })
+  @ApiProperty({
+    enum: ['ACTIVE', 'DISABLED'],
+    example: 'ACTIVE',
+    description: 'DISABLED after the receiver answered 410 Gone; PUT again to re-enable.',
+  })
   status: 'ACTIVE' | 'DISABLED';
 
   @ApiProperty({ nullable: true, type: String, example: null, description: 'Why the endpoint is DISABLED (`endpoint_gone`).' })
@@ -56,14 +60,21 @@ class EndpointBaseDto {
 }
 
 export class AcquiringWebhookDto extends EndpointBaseDto {
-  @ApiProperty({ nullable: true, enum: ACQUIRING_EVENT_TYPES, isArray: true, example: null, description: 'null = every acquiring event type' })
+  @ApiProperty({
+    nullable: true,
+    enum: ACQUIRING_EVENT_TYPES,
+    isArray: true,
+    example: null,
+    description: 'null = every acquiring event type',
+  })
   events: string[] | null;
 
   @ApiProperty({
     nullable: true,
     type: String,
     example: '2026-11-21T12:00:00.000Z',
-    description: 'Until when deliveries also carry `X-Service-Signature-Previous` (signed with the previous secret); null when no rotation is in its grace period.',
+    description:
+      'Until when deliveries also carry `X-Service-Signature-Previous` (signed with the previous secret); null when no rotation is in its grace period.',
   })
   previousSecretExpiresAt: string | null;
 }
@@ -71,7 +82,7 @@ export class AcquiringWebhookDto extends EndpointBaseDto {
 export class AcquiringWebhookWithSecretDto extends AcquiringWebhookDto {
   @ApiProperty({
     example: 'whsec_Jx3vVn0m0rQ0i7Gq2uJb1V7wz2o5Kf3sY0T8bq6N9aE',
-    description: 'HMAC-SHA256 signing secret (the key is this string\'s UTF-8 bytes). Shown only in this answer; a new PUT rotates it.',
+    description: "HMAC-SHA256 signing secret (the key is this string's UTF-8 bytes). Shown only in this answer; a new PUT rotates it.",
   })
   secret: string;
 }
@@ -84,7 +95,8 @@ export class PixAutomaticWebhookDto extends EndpointBaseDto {
     nullable: true,
     type: String,
     example: null,
-    description: 'During a rotation\'s grace period: the previous key id. Bodies stay sealed with the PREVIOUS key until previousKeyExpiresAt, then with keyId.',
+    description:
+      "During a rotation's grace period: the previous key id. Bodies stay sealed with the PREVIOUS key until previousKeyExpiresAt, then with keyId.",
   })
   previousKeyId: string | null;
 

@@ -14,7 +14,11 @@ import {
 import { WebhookEndpointsService } from './endpoints.service';
 
 const NOT_FOUND: ApiError = [404, 'webhook_not_found', 'No webhook is registered for this domain'];
-const BAD_URL: ApiError = [400, 'invalid_webhook_url', 'Invalid fields (`validation_error`) or a URL this deployment does not accept (`invalid_webhook_url`)'];
+const BAD_URL: ApiError = [
+  400,
+  'invalid_webhook_url',
+  'Invalid fields (`validation_error`) or a URL this deployment does not accept (`invalid_webhook_url`)',
+];
 
 @ApiTags('webhooks')
 @TenantRoute()
@@ -27,7 +31,8 @@ export class WebhookEndpointsController {
   @ApiOperation({
     operationId: 'registerAcquiringWebhook',
     summary: 'Register (or rotate) the acquiring-domain receiver; answers the HMAC signing secret once',
-    description: 'A second PUT rotates the secret: for the grace period (24 h by default) deliveries also carry `X-Service-Signature-Previous` signed with the previous secret.',
+    description:
+      'A second PUT rotates the secret: for the grace period (24 h by default) deliveries also carry `X-Service-Signature-Previous` signed with the previous secret.',
   })
   @ApiOkResponse({ type: AcquiringWebhookWithSecretDto })
   @ApiErrors(BAD_URL)
@@ -45,7 +50,10 @@ export class WebhookEndpointsController {
 
   @Delete('acquiring')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deleteAcquiringWebhook', summary: 'Delete the acquiring-domain registration; its pending deliveries are cancelled' })
+  @ApiOperation({
+    operationId: 'deleteAcquiringWebhook',
+    summary: 'Delete the acquiring-domain registration; its pending deliveries are cancelled',
+  })
   @ApiNoContentResponse({ description: 'Deleted; the secret is forgotten' })
   @ApiErrors(NOT_FOUND)
   deleteAcquiring(@CurrentTenant() t: TenantContext): Promise<void> {
@@ -57,11 +65,15 @@ export class WebhookEndpointsController {
   @ApiOperation({
     operationId: 'registerPixAutomaticWebhook',
     summary: 'Register (or rotate) the recurring-debit receiver; answers the AES-256-GCM encryptionKey once',
-    description: 'A second PUT issues a new key: for the grace period (24 h by default) bodies stay sealed with the previous key (`keyId` says which), then with the new one.',
+    description:
+      'A second PUT issues a new key: for the grace period (24 h by default) bodies stay sealed with the previous key (`keyId` says which), then with the new one.',
   })
   @ApiOkResponse({ type: PixAutomaticWebhookWithKeyDto })
   @ApiErrors(BAD_URL)
-  registerPixAutomatic(@CurrentTenant() t: TenantContext, @Body() dto: RegisterPixAutomaticWebhookDto): Promise<PixAutomaticWebhookWithKeyDto> {
+  registerPixAutomatic(
+    @CurrentTenant() t: TenantContext,
+    @Body() dto: RegisterPixAutomaticWebhookDto,
+  ): Promise<PixAutomaticWebhookWithKeyDto> {
     return this.endpoints.registerPixAutomatic(t.tenantId, dto);
   }
 
@@ -75,7 +87,10 @@ export class WebhookEndpointsController {
 
   @Delete('pix-automatic')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deletePixAutomaticWebhook', summary: 'Delete the recurring-debit registration; its pending deliveries are cancelled' })
+  @ApiOperation({
+    operationId: 'deletePixAutomaticWebhook',
+    summary: 'Delete the recurring-debit registration; its pending deliveries are cancelled',
+  })
   @ApiNoContentResponse({ description: 'Deleted; the key is forgotten' })
   @ApiErrors(NOT_FOUND)
   deletePixAutomatic(@CurrentTenant() t: TenantContext): Promise<void> {

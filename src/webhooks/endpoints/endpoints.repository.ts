@@ -89,7 +89,10 @@ export class SqlEndpointsRepository extends EndpointsRepository {
   }
 
   async find(tenantId: string, domain: EventDomain): Promise<EndpointRecord | null> {
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND domain = $2 AND status <> 'DELETED'`, [tenantId, domain]);
+    const rows = await this.ds.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND domain = $2 AND status <> 'DELETED'`,
+      [tenantId, domain],
+    );
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
@@ -122,12 +125,21 @@ export class SqlEndpointsRepository extends EndpointsRepository {
        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
       [`v2.${activeKeyId}.%`, afterId, limit],
     );
-    return rows.map((r: any) => ({ id: r.id, tenantId: r.tenant_id, domain: r.domain, secretBox: r.secret_box, previousSecretBox: r.previous_secret_box }));
+    return rows.map((r: any) => ({
+      id: r.id,
+      tenantId: r.tenant_id,
+      domain: r.domain,
+      secretBox: r.secret_box,
+      previousSecretBox: r.previous_secret_box,
+    }));
   }
 
   async updateBoxes(m: Tx, id: string, secretBox: string, previousSecretBox: string | null): Promise<void> {
     // Only the boxes change: the key ids and secrets inside stay, so receivers notice nothing.
-    await managerOf(m).query(`UPDATE webhook_endpoints SET secret_box = $2, previous_secret_box = $3 WHERE id = $1 AND secret_box IS NOT NULL`, [id, secretBox, previousSecretBox]);
+    await managerOf(m).query(
+      `UPDATE webhook_endpoints SET secret_box = $2, previous_secret_box = $3 WHERE id = $1 AND secret_box IS NOT NULL`,
+      [id, secretBox, previousSecretBox],
+    );
   }
 
   async countBoxesByKey(): Promise<Record<string, number>> {

@@ -49,10 +49,18 @@ export class WebhookEndpointsService {
     if (!(await this.repo.remove(tenantId, domain, this.clock.now()))) throw notFound(domain);
   }
 
-  private async register(tenantId: string, domain: EventDomain, url: string, events: string[] | null, secret: string): Promise<EndpointRecord> {
+  private async register(
+    tenantId: string,
+    domain: EventDomain,
+    url: string,
+    events: string[] | null,
+    secret: string,
+  ): Promise<EndpointRecord> {
     const verdict = checkReceiverUrl(url, this.config);
     if (!verdict.ok) {
-      throw WebhookErrors.error('invalid_webhook_url', `The webhook URL is not accepted: ${verdict.reason}`, { details: [{ field: 'url', message: verdict.reason }] });
+      throw WebhookErrors.error('invalid_webhook_url', `The webhook URL is not accepted: ${verdict.reason}`, {
+        details: [{ field: 'url', message: verdict.reason }],
+      });
     }
     const now = this.clock.now();
     return this.repo.register({
@@ -79,11 +87,21 @@ export class WebhookEndpointsService {
   }
 
   private base(rec: EndpointRecord) {
-    return { url: rec.url, status: rec.status, disabledReason: rec.disabledReason, createdAt: rec.createdAt.toISOString(), updatedAt: rec.updatedAt.toISOString() };
+    return {
+      url: rec.url,
+      status: rec.status,
+      disabledReason: rec.disabledReason,
+      createdAt: rec.createdAt.toISOString(),
+      updatedAt: rec.updatedAt.toISOString(),
+    };
   }
 
   private acquiringView(rec: EndpointRecord): AcquiringWebhookDto {
-    return { ...this.base(rec), events: rec.events, previousSecretExpiresAt: this.previousLive(rec) ? rec.previousExpiresAt!.toISOString() : null };
+    return {
+      ...this.base(rec),
+      events: rec.events,
+      previousSecretExpiresAt: this.previousLive(rec) ? rec.previousExpiresAt!.toISOString() : null,
+    };
   }
 
   private pixView(rec: EndpointRecord): PixAutomaticWebhookDto {

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { aes256GcmEncrypt, SEALING_IV_BYTES } from '../domain/sealing';
-import { deriveSecretsKey, generateKeyId, generateSigningSecret, LEGACY_KEY_ID, SecretBoxError, SecretKeyRing, secretsKeyId } from './secret-box';
+import {
+  deriveSecretsKey,
+  generateKeyId,
+  generateSigningSecret,
+  LEGACY_KEY_ID,
+  SecretBoxError,
+  SecretKeyRing,
+  secretsKeyId,
+} from './secret-box';
 
 const OLD = deriveSecretsKey('old-webhook-secrets-key-0123456789abcdef');
 const NEW = deriveSecretsKey('new-webhook-secrets-key-0123456789abcdef');
@@ -9,7 +17,12 @@ const TENANT = '7d1c2a0e-5c1f-4f63-9c55-1f0b7f8a9e10';
 /** A box as releases before key ids wrote it: `v1.` + base64(iv | tag | ciphertext), same AAD. */
 function legacyBox(key: Buffer, tenantId: string, domain: string, secret: string): string {
   const iv = randomBytes(SEALING_IV_BYTES);
-  const { ciphertext, tag } = aes256GcmEncrypt(key, iv, Buffer.from(secret), Buffer.from(JSON.stringify(['webhooks/secret/v1', tenantId, domain])));
+  const { ciphertext, tag } = aes256GcmEncrypt(
+    key,
+    iv,
+    Buffer.from(secret),
+    Buffer.from(JSON.stringify(['webhooks/secret/v1', tenantId, domain])),
+  );
   return `v1.${Buffer.concat([iv, tag, ciphertext]).toString('base64')}`;
 }
 
@@ -45,7 +58,9 @@ describe('secret box (secrets at rest)', () => {
     // naming another key of the ring does not help a box made under a key that is not in it
     const both = new SecretKeyRing([NEW, OLD]);
     const foreign = new SecretKeyRing([deriveSecretsKey('a-third-key-not-in-the-ring-0123456789')]).box(TENANT, 'pix-automatic', 'k');
-    expect(() => both.open(TENANT, 'pix-automatic', foreign.replace(/^v2\.[0-9a-f]+\./, `v2.${secretsKeyId(OLD)}.`))).toThrow(SecretBoxError);
+    expect(() => both.open(TENANT, 'pix-automatic', foreign.replace(/^v2\.[0-9a-f]+\./, `v2.${secretsKeyId(OLD)}.`))).toThrow(
+      SecretBoxError,
+    );
     expect(() => ring.open(TENANT, 'pix-automatic', 'plain')).toThrow(SecretBoxError);
     expect(() => ring.open(TENANT, 'pix-automatic', 'v2.nodot')).toThrow(SecretBoxError);
   });

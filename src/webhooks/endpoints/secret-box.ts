@@ -18,7 +18,10 @@ export const LEGACY_KEY_ID = 'v1';
 
 export class SecretBoxError extends CodedError<'webhook_secret_unreadable'> {
   constructor() {
-    super('webhook_secret_unreadable', 'A stored webhook secret cannot be opened (its key is not in WEBHOOK_SECRETS_KEY / WEBHOOK_SECRETS_KEYS_PREVIOUS, or the row was altered)');
+    super(
+      'webhook_secret_unreadable',
+      'A stored webhook secret cannot be opened (its key is not in WEBHOOK_SECRETS_KEY / WEBHOOK_SECRETS_KEYS_PREVIOUS, or the row was altered)',
+    );
   }
 }
 

@@ -5,7 +5,10 @@ const DEV = { requireHttps: false, allowPrivateTargets: true };
 
 describe('checkReceiverUrl', () => {
   it('accepts public https URLs everywhere and normalises them', () => {
-    expect(checkReceiverUrl(' https://Merchant.example.com/hooks?x=1 ', PROD)).toEqual({ ok: true, url: 'https://merchant.example.com/hooks?x=1' });
+    expect(checkReceiverUrl(' https://Merchant.example.com/hooks?x=1 ', PROD)).toEqual({
+      ok: true,
+      url: 'https://merchant.example.com/hooks?x=1',
+    });
     expect(checkReceiverUrl('https://93.184.216.34:8443/h', PROD)).toEqual({ ok: true, url: 'https://93.184.216.34:8443/h' });
   });
 
@@ -15,7 +18,16 @@ describe('checkReceiverUrl', () => {
   });
 
   it('refuses localhost and private literal addresses unless private targets are allowed', () => {
-    for (const url of ['https://localhost/h', 'https://api.localhost/h', 'https://127.0.0.1/h', 'https://10.1.2.3/h', 'https://169.254.169.254/latest', 'https://[::1]/h', 'https://[fd00::1]/h', 'https://[::ffff:192.168.0.1]/h']) {
+    for (const url of [
+      'https://localhost/h',
+      'https://api.localhost/h',
+      'https://127.0.0.1/h',
+      'https://10.1.2.3/h',
+      'https://169.254.169.254/latest',
+      'https://[::1]/h',
+      'https://[fd00::1]/h',
+      'https://[::ffff:192.168.0.1]/h',
+    ]) {
       expect(checkReceiverUrl(url, PROD).ok).toBe(false);
     }
     expect(checkReceiverUrl('http://localhost:4000/h', DEV).ok).toBe(true);

@@ -75,10 +75,13 @@ function assertEvent(e: OutboundEvent): void {
   if (!e || typeof e !== 'object') throw WebhookErrors.error('invalid_outbound_event', 'the event is not an object');
   if (typeof e.tenantId !== 'string' || !UUID.test(e.tenantId)) problems.push('tenantId must be a tenant uuid');
   if (!EVENT_DOMAINS.includes(e.domain)) problems.push(`domain must be one of ${EVENT_DOMAINS.join(', ')}`);
-  else if (typeof e.type !== 'string' || !isKnownEventType(e.domain, e.type)) problems.push(`type "${String(e.type)}" is not an event type of ${e.domain}`);
-  if (e.idTx !== undefined && (typeof e.idTx !== 'string' || e.idTx.length === 0 || e.idTx.length > 100)) problems.push('idTx must be a string of 1 to 100 characters');
+  else if (typeof e.type !== 'string' || !isKnownEventType(e.domain, e.type))
+    problems.push(`type "${String(e.type)}" is not an event type of ${e.domain}`);
+  if (e.idTx !== undefined && (typeof e.idTx !== 'string' || e.idTx.length === 0 || e.idTx.length > 100))
+    problems.push('idTx must be a string of 1 to 100 characters');
   if (e.domain === 'pix-automatic' && !e.idTx) problems.push('recurring-debit events carry idTx');
   if (!e.data || typeof e.data !== 'object' || Array.isArray(e.data)) problems.push('data must be an object');
-  if (e.occurredAt !== undefined && !(e.occurredAt instanceof Date && !Number.isNaN(e.occurredAt.getTime()))) problems.push('occurredAt must be a valid Date');
+  if (e.occurredAt !== undefined && !(e.occurredAt instanceof Date && !Number.isNaN(e.occurredAt.getTime())))
+    problems.push('occurredAt must be a valid Date');
   if (problems.length) throw WebhookErrors.error('invalid_outbound_event', `invalid outbound event: ${problems.join('; ')}`);
 }

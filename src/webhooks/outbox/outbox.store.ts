@@ -155,7 +155,17 @@ export class OutboxStore {
     const codes: (number | null)[] = [];
     const errors: (string | null)[] = [];
     const ats: (Date | null)[] = [];
-    const a = { id: [] as string[], attempt: [] as number[], url: [] as string[], outcome: [] as string[], code: [] as (number | null)[], latency: [] as number[], error: [] as (string | null)[], snippet: [] as (string | null)[], at: [] as Date[] };
+    const a = {
+      id: [] as string[],
+      attempt: [] as number[],
+      url: [] as string[],
+      outcome: [] as string[],
+      code: [] as (number | null)[],
+      latency: [] as number[],
+      error: [] as (string | null)[],
+      snippet: [] as (string | null)[],
+      at: [] as Date[],
+    };
     for (const r of results) {
       ids.push(r.id);
       tokens.push(r.token);
@@ -208,7 +218,25 @@ export class OutboxStore {
          RETURNING 1
        )
        SELECT (SELECT count(*) FROM upd)::int AS updated, (SELECT count(*) FROM att)::int AS attempts`,
-      [ids, tokens, statuses, incs, nexts, codes, errors, ats, a.id, a.attempt, a.url, a.outcome, a.code, a.latency, a.error, a.snippet, a.at],
+      [
+        ids,
+        tokens,
+        statuses,
+        incs,
+        nexts,
+        codes,
+        errors,
+        ats,
+        a.id,
+        a.attempt,
+        a.url,
+        a.outcome,
+        a.code,
+        a.latency,
+        a.error,
+        a.snippet,
+        a.at,
+      ],
     );
     return rows[0].updated;
   }

@@ -9,10 +9,14 @@ export class SecretsRewrapReportDto implements SecretsRewrapReport {
   activeKeyId: string;
   @ApiProperty({ description: 'Registrations whose stored secrets were re-encrypted under the active key by this call', example: 42 })
   rewrapped: number;
-  @ApiProperty({ description: 'Registrations whose stored secret no key of the ring opens (left unchanged; the tenant must register the webhook again)', example: 0 })
+  @ApiProperty({
+    description: 'Registrations whose stored secret no key of the ring opens (left unchanged; the tenant must register the webhook again)',
+    example: 0,
+  })
   unreadable: number;
   @ApiProperty({
-    description: 'Stored secrets (current and, during a rotation grace, previous) per key id after the call; `v1` counts secrets stored before key ids existed',
+    description:
+      'Stored secrets (current and, during a rotation grace, previous) per key id after the call; `v1` counts secrets stored before key ids existed',
     example: { '3f9a0c12be47': 44 },
   })
   byKey: Record<string, number>;
@@ -30,7 +34,8 @@ export class AdminWebhookSecretsController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'adminRewrapWebhookSecrets',
-    summary: 'Re-encrypt every stored webhook secret under WEBHOOK_SECRETS_KEY (after a key rotation; the old key can go when byKey shows only activeKeyId)',
+    summary:
+      'Re-encrypt every stored webhook secret under WEBHOOK_SECRETS_KEY (after a key rotation; the old key can go when byKey shows only activeKeyId)',
   })
   @ApiOkResponse({ type: SecretsRewrapReportDto })
   run(): Promise<SecretsRewrapReport> {

@@ -55,7 +55,10 @@ export class RewrapWebhookSecrets {
           } catch (e) {
             if (!(e instanceof SecretBoxError)) throw e;
             unreadable++;
-            this.logger.warn({ endpointId: r.id, tenantId: r.tenantId, domain: r.domain }, 'a stored webhook secret opens under no key of the ring; re-register this webhook');
+            this.logger.warn(
+              { endpointId: r.id, tenantId: r.tenantId, domain: r.domain },
+              'a stored webhook secret opens under no key of the ring; re-register this webhook',
+            );
           }
         }
         return rows;
@@ -67,6 +70,8 @@ export class RewrapWebhookSecrets {
   }
 
   private rebox(tenantId: string, domain: EventDomain, box: string): string {
-    return SecretKeyRing.keyIdOf(box) === this.keys.activeKeyId ? box : this.keys.box(tenantId, domain, this.keys.open(tenantId, domain, box));
+    return SecretKeyRing.keyIdOf(box) === this.keys.activeKeyId
+      ? box
+      : this.keys.box(tenantId, domain, this.keys.open(tenantId, domain, box));
   }
 }

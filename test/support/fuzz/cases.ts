@@ -71,7 +71,9 @@ export function casesFor(o: Operation, ctx: CaseContext): FuzzCase[] {
   const { schemas } = ctx;
   const opName = `${o.method.toUpperCase()} ${o.template}`;
   const params: any[] = o.op.parameters ?? [];
-  const pathParams = Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, encodeURIComponent(ctx.pathValue(o.template, p.name))]));
+  const pathParams = Object.fromEntries(
+    params.filter((p) => p.in === 'path').map((p) => [p.name, encodeURIComponent(ctx.pathValue(o.template, p.name))]),
+  );
   const query: Record<string, string> = {};
   for (const p of params.filter((x) => x.in === 'query' && x.required)) query[p.name] = String(schemas.sample(p.schema));
   const content = o.op.requestBody?.content ?? {};
@@ -80,9 +82,23 @@ export function casesFor(o: Operation, ctx: CaseContext): FuzzCase[] {
   const base = jsonSchema ? schemas.sample(jsonSchema) : undefined;
   const bodyValid = jsonSchema ? ctx.validator(jsonSchema) : null;
   const headers = ctx.auth(o.op);
-  const htmlStatuses = Object.entries<any>(o.op.responses ?? {}).filter(([, r]) => r.content?.['text/html']).map(([st]) => Number(st));
+  const htmlStatuses = Object.entries<any>(o.op.responses ?? {})
+    .filter(([, r]) => r.content?.['text/html'])
+    .map(([st]) => Number(st));
 
-  const build = (name: string, over: { path?: Record<string, string>; query?: Record<string, string | string[]>; rawQuery?: string; body?: unknown; raw?: string; type?: string | null; headers?: Record<string, string> }, forbidden: boolean): FuzzCase => {
+  const build = (
+    name: string,
+    over: {
+      path?: Record<string, string>;
+      query?: Record<string, string | string[]>;
+      rawQuery?: string;
+      body?: unknown;
+      raw?: string;
+      type?: string | null;
+      headers?: Record<string, string>;
+    },
+    forbidden: boolean,
+  ): FuzzCase => {
     const pp = { ...pathParams, ...over.path };
     let url = o.template.replace(/\{([^}]+)\}/g, (_, n) => pp[n] ?? 'x');
     const q = new URLSearchParams();
@@ -120,13 +136,37 @@ export function casesFor(o: Operation, ctx: CaseContext): FuzzCase[] {
   for (const p of params.filter((x) => x.in === 'query')) {
     const t = schemas.typeOf(p.schema);
     const s = schemas.core(p.schema);
-    const values: string[] = ['abc', '', '-1', '0', '1.5', '1e308', '99999999999999999999', '\u0000', 'a\u001bb', 'x'.repeat(5000), 'NOT_A_VALUE'];
+    const values: string[] = [
+      'abc',
+      '',
+      '-1',
+      '0',
+      '1.5',
+      '1e308',
+      '99999999999999999999',
+      '\u0000',
+      'a\u001bb',
+      'x'.repeat(5000),
+      'NOT_A_VALUE',
+    ];
     if (s.maximum !== undefined) values.push(String(s.maximum + 1));
     if (s.minimum !== undefined) values.push(String(s.minimum - 1));
     for (const v of values) {
-      out.push(build(`query.${p.name}: ${JSON.stringify(v.length > 20 ? `${v.slice(0, 8)}…(${v.length})` : v)}`, { query: { ...query, [p.name]: v } }, queryForbidden(ctx, p.schema, t, v)));
+      out.push(
+        build(
+          `query.${p.name}: ${JSON.stringify(v.length > 20 ? `${v.slice(0, 8)}…(${v.length})` : v)}`,
+          { query: { ...query, [p.name]: v } },
+          queryForbidden(ctx, p.schema, t, v),
+        ),
+      );
     }
-    out.push(build(`query.${p.name}: repeated`, { query: { ...query, [p.name]: [String(schemas.sample(p.schema)), String(schemas.sample(p.schema))] } }, t !== 'array'));
+    out.push(
+      build(
+        `query.${p.name}: repeated`,
+        { query: { ...query, [p.name]: [String(schemas.sample(p.schema)), String(schemas.sample(p.schema))] } },
+        t !== 'array',
+      ),
+    );
     if (p.required) {
       const rest = { ...query };
       delete rest[p.name];
@@ -154,7 +194,9 @@ export function casesFor(o: Operation, ctx: CaseContext): FuzzCase[] {
   for (const r of RAW_BODIES) out.push(build(`body: ${r.why}`, { raw: r.v }, true));
   if (bodyRequired) out.push(build('body: none', { raw: '', type: 'application/json' }, true));
   out.push(build('body: no content type', { type: null }, true));
-  for (const t of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16'].filter((x) => !content[x])) {
+  for (const t of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16'].filter(
+    (x) => !content[x],
+  )) {
     out.push(build(`content-type: ${t}`, { type: t }, !t.startsWith('application/json')));
   }
   out.push(build('body: UTF-8 byte order mark', { raw: `\uFEFF${JSON.stringify(base)}` }, false));
@@ -212,22 +254,44 @@ const MISSING = Symbol('missing');
 function mutationsOf(schemas: Schemas, slot: Slot): { value: unknown; why: string }[] {
   const c = schemas.core(slot.schema);
   const t = schemas.typeOf(slot.schema);
-  const m: { value: unknown; why: string }[] = [{ value: MISSING, why: 'missing' }, { value: null, why: 'null' }];
+  const m: { value: unknown; why: string }[] = [
+    { value: MISSING, why: 'missing' },
+    { value: null, why: 'null' },
+  ];
   const sample = schemas.sample(slot.schema);
   switch (t) {
     case 'string':
       m.push({ value: 12345, why: 'a number' }, { value: ['x'], why: 'an array' }, { value: { a: 1 }, why: 'an object' });
       m.push({ value: 'a\u0000b', why: 'NUL' }, { value: 'x\u001b[31m', why: 'ESC' }, { value: '\u007f', why: 'DEL' });
-      m.push({ value: '', why: 'empty' }, { value: '   ', why: 'blank' }, { value: 'x'.repeat((c.maxLength ?? 4999) + 1), why: 'too long' });
-      m.push({ value: "'; DROP TABLE tenants; --", why: 'SQL' }, { value: '\ud800', why: 'lone surrogate' }, { value: '<script>alert(1)</script>', why: 'markup' });
+      m.push(
+        { value: '', why: 'empty' },
+        { value: '   ', why: 'blank' },
+        { value: 'x'.repeat((c.maxLength ?? 4999) + 1), why: 'too long' },
+      );
+      m.push(
+        { value: "'; DROP TABLE tenants; --", why: 'SQL' },
+        { value: '\ud800', why: 'lone surrogate' },
+        { value: '<script>alert(1)</script>', why: 'markup' },
+      );
       if (c.enum || c.format || c.pattern) m.push({ value: 'NOT_A_VALUE', why: 'outside its enum/format/pattern' });
-      if (c.format === 'date') m.push({ value: '2026-02-30', why: 'no such day' }, { value: '1900-01-01', why: 'long past' }, { value: '9999-12-31', why: 'far future' });
+      if (c.format === 'date')
+        m.push(
+          { value: '2026-02-30', why: 'no such day' },
+          { value: '1900-01-01', why: 'long past' },
+          { value: '9999-12-31', why: 'far future' },
+        );
       if (c.format === 'date-time') m.push({ value: '2026-13-01T00:00:00Z', why: 'bad month' });
       break;
     case 'integer':
     case 'number':
       m.push({ value: String(sample), why: 'a numeric string' }, { value: true, why: 'a boolean' }, { value: [1], why: 'an array' });
-      m.push({ value: 0, why: 'zero' }, { value: -1, why: 'negative' }, { value: 1e308, why: '1e308' }, { value: 1e-7, why: 'tiny' }, { value: 2 ** 53 + 1, why: 'beyond safe integers' });
+      m.push(
+        { value: 0, why: 'zero' },
+        { value: -1, why: 'negative' },
+        { value: 1e308, why: '1e308' },
+        { value: 1e-7, why: 'tiny' },
+        { value: 2 ** 53 + 1, why: 'beyond safe integers' },
+      );
       m.push({ value: 1.005, why: 'sub-cent' }, { value: 10.5, why: 'fractional' });
       if (c.maximum !== undefined) m.push({ value: c.maximum + 1, why: 'maximum + 1' });
       if (c.minimum !== undefined) m.push({ value: c.minimum - 1, why: 'minimum - 1' });
@@ -236,11 +300,21 @@ function mutationsOf(schemas: Schemas, slot: Slot): { value: unknown; why: strin
       m.push({ value: 'true', why: 'a string' }, { value: 1, why: 'a number' });
       break;
     case 'array':
-      m.push({ value: [], why: 'empty' }, { value: 'x', why: 'a string' }, { value: { 0: sample }, why: 'an object' }, { value: [null], why: 'a null item' });
+      m.push(
+        { value: [], why: 'empty' },
+        { value: 'x', why: 'a string' },
+        { value: { 0: sample }, why: 'an object' },
+        { value: [null], why: 'a null item' },
+      );
       m.push({ value: Array.from({ length: (c.maxItems ?? 999) + 1 }, () => (sample as unknown[])[0]), why: 'too many items' });
       break;
     case 'object':
-      m.push({ value: {}, why: 'empty' }, { value: [], why: 'an array' }, { value: 'x', why: 'a string' }, { value: [{}], why: 'an array of one empty object' });
+      m.push(
+        { value: {}, why: 'empty' },
+        { value: [], why: 'an array' },
+        { value: 'x', why: 'a string' },
+        { value: [{}], why: 'an array of one empty object' },
+      );
       break;
   }
   return m;
@@ -280,7 +354,15 @@ export function randomJson(rnd: () => number, depth = 0): unknown {
       let s = '';
       for (let i = 0; i < len; i++) {
         const r = rnd();
-        s += String.fromCodePoint(r < 0.05 ? Math.floor(rnd() * 32) : r < 0.7 ? 32 + Math.floor(rnd() * 95) : r < 0.95 ? 160 + Math.floor(rnd() * 1000) : 0x1f300 + Math.floor(rnd() * 200));
+        s += String.fromCodePoint(
+          r < 0.05
+            ? Math.floor(rnd() * 32)
+            : r < 0.7
+              ? 32 + Math.floor(rnd() * 95)
+              : r < 0.95
+                ? 160 + Math.floor(rnd() * 1000)
+                : 0x1f300 + Math.floor(rnd() * 200),
+        );
       }
       return s;
     }
@@ -299,7 +381,13 @@ export function randomCasesFor(o: Operation, ctx: CaseContext, rnd: () => number
   const base = jsonSchema ? schemas.sample(jsonSchema) : undefined;
   const slots = jsonSchema ? slotsOf(schemas, jsonSchema) : [];
   const queryParams = (o.op.parameters ?? []).filter((p: any) => p.in === 'query');
-  const template = casesFor({ ...o, op: { ...o.op, parameters: (o.op.parameters ?? []).filter((p: any) => p.in !== 'query' || p.required), requestBody: undefined } }, ctx)[0];
+  const template = casesFor(
+    {
+      ...o,
+      op: { ...o.op, parameters: (o.op.parameters ?? []).filter((p: any) => p.in !== 'query' || p.required), requestBody: undefined },
+    },
+    ctx,
+  )[0];
   const out: FuzzCase[] = [];
   const pathParams = (o.op.parameters ?? []).filter((p: any) => p.in === 'path');
   for (let i = 0; i < count; i++) {
@@ -307,13 +395,24 @@ export function randomCasesFor(o: Operation, ctx: CaseContext, rnd: () => number
       const slot = slots[Math.floor(rnd() * slots.length)];
       const body = applyAt(base, slot.path, randomJson(rnd));
       const valid = ctx.validator(jsonSchema);
-      out.push({ ...template, headers: { ...template.headers, 'content-type': 'application/json' }, name: `random body.${slot.path.join('.')}`, body: JSON.stringify(body), forbidden: !valid(body) || hasControl(body) });
+      out.push({
+        ...template,
+        headers: { ...template.headers, 'content-type': 'application/json' },
+        name: `random body.${slot.path.join('.')}`,
+        body: JSON.stringify(body),
+        forbidden: !valid(body) || hasControl(body),
+      });
     } else if (queryParams.length) {
       const p = queryParams[Math.floor(rnd() * queryParams.length)];
       const v = randomJson(rnd);
       const s = typeof v === 'string' ? v : JSON.stringify(v);
       const sep = template.url.includes('?') ? '&' : '?';
-      out.push({ ...template, name: `random query.${p.name}`, url: `${template.url}${sep}${encodeURIComponent(p.name)}=${encodeURIComponent(s)}`, forbidden: queryForbidden(ctx, p.schema, schemas.typeOf(p.schema), s) });
+      out.push({
+        ...template,
+        name: `random query.${p.name}`,
+        url: `${template.url}${sep}${encodeURIComponent(p.name)}=${encodeURIComponent(s)}`,
+        forbidden: queryForbidden(ctx, p.schema, schemas.typeOf(p.schema), s),
+      });
     } else if (pathParams.length) {
       const p = pathParams[Math.floor(rnd() * pathParams.length)];
       const v = randomJson(rnd);

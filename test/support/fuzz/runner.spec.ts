@@ -1,9 +1,24 @@
 import { FuzzCase } from './cases';
 import { judge } from './runner';
 
-const c = (over: Partial<FuzzCase> = {}): FuzzCase => ({ op: 'POST /x', name: 'n', method: 'POST', url: '/x', headers: {}, forbidden: false, htmlStatuses: [], ...over });
+const c = (over: Partial<FuzzCase> = {}): FuzzCase => ({
+  op: 'POST /x',
+  name: 'n',
+  method: 'POST',
+  url: '/x',
+  headers: {},
+  forbidden: false,
+  htmlStatuses: [],
+  ...over,
+});
 const envelope = (status: number, error = 'validation_error') => ({ statusCode: status, error, message: 'm', requestId: 'r' });
-const answer = (status: number, body: unknown, over: Partial<FuzzCase> = {}, contentType = 'application/json') => ({ case: c(over), status, body, text: JSON.stringify(body), contentType });
+const answer = (status: number, body: unknown, over: Partial<FuzzCase> = {}, contentType = 'application/json') => ({
+  case: c(over),
+  status,
+  body,
+  text: JSON.stringify(body),
+  contentType,
+});
 
 describe("the fuzz's judge", () => {
   it('a 4xx in the envelope, a 2xx for allowed input and a documented spec 500 pass', () => {

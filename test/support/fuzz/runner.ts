@@ -59,7 +59,14 @@ export function judge(a: FuzzAnswer): string[] {
   const htmlPage = a.contentType.startsWith('text/html') && a.case.htmlStatuses.includes(a.status);
   if (a.status >= 400 && !htmlPage) {
     const b = a.body;
-    const inEnvelope = b && typeof b === 'object' && typeof b.error === 'string' && /^[a-z][a-z0-9_]*$/.test(b.error) && typeof b.message === 'string' && typeof b.requestId === 'string' && b.statusCode === a.status;
+    const inEnvelope =
+      b &&
+      typeof b === 'object' &&
+      typeof b.error === 'string' &&
+      /^[a-z][a-z0-9_]*$/.test(b.error) &&
+      typeof b.message === 'string' &&
+      typeof b.requestId === 'string' &&
+      b.statusCode === a.status;
     if (!inEnvelope && a.status < 500) out.push('4xx outside the envelope');
   }
   if (a.status >= 200 && a.status < 300 && a.case.forbidden) out.push('2xx for forbidden input');
@@ -67,7 +74,13 @@ export function judge(a: FuzzAnswer): string[] {
 }
 
 /** Runs the cases a few at a time, in order, and tallies the answers. */
-export async function runCases(base: string, cases: FuzzCase[], seed: number, concurrency = 4, before?: (c: FuzzCase) => Promise<void>): Promise<FuzzReport> {
+export async function runCases(
+  base: string,
+  cases: FuzzCase[],
+  seed: number,
+  concurrency = 4,
+  before?: (c: FuzzCase) => Promise<void>,
+): Promise<FuzzReport> {
   const report: FuzzReport = { seed, requests: 0, byStatus: {}, byOperation: {}, violations: [] };
   let next = 0;
   const worker = async () => {
@@ -94,7 +107,8 @@ export function formatReport(r: FuzzReport): string {
     `answers by status: ${statuses.map((s) => `${s}: ${r.byStatus[s]}`).join(', ')}`,
     `5xx: ${statuses.filter((s) => s >= '500').reduce((n, s) => n + r.byStatus[s], 0)} (undocumented: ${r.violations.filter((v) => v.rule === '5xx').length}); 4xx outside the envelope: ${r.violations.filter((v) => v.rule.startsWith('4xx')).length}; 2xx for forbidden input: ${r.violations.filter((v) => v.rule.startsWith('2xx')).length}`,
   ];
-  for (const v of r.violations.slice(0, 200)) lines.push(`  ${v.rule}: ${v.op} [${v.name}] → ${v.status} ${v.body.replace(/\s+/g, ' ').slice(0, 200)}`);
+  for (const v of r.violations.slice(0, 200))
+    lines.push(`  ${v.rule}: ${v.op} [${v.name}] → ${v.status} ${v.body.replace(/\s+/g, ' ').slice(0, 200)}`);
   if (r.violations.length > 200) lines.push(`  … and ${r.violations.length - 200} more`);
   return lines.join('\n');
 }
