@@ -2,6 +2,7 @@ import { http, TestApp } from '../support/test-app';
 import { ProviderProxy } from '../support/provider-proxy';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { startPixApp } from '../pix-automatic/support';
+import { recurrenceBody } from '../support/fixtures';
 
 /**
  * Issue 18: the bank's circuit breaker is shared by every tenant, so a tenant's bad input must
@@ -16,17 +17,7 @@ describe("one tenant's refused input does not open the bank breaker for another"
   let acme: OnboardedTenant;
   let beta: OnboardedTenant;
   const proxy = new ProviderProxy();
-  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-  const body = () => ({
-    amount: 49.9,
-    currency: 'BRL',
-    periodicity: 'MONTHLY',
-    firstDueDate: day(10),
-    payerName: 'Maria Souza',
-    payerTaxId: '52998224725',
-    description: 'Plano',
-  });
-  const create = (who: OnboardedTenant) => http(t.url, 'POST', '/v1/banking/pix/automatic/recurrences', body(), who.auth);
+  const create = (who: OnboardedTenant) => http(t.url, 'POST', '/v1/banking/pix/automatic/recurrences', recurrenceBody(), who.auth);
   const breaker = async () => (await http(t.url, 'GET', '/health/ready')).body.details.circuitBreakers['bank.createRecurrence'];
   const acmeAnswer = (status: number) => (_req: unknown, raw: string) =>
     raw.includes(acme.tenantId)

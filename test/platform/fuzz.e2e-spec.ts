@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { casesFor, CaseContext, FuzzCase, Operation, randomCasesFor } from '../support/fuzz/cases';
 import { formatReport, runCases } from '../support/fuzz/runner';
 import { prng, Schemas } from '../support/fuzz/schema-values';
+import { futureDay, recurrenceBody } from '../support/fixtures';
 import { OpenApiValidator } from '../support/openapi-validator';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
@@ -45,16 +46,7 @@ describe('schema-driven fuzz of every operation', () => {
     gamma = await onboardTenant(t, { name: 'Gamma (key routes)', rateLimitPerMinute: 100000 });
     const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = acme.auth) =>
       http(t.url, method, path, body, headers);
-    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-    const rec = await call('POST', '/v1/banking/pix/automatic/recurrences', {
-      amount: 49.9,
-      currency: 'BRL',
-      periodicity: 'MONTHLY',
-      firstDueDate: day(10),
-      payerName: 'Maria Souza',
-      payerTaxId: '52998224725',
-      description: 'Plano',
-    });
+    const rec = await call('POST', '/v1/banking/pix/automatic/recurrences', recurrenceBody());
     ids.recurrenceId = rec.body.recurrenceId;
     await call('POST', `/sandbox/recurrences/${ids.recurrenceId}/approve`, undefined, {});
     await call('POST', `/v1/banking/pix/automatic/recurrences/${ids.recurrenceId}/refresh`);
@@ -62,7 +54,7 @@ describe('schema-driven fuzz of every operation', () => {
       recurrenceId: ids.recurrenceId,
       amount: 10.5,
       currency: 'BRL',
-      dueDate: day(5),
+      dueDate: futureDay(5),
     });
     ids.billingId = billing.body?.id;
     const link = await call('POST', '/v1/acquiring/links', {

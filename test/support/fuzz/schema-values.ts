@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { futureDay } from '../fixtures';
 
 /** Reading the committed OpenAPI 3.1 document's schemas: references, unions, sample values. */
 export type Schema = Record<string, any>;
@@ -84,10 +85,6 @@ export class Schemas {
   }
 }
 
-export function futureDay(n: number): string {
-  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-}
-
 export function clone<T>(v: T): T {
   return v === undefined ? v : JSON.parse(JSON.stringify(v));
 }
@@ -103,14 +100,5 @@ export function hasControl(v: unknown): boolean {
   return false;
 }
 
-/** mulberry32: a small seeded PRNG, so a run is reproducible from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the sandbox's seeded PRNG: a run is reproducible from its seed. */
+export { seededRandom as prng } from '../../../src/sandbox/bank/bank-rules';
