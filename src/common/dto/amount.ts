@@ -1,4 +1,6 @@
-import { buildMessage, ValidateBy, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { buildMessage, IsOptional, IsPositive, ValidateBy, ValidationOptions } from 'class-validator';
 import { MAX_CENTS, toCents } from '../formats/money';
 
 export const IS_MONEY = 'isMoney';
@@ -33,4 +35,14 @@ export function IsMoney(validationOptions?: ValidationOptions): PropertyDecorato
     },
     validationOptions,
   );
+}
+
+/**
+ * A positive amount in BRL, documented and validated in one decorator: what `@ApiProperty`,
+ * `@IsMoney()` and `@IsPositive()` said in each DTO. The document shows it as the other amounts,
+ * `exclusiveMinimum: 0` (openapi/truth.ts).
+ */
+export function PositiveAmount(doc: ApiPropertyOptions = {}, opts: { optional?: boolean } = {}): PropertyDecorator {
+  const api = ApiProperty({ type: 'number', minimum: 1, ...(opts.optional ? { required: false } : {}), ...doc } as ApiPropertyOptions);
+  return opts.optional ? applyDecorators(api, IsOptional(), IsMoney(), IsPositive()) : applyDecorators(api, IsMoney(), IsPositive());
 }

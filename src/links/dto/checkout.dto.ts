@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-import { IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { NestedObject } from '../../common/dto/nested';
-import { IsMoney } from '../../common/dto/amount';
+import { PositiveAmount } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
 import { FeeOptionDto } from './fees.dto';
 
@@ -66,10 +66,7 @@ export class CheckoutPaymentDto {
   @IsIn(['CARD', 'PIX', 'BOLETO'])
   method: 'CARD' | 'PIX' | 'BOLETO';
 
-  @ApiPropertyOptional({ description: 'Open-amount links only, BRL', example: 50.0 })
-  @IsOptional()
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ description: 'Open-amount links only, BRL', example: 50.0 }, { optional: true })
   amount?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 12, default: 1 })
@@ -90,9 +87,7 @@ export class CheckoutPaymentDto {
 }
 
 export class QuoteDto {
-  @ApiProperty({ example: 50.0 })
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ example: 50.0 })
   amount: number;
 }
 

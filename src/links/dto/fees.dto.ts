@@ -1,11 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, Length, Max, Min } from 'class-validator';
-import { IsMoney } from '../../common/dto/amount';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { PositiveAmount } from '../../common/dto/amount';
 
 export class SimulateFeesDto {
-  @ApiProperty({ description: 'BRL. With passFee: what the merchant wants to receive; without: what the payer pays', example: 100.0 })
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ description: 'BRL. With passFee: what the merchant wants to receive; without: what the payer pays', example: 100.0 })
   amount: number;
 
   @ApiProperty({ enum: ['CARD', 'PIX', 'BOLETO'], example: 'CARD' })

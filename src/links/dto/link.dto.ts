@@ -19,7 +19,7 @@ import {
   Min,
 } from 'class-validator';
 import { NestedArray, NestedObject } from '../../common/dto/nested';
-import { IsMoney } from '../../common/dto/amount';
+import { IsMoney, PositiveAmount } from '../../common/dto/amount';
 import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { LinkFeeSimulationDto } from './fees.dto';
 
@@ -75,16 +75,10 @@ export class CreateLinkDto {
   @IsPositive()
   amount?: number | null;
 
-  @ApiPropertyOptional({ description: 'Open amount only: least the payer may type, BRL', example: 10.0 })
-  @IsOptional()
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ description: 'Open amount only: least the payer may type, BRL', example: 10.0 }, { optional: true })
   minAmount?: number | null;
 
-  @ApiPropertyOptional({ description: 'Open amount only: most the payer may type, BRL', example: 5000.0 })
-  @IsOptional()
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ description: 'Open amount only: most the payer may type, BRL', example: 5000.0 }, { optional: true })
   maxAmount?: number | null;
 
   @ApiProperty({ enum: METHODS, isArray: true, example: ['CARD', 'PIX', 'BOLETO'] })
@@ -177,22 +171,13 @@ export class UpdateLinkDto {
   @MaxLength(1000)
   description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 180.0 })
-  @IsOptional()
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ nullable: true, example: 180.0 }, { optional: true })
   amount?: number | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ nullable: true }, { optional: true })
   minAmount?: number | null;
 
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @IsMoney()
-  @IsPositive()
+  @PositiveAmount({ nullable: true }, { optional: true })
   maxAmount?: number | null;
 
   @ApiPropertyOptional({ enum: METHODS, isArray: true })
