@@ -1,4 +1,4 @@
-import { CARD_PAYMENT_MACHINE } from '../../src/cards/payments/card-payment.state-machine';
+import { CARD_PAYMENT_MACHINE } from '../../src/provider/acquirer/card-charge.state-machine';
 import { CARD_SESSION_MACHINE } from '../../src/cards/sessions/card-session.state-machine';
 import { LINK_MACHINE } from '../../src/links/domain/link.state-machine';
 import { defineStateMachine, StateMachineDefinitionError, TransitionRefusal } from '../../src/platform/state-machine/state-machine';

@@ -4,7 +4,7 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, 
 import { NestedObject } from '../../common/dto/nested';
 import { IsMoney } from '../../common/dto/amount';
 import { IsTaxId } from '../../common/tax-id';
-import { CARD_PAYMENT_STATUSES, CardPaymentStatus } from '../payments/card-payment.state-machine';
+import { CARD_PAYMENT_STATUSES, CardPaymentStatus } from '../../provider/acquirer/card-charge.state-machine';
 import { PageOf } from '../../platform/pagination/pagination';
 
 export class TokenDataDto {

@@ -1,20 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { AcquirerPort, CardAuthorizationRequest, CardAuthorizationResult } from '../../provider/acquirer.port';
-import { ProviderCallError } from '../../platform/http/resilient-http';
+import { CardAuthorizationRequest, CardAuthorizationResult } from '../../provider/acquirer.port';
+import { CardCharges, OUTCOME_TRIGGER } from '../../provider/acquirer/card-charges';
+
 import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
-import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';
+import { sourcesOf, transition } from '../../provider/acquirer/card-charge.state-machine';
 import { CardPaymentWriter } from './card-payment-writer';
 import { ChargeCard } from './payment-card-resolver';
 import { transaction } from '../../platform/database/sql';
-
-const TRIGGER: Record<CardAuthorizationResult['status'], CardPaymentTrigger> = {
-  ACCEPTED: 'approved_sale',
-  PREAUTH: 'approved_preauth',
-  AUTH_REJECTED: 'refused',
-  FAILED: 'failed',
-};
 
 /**
  * Sends a PROCESSING payment to the acquirer and records the answer with its webhook. The
@@ -30,26 +24,21 @@ export class CardAuthorizer {
     private readonly writer: CardPaymentWriter,
     private readonly payments: CardPaymentsRepository,
     private readonly clock: Clock,
-    private readonly acquirer: AcquirerPort,
+    private readonly charges: CardCharges,
   ) {}
 
   async authorize(p: CardPaymentRecord, card: ChargeCard, threeDs?: CardAuthorizationRequest['threeDs']): Promise<CardPaymentRecord> {
-    let result: CardAuthorizationResult;
-    try {
-      result = await this.acquirer.authorizeCard({
-        transactionId: p.id,
-        merchantId: p.documentId ?? p.tenantId,
-        amountCents: p.amountCents,
-        installments: p.installments,
-        capture: p.captureMode,
-        card: { pan: card.pan, expMonth: card.expMonth, expYear: card.expYear, cvv: card.securityCode },
-        threeDs,
-      });
-    } catch (e) {
-      const reason = e instanceof ProviderCallError && e.code === 'provider_rejected' ? 'acquirer_rejected' : 'acquirer_unavailable';
-      this.logger.warn({ paymentId: p.id, reason, err: e instanceof ProviderCallError ? e.code : 'error' }, 'card authorization failed');
-      result = { acquirerTransactionId: '', status: 'FAILED', reason };
-    }
+    const result = await this.charges.authorize({
+      transactionId: p.id,
+      merchantId: p.documentId ?? p.tenantId,
+      amountCents: p.amountCents,
+      installments: p.installments,
+      capture: p.captureMode,
+      card: { pan: card.pan, expMonth: card.expMonth, expYear: card.expYear, cvv: card.securityCode },
+      threeDs,
+    });
+    if (result.status === 'FAILED' && !result.acquirerTransactionId)
+      this.logger.warn({ paymentId: p.id, reason: result.reason }, 'card authorization failed');
     return this.record(p, result);
   }
 
@@ -62,7 +51,7 @@ export class CardAuthorizer {
   async reconcile(p: CardPaymentRecord): Promise<CardPaymentRecord> {
     let found: CardAuthorizationResult | null;
     try {
-      found = await this.acquirer.findCardAuthorization(p.id);
+      found = await this.charges.reconcile(p.id);
     } catch {
       return p;
     }
@@ -71,7 +60,7 @@ export class CardAuthorizer {
 
   /** PROCESSING → the acquirer's answer, with its webhook, in one transaction (conditional UPDATE). */
   private async record(p: CardPaymentRecord, result: CardAuthorizationResult): Promise<CardPaymentRecord> {
-    const trigger = TRIGGER[result.status] ?? 'failed';
+    const trigger = OUTCOME_TRIGGER[result.status] ?? 'failed';
     const to = transition('PROCESSING', trigger)!;
     const approved = to === 'ACCEPTED' || to === 'PREAUTH';
     const now = this.clock.now();

@@ -3,7 +3,7 @@ import { Counter } from 'prom-client';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 
 import { CardPaymentRecord, CardPaymentsRepository, NewCardPayment, PaymentChange } from './card-payments.repository';
-import { isTerminal } from './card-payment.state-machine';
+import { isTerminal } from '../../provider/acquirer/card-charge.state-machine';
 import { PaymentEvents } from './payment-events';
 import { Tx } from '../../platform/database/sql';
 

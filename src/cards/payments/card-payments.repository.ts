@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CardCaptureMode } from '../../provider/acquirer.port';
 import { rows, Sql } from '../sql';
-import { CardPaymentStatus } from './card-payment.state-machine';
+import { CardPaymentStatus } from '../../provider/acquirer/card-charge.state-machine';
 
 export interface NewCardPayment {
   id: string;

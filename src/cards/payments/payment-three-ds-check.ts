@@ -4,7 +4,7 @@ import { CardErrors } from '../cards.errors';
 import { ThreeDsDataDto } from '../dto/card-payment.dto';
 import { ThreeDsResults } from '../../common/contracts/three-ds-results.port';
 import { StoredCardRecord } from '../vault/stored-cards.repository';
-import { CardPaymentStatus } from './card-payment.state-machine';
+import { CardPaymentStatus } from '../../provider/acquirer/card-charge.state-machine';
 import { Tx } from '../../platform/database/sql';
 
 /** What 3DS decides for the payment. */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { AcquirerPort } from '../../provider/acquirer.port';
+import { CardCharges } from '../../provider/acquirer/card-charges';
 import { ProviderCallError } from '../../platform/http/resilient-http';
 import { CardErrors } from '../cards.errors';
 import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
-import { CardPaymentTrigger, sourcesOf, transition } from './card-payment.state-machine';
+import { CardPaymentTrigger, sourcesOf, transition } from '../../provider/acquirer/card-charge.state-machine';
 import { CardPaymentWriter } from './card-payment-writer';
 import { toCents, toUnits } from './card-payment.view';
 import { Tx, transaction } from '../../platform/database/sql';
@@ -23,7 +23,7 @@ export class SettleCardPayment {
     private readonly payments: CardPaymentsRepository,
     private readonly writer: CardPaymentWriter,
     private readonly clock: Clock,
-    private readonly acquirer: AcquirerPort,
+    private readonly charges: CardCharges,
   ) {}
 
   capture(tenantId: string, paymentId: string, amount?: number): Promise<CardPaymentRecord> {
@@ -37,7 +37,7 @@ export class SettleCardPayment {
           ],
         });
       }
-      await this.ask(() => this.acquirer.capture(p.acquirerTransactionId!, cents));
+      await this.ask(() => this.charges.capture(p.acquirerTransactionId!, cents));
       return (await this.writer.change(m, p.id, {
         to: 'CAPTURED',
         allowedFrom: sourcesOf('capture'),
@@ -57,7 +57,7 @@ export class SettleCardPayment {
           `A card payment can be voided only on the day it was authorized (${p.authorizedOn}); today is ${this.clock.today()}`,
         );
       }
-      await this.ask(() => this.acquirer.void(p.acquirerTransactionId!));
+      await this.ask(() => this.charges.void(p.acquirerTransactionId!));
       return (await this.writer.change(m, p.id, { to: 'VOIDED', allowedFrom: sourcesOf('void'), now: this.clock.now(), voided: true }))!;
     });
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AcquirerPort } from '../../provider/acquirer.port';
+import { CardCharges } from '../../provider/acquirer/card-charges';
 import { LinkLifecycle } from '../links/link-lifecycle';
 import { PaymentLedger } from './payment-ledger';
 import { PaymentsRepository } from './payments.repository';
@@ -19,7 +19,7 @@ export class LinksHousekeeping {
   constructor(
     private readonly payments: PaymentsRepository,
     private readonly ledger: PaymentLedger,
-    private readonly acquirer: AcquirerPort,
+    private readonly charges: CardCharges,
     private readonly lifecycle: LinkLifecycle,
   ) {}
 
@@ -29,7 +29,7 @@ export class LinksHousekeeping {
     for (const item of pending) {
       let answer;
       try {
-        answer = await this.acquirer.findCardAuthorization(item.id);
+        answer = await this.charges.reconcile(item.id);
       } catch (e: any) {
         this.logger.warn({ paymentId: item.id, err: e?.message }, 'card attempt not reconciled yet; the acquirer did not answer');
         continue;

@@ -5,6 +5,7 @@ import { cardBrand, luhnValid, panDigits, validCvv, validExpiry } from '../../co
 import { toCents } from '../../common/formats/money';
 import { Clock, saoPauloDate } from '../../platform/clock/clock';
 import { AcquirerPort } from '../../provider/acquirer.port';
+import { CardCharges } from '../../provider/acquirer/card-charges';
 import { ProviderCallError } from '../../platform/http/resilient-http';
 import { PixChargeRefused, PixChargesPort } from '../../provider/pix-charges.port';
 import { FeeError, simulate } from '../domain/fees';
@@ -41,6 +42,7 @@ export class StartPayment {
     private readonly merchants: MerchantsService,
     private readonly ledger: PaymentLedger,
     private readonly acquirer: AcquirerPort,
+    private readonly charges: CardCharges,
     private readonly pixCharges: PixChargesPort,
     private readonly clock: Clock,
     private readonly config: LinksConfig,
@@ -183,27 +185,18 @@ export class StartPayment {
     const instrument = { brand: c.brand, last4: c.pan.slice(-4) };
     // Kept until the answer is recorded: if this process dies meanwhile, LinksHousekeeping asks the acquirer.
     await this.ledger.savePendingCard({ ...base, instrument }, this.config.cardHoldSeconds);
-    let status: string;
-    let reason: string | null = null;
-    let acquirerId: string | null = null;
-    try {
-      const r = await this.acquirer.authorizeCard({
-        transactionId: base.id,
-        merchantId,
-        amountCents: base.amountCents,
-        installments: base.installments,
-        capture: 'SALE',
-        card: { pan: c.pan, expMonth: c.expMonth, expYear: c.expYear, cvv: c.cvv, holderName: c.holderName },
-      });
-      status = r.status;
-      reason = r.reason ?? null;
-      acquirerId = r.acquirerTransactionId;
-    } catch (e) {
-      if (!(e instanceof ProviderCallError)) throw e;
-      status = 'FAILED';
-      reason = e.code === 'provider_rejected' ? 'acquirer_rejected' : 'acquirer_unavailable';
-    }
-    return this.ledger.record({ ...base, status, reason, acquirerId, instrument }, null);
+    const r = await this.charges.authorize({
+      transactionId: base.id,
+      merchantId,
+      amountCents: base.amountCents,
+      installments: base.installments,
+      capture: 'SALE',
+      card: { pan: c.pan, expMonth: c.expMonth, expYear: c.expYear, cvv: c.cvv, holderName: c.holderName },
+    });
+    return this.ledger.record(
+      { ...base, status: r.status, reason: r.reason ?? null, acquirerId: r.acquirerTransactionId || null, instrument },
+      null,
+    );
   }
 
   private async pix(

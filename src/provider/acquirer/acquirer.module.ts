@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AcquirerPort } from '../acquirer.port';
+import { CardCharges } from './card-charges';
 import { AcquirerEvents } from './acquirer-events';
 import { AcquirerEventsController, RawBodyCapture } from './acquirer-events.controller';
 import { HttpAcquirer } from './http-acquirer';
@@ -11,7 +12,7 @@ import { SelfOrigin } from '../../platform/http/self-origin';
  */
 @Module({
   controllers: [AcquirerEventsController],
-  providers: [SelfOrigin, HttpAcquirer, { provide: AcquirerPort, useExisting: HttpAcquirer }, AcquirerEvents, RawBodyCapture],
-  exports: [AcquirerPort, SelfOrigin, AcquirerEvents],
+  providers: [SelfOrigin, HttpAcquirer, { provide: AcquirerPort, useExisting: HttpAcquirer }, AcquirerEvents, RawBodyCapture, CardCharges],
+  exports: [AcquirerPort, SelfOrigin, AcquirerEvents, CardCharges],
 })
 export class AcquirerModule {}

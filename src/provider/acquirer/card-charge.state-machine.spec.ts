@@ -7,7 +7,7 @@ import {
   isTerminal,
   sourcesOf,
   transition,
-} from './card-payment.state-machine';
+} from './card-charge.state-machine';
 
 const EXPECTED: Record<string, CardPaymentStatus> = {
   'PROCESSING/approved_sale': 'ACCEPTED',

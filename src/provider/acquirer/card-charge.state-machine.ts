@@ -1,6 +1,8 @@
 /**
- * Card payment states (the spec's card list, plus PROCESSING while the acquirer is asked) and
- * their transitions as a pure table. Persisted with a conditional UPDATE whose allowed sources
+ * The one status table of a card charge, below links and cards (the card-charge capability,
+ * card-charges.ts): the spec's card list, plus PROCESSING while the acquirer is asked, and the
+ * two 3DS refusals a charge can be born with. Card payments persist these statuses; a link's
+ * payment item maps an outcome to its own. Transitions as a pure table. Persisted with a conditional UPDATE whose allowed sources
  * come from `sourcesOf`, so two writers cannot both win and a terminal state never regresses.
  */
 import { stateMachineOfTable } from '../../platform/state-machine/state-machine';
