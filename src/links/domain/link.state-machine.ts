@@ -111,9 +111,19 @@ export type LinkStatusChange =
  */
 export function planStatusChange(current: LinkStatus, requested: string): LinkStatusChange {
   if (!(CALLER_SETTABLE_LINK_STATUSES as readonly string[]).includes(requested)) {
-    throw new LinkStateError('link_status_not_settable', `Status ${requested} cannot be set; use ACTIVE or INACTIVE`, { requested });
+    throw new LinkStateError('link_status_not_settable', `Status ${requested} cannot be set; use ACTIVE or INACTIVE`, {
+      field: 'status',
+      requested,
+    });
   }
   if (current === requested) return { kind: 'noop', status: current };
   const trigger: LinkTrigger = requested === 'ACTIVE' ? 'ACTIVATE' : 'DEACTIVATE';
-  return { kind: 'transition', trigger, from: current, to: transition(current, trigger) };
+  const to = nextLinkStatus(current, trigger);
+  if (to === null)
+    throw new LinkStateError('invalid_transition', `A link in ${current} cannot take ${trigger}`, {
+      field: 'status',
+      from: current,
+      trigger,
+    });
+  return { kind: 'transition', trigger, from: current, to };
 }

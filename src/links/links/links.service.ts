@@ -5,12 +5,12 @@ import { Clock } from '../../platform/clock/clock';
 import { PlatformConfig } from '../../platform/config/platform.config';
 import { page, Page } from '../../platform/pagination/pagination';
 import { randomChars } from '../../common/random-ids';
-import { CodedError } from '../../common/formats/coded-error';
+
 import { planStatusChange } from '../domain/link.state-machine';
 import { CreatedLinkDto, CreateLinkDto, LinkDto, LinkListQueryDto, UpdateLinkDto } from '../dto/link.dto';
 import { LinkDetailDto } from '../dto/payment.dto';
 import { optionToApi, quoteAll } from '../fees/fee-quotes';
-import { LinkErrorCode, LinkErrors } from '../links.errors';
+import { LinkErrors } from '../links.errors';
 import { MerchantsService } from '../merchants/merchants.service';
 import { assertPriceable, buildSettings } from './link-settings';
 import { LinkLifecycle } from './link-lifecycle';
@@ -138,14 +138,7 @@ export class LinksService {
 
   async changeStatus(tenantId: string, id: string, requested: string): Promise<LinkDto> {
     const current = await this.lifecycle.fresh(await this.mustFind(tenantId, id));
-    let plan;
-    try {
-      plan = planStatusChange(current.status, requested);
-    } catch (e) {
-      if (e instanceof CodedError)
-        throw LinkErrors.error(e.code as LinkErrorCode, e.message, { details: [{ field: 'status', message: e.message, code: e.code }] });
-      throw e;
-    }
+    const plan = planStatusChange(current.status, requested); // a LinkStateError names the field; the filter answers it
     if (plan.kind === 'noop') return this.toDto(current);
     const { trigger, from, to } = plan;
     const now = this.clock.now();

@@ -87,12 +87,12 @@ export function resolveError(err: any): ResolvedError {
     // code. An unregistered one is a gap (500, logged); past 500 its message stays in the log.
     const status = statusOfDomainError(err) ?? 500;
     const message = status >= 500 ? 'Internal server error' : err.message;
-    return {
-      status,
-      body: { statusCode: status, error: status >= 500 && statusOfDomainError(err) === undefined ? 'internal_error' : err.code, message },
-      headers: {},
-      unexpected: status >= 500,
-    };
+    const error = status >= 500 && statusOfDomainError(err) === undefined ? 'internal_error' : err.code;
+    const body: ResolvedError['body'] = { statusCode: status, error, message };
+    // a domain error that names the request field it is about answers with it, as validation does
+    const field = err.details?.field;
+    if (status < 500 && typeof field === 'string') body.details = [{ field, message: err.message, code: err.code }];
+    return { status, body, headers: {}, unexpected: status >= 500 };
   }
   const fst = err?.code && FASTIFY_CODES[err.code];
   if (fst)
