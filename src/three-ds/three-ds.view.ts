@@ -1,5 +1,6 @@
 import { ThreeDsResultDto } from './dto/three-ds.dto';
 import { ThreeDsRecord } from './three-ds.repository';
+import { decimalStringToCents } from '../common/formats/money';
 
 /** The authenticate / challenge-result answer of a recorded authentication. */
 export function resultView(r: ThreeDsRecord): ThreeDsResultDto {
@@ -36,7 +37,7 @@ export function decimal(cents: number): string {
 export function centsOf(v: string | number): number | null {
   const s = typeof v === 'number' ? String(v) : v;
   if (typeof s !== 'string' || !/^\d{1,9}(\.\d{1,2})?$/.test(s)) return null;
-  return Math.round(Number(s) * 100);
+  return decimalStringToCents(s);
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);

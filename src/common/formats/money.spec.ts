@@ -73,3 +73,15 @@ describe('fromCents and centsToDecimalString', () => {
     expectCode(() => centsToDecimalString(Number.NaN), 'amount_not_a_number');
   });
 });
+
+describe('decimalStringToCents (API Pix and acquirer amounts)', () => {
+  it('reads digits, not floats', () => {
+    const { decimalStringToCents } = require('./money');
+    expect(decimalStringToCents('150.75')).toBe(15075);
+    expect(decimalStringToCents('10.5')).toBe(1050);
+    expect(decimalStringToCents('3')).toBe(300);
+    expect(decimalStringToCents('0.29')).toBe(29);
+    expect(decimalStringToCents('9999999999999.99')).toBe(999_999_999_999_999);
+    for (const bad of ['', '-1.00', '1.005', '1e3', '10,00', ' 1.00', '99999999999999.00']) expect(decimalStringToCents(bad)).toBeNull();
+  });
+});

@@ -72,3 +72,15 @@ function assertCents(value: number, name: string): void {
     throw new MoneyError('amount_not_a_number', `${name} must be a safe integer number of cents`, { [name]: value });
   }
 }
+
+/**
+ * A decimal string as API Pix and the acquirer write amounts (`"150.75"`, `"10.5"`, `"3"`) to
+ * integer cents, digit by digit (no float multiply); null when it is not a plain non-negative
+ * decimal with at most 2 decimals or exceeds MAX_CENTS.
+ */
+export function decimalStringToCents(s: string): number | null {
+  const m = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(s);
+  if (!m) return null;
+  const cents = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  return cents <= MAX_CENTS ? cents : null;
+}

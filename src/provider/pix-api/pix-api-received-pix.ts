@@ -7,6 +7,7 @@ import { AcquirerNotification } from '../../common/protocols/acquirer-events';
 import { AcquirerEvents } from '../acquirer/acquirer-events';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';
+import { decimalStringToCents } from '../../common/formats/money';
 
 /** Advisory lock of the pass over charges past their time (one replica at a time). */
 const CHECK_LOCK = 0x70697863; // "pixc"
@@ -120,7 +121,7 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
     }
     const charge = pix.txid ? await this.charge(pix.txid) : null;
     if (!charge) return this.finish(e2eid, 'IGNORED', pix.txid ?? null, 'no charge of ours has this txid');
-    const cents = Math.round(Number(pix.valor) * 100);
+    const cents = decimalStringToCents(String(pix.valor));
     if (cents !== charge.amountCents) {
       this.logger.warn(
         { endToEndId: e2eid, txid: charge.txid, expected: charge.amountCents, received: cents },

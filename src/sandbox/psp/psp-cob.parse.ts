@@ -1,5 +1,6 @@
 import { PspViolation } from './problems';
 import { ChargeFields, PspCharge } from './psp-cob.store';
+import { decimalStringToCents } from '../../common/formats/money';
 
 /**
  * Reading a cob/cobv request body as the standard's violations list them (CobOperacaoInvalida,
@@ -84,7 +85,7 @@ export function parseCharge(body: unknown, ctx: ParseContext): ParsedCharge | { 
     const o = valor.original;
     if (typeof o !== 'string' || !AMOUNT.test(o)) bad('valor.original', `O campo ${p}.valor.original não respeita o schema.`);
     else if (Number(o) === 0) bad('valor.original', `O campo ${p}.valor.original é zero.`);
-    else amountCents = Math.round(Number(o) * 100);
+    else amountCents = decimalStringToCents(o) ?? 0;
   }
 
   let chave = e?.chave ?? '';

@@ -4,6 +4,7 @@ import { SandboxPspCallbacks } from './psp-cobr.events';
 import { SandboxCobrStore } from './psp-cobr.store';
 import { cobrView, newAttempt, reais, retryPolicyOf } from './psp-cobr.view';
 import { PspAnswer, pspProblem, PspRequest, PspRouter } from './psp-http';
+import { decimalStringToCents } from '../../common/formats/money';
 
 const TXID = /^[a-zA-Z0-9]{26,35}$/;
 const ID_REC = /^[a-zA-Z0-9]{29}$/;
@@ -110,7 +111,7 @@ export class SandboxPspCobrHandlers {
     const { rec, cobr } = await this.store.insertForRec({
       txid,
       idRec: b.idRec,
-      amountCents: Math.round(Number(b.valor.original) * 100),
+      amountCents: decimalStringToCents(String(b.valor.original)) ?? 0,
       dueDate: due,
       ajusteDiaUtil: b.ajusteDiaUtil,
       receiver: { cnpj: SANDBOX_RECEIVER_CNPJ, conta: rb.conta, tipoConta: rb.tipoConta, ...(rb.agencia ? { agencia: rb.agencia } : {}) },
