@@ -1,6 +1,7 @@
 import { CARD_PAYMENT_MACHINE } from '../../src/provider/acquirer/card-charge.state-machine';
 import { CARD_SESSION_MACHINE } from '../../src/cards/sessions/card-session.state-machine';
 import { LINK_MACHINE } from '../../src/links/domain/link.state-machine';
+import { PAYMENT_ITEM_MACHINES } from '../../src/links/domain/payment-item.state-machine';
 import { defineStateMachine, StateMachineDefinitionError, TransitionRefusal } from '../../src/platform/state-machine/state-machine';
 import { THREE_DS_MACHINE } from '../../src/three-ds/three-ds.state-machine';
 import { DELIVERY_MACHINE } from '../../src/webhooks/domain/delivery.state-machine';
@@ -74,6 +75,26 @@ describe('the state machines, exhaustively', () => {
       'PENDING attempt_failed': 'PENDING',
       'PENDING attempts_exhausted': 'DEAD',
       'PENDING endpoint_gone': 'CANCELLED',
+    });
+  });
+
+  it("a link's payment items, one machine per method", () => {
+    expectExhaustiveMatrix(PAYMENT_ITEM_MACHINES.CARD, {
+      'ACCEPTED VOID': 'VOIDED',
+      'CAPTURED VOID': 'VOIDED',
+      'PREAUTH CAPTURE': 'CAPTURED',
+      'PREAUTH VOID': 'VOIDED',
+    });
+    expectExhaustiveMatrix(PAYMENT_ITEM_MACHINES.PIX, {
+      'PENDING CONFIRM': 'AUTHORIZED',
+      'PENDING EXPIRE': 'EXPIRED',
+      'AUTHORIZED SETTLE': 'SETTLED',
+    });
+    expectExhaustiveMatrix(PAYMENT_ITEM_MACHINES.BOLETO, {
+      'PENDING PAY': 'PAID',
+      'PENDING PAY_BY_PIX': 'PAID_PIX',
+      'PENDING EXPIRE': 'EXPIRED',
+      'PENDING CANCEL': 'CANCELED',
     });
   });
 

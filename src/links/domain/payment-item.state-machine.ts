@@ -1,4 +1,5 @@
 import { CodedError } from '../../common/formats/coded-error';
+import { StateMachine, stateMachineOfTable } from '../../platform/state-machine/state-machine';
 
 /**
  * Status of a payment item (one attempt on a link), per transaction method.
@@ -121,11 +122,30 @@ export function initialStatus<M extends TransactionMethod>(method: M, status: st
   return status as StatusOf<M>;
 }
 
+/** One machine of the kernel's API per method (a card item, a Pix item, a boleto item). */
+export const PAYMENT_ITEM_MACHINES = {
+  CARD: stateMachineOfTable('payment-item.CARD', PAYMENT_ITEM_STATUSES.CARD, PAYMENT_ITEM_TRIGGERS.CARD, PAYMENT_ITEM_TRANSITIONS.CARD),
+  PIX: stateMachineOfTable('payment-item.PIX', PAYMENT_ITEM_STATUSES.PIX, PAYMENT_ITEM_TRIGGERS.PIX, PAYMENT_ITEM_TRANSITIONS.PIX),
+  BOLETO: stateMachineOfTable(
+    'payment-item.BOLETO',
+    PAYMENT_ITEM_STATUSES.BOLETO,
+    PAYMENT_ITEM_TRIGGERS.BOLETO,
+    PAYMENT_ITEM_TRANSITIONS.BOLETO,
+  ),
+} as const;
+
+function machineOf<M extends TransactionMethod>(method: M): StateMachine<StatusOf<M>, TriggerOf<M>> | null {
+  return TRANSACTION_METHODS.includes(method)
+    ? (PAYMENT_ITEM_MACHINES[method] as unknown as StateMachine<StatusOf<M>, TriggerOf<M>>)
+    : null;
+}
+
 /** The next status, or null when the trigger does not apply (or method/status/trigger are unknown). */
 export function nextItemStatus<M extends TransactionMethod>(method: M, from: StatusOf<M>, trigger: TriggerOf<M>): StatusOf<M> | null {
-  if (!isStatusOf(method, from)) return null;
-  const row = PAYMENT_ITEM_TRANSITIONS[method][from] as Partial<Record<string, StatusOf<M>>>;
-  return Object.prototype.hasOwnProperty.call(row, trigger) ? (row[trigger] as StatusOf<M>) : null;
+  const m = machineOf(method);
+  if (!m || !m.isState(from) || !m.isTrigger(trigger)) return null;
+  const r = m.transition(from, trigger);
+  return r.ok ? r.to : null;
 }
 
 /** The next status. @throws PaymentItemStateError invalid_transition */
@@ -139,13 +159,13 @@ export function transition<M extends TransactionMethod>(method: M, from: StatusO
 
 /** Statuses of `method` from which `trigger` is allowed (for the conditional UPDATE). */
 export function allowedFrom<M extends TransactionMethod>(method: M, trigger: TriggerOf<M>): StatusOf<M>[] {
-  if (!TRANSACTION_METHODS.includes(method)) return [];
-  return (PAYMENT_ITEM_STATUSES[method] as readonly StatusOf<M>[]).filter((s) => nextItemStatus(method, s, trigger) !== null);
+  const m = machineOf(method);
+  return m && m.isTrigger(trigger) ? m.sourcesOf(trigger) : [];
 }
 
 /** True when no trigger leaves `status`. */
 export function isTerminal<M extends TransactionMethod>(method: M, status: StatusOf<M>): boolean {
-  return (PAYMENT_ITEM_TRIGGERS[method] as readonly TriggerOf<M>[]).every((t) => nextItemStatus(method, status, t) === null);
+  return machineOf(method)?.isTerminal(status) ?? true;
 }
 
 function deepFreeze<T>(value: T): T {
