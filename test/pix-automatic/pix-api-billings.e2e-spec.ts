@@ -15,7 +15,7 @@ import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry'
 import { validateRequest } from '../support/pix-api-contract';
 import { startStubPsp } from '../support/stub-psp';
 import { http, TestApp } from '../support/test-app';
-import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
+import { advance, businessDay, createRecurrence, day, newTenant, startPixApp } from './support';
 
 const ID_REC = 'RR0000000020261124abcdefghijk';
 
@@ -105,9 +105,11 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
   });
 
   it('sends one PUT /cobr per billing, txid = idTx, on its send date; a 4xx is kept on the billing and never retried', async () => {
-    const ok = await authorized({ firstDueDate: day(t, 10), amount: 49.9, dayAdjustment: 'MOVE_FORWARD_NEXT_BUSINESS_DAY' });
-    const bad = await authorized({ firstDueDate: day(t, 10), amount: 12 });
-    await advance(t, 6);
+    // A business day, so that MOVE_FORWARD_NEXT_BUSINESS_DAY keeps it and both send on one day.
+    const due = businessDay(t, 10);
+    const ok = await authorized({ firstDueDate: due.date, amount: 49.9, dayAdjustment: 'MOVE_FORWARD_NEXT_BUSINESS_DAY' });
+    const bad = await authorized({ firstDueDate: due.date, amount: 12 });
+    await advance(t, due.offset - 4);
     expect(psp.puts).toHaveLength(0);
     psp.defaultMode = 'ok';
     const [b0] = await billings(bad);

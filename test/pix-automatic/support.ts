@@ -1,6 +1,6 @@
 import type { TenantContext } from '../../src/platform/http/tenant-context';
 import { Clock } from '../../src/platform/clock/clock';
-import { addDays } from '../../src/pix-automatic/domain/calendar';
+import { addDays, isBusinessDay } from '../../src/pix-automatic/domain/calendar';
 import { CreateRecurrenceDto } from '../../src/pix-automatic/dto/recurrence.dto';
 import { CreateRecurrence } from '../../src/pix-automatic/use-cases/create-recurrence';
 import { http, startTestApp, TestApp, TestAppOptions } from '../support/test-app';
@@ -37,6 +37,15 @@ export function today(t: TestApp): string {
 
 export function day(t: TestApp, offset: number): string {
   return addDays(today(t), offset);
+}
+
+/**
+ * The first business day at least `minOffset` days from the test clock's today, and its offset:
+ * a due date that MOVE_FORWARD_NEXT_BUSINESS_DAY leaves where it is, whatever weekday the suite
+ * runs on.
+ */
+export function businessDay(t: TestApp, minOffset: number): { date: string; offset: number } {
+  for (let offset = minOffset; ; offset++) if (isBusinessDay(day(t, offset))) return { date: day(t, offset), offset };
 }
 
 export function recurrenceBody(t: TestApp, over: Partial<CreateRecurrenceDto> = {}): CreateRecurrenceDto {
