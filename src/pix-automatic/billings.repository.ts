@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isUuid } from '../tenants/tenants.repository';
 import { BillingStatus } from './domain/billing.state-machine';
-import { Billing, BILLING_COLUMNS, billingFromRow } from './pix.model';
+import { Billing, BILLING_COLUMNS, billingFromRow, BillingRow } from './pix.model';
 import { exec } from './sql';
 import { Tx, pool } from '../platform/database/sql';
 
@@ -44,7 +44,7 @@ export class SqlBillingsRepository extends BillingsRepository {
   }
 
   async insertAdHoc(m: Tx, b: NewAdHocBilling): Promise<Billing> {
-    const { rows } = await exec(
+    const { rows } = await exec<BillingRow>(
       m,
       `INSERT INTO pix_billings (tenant_id, recurrence_id, kind, id_tx, amount_cents, due_date, next_attempt_at)
        VALUES ($1, $2, 'AD_HOC', $3, $4, $5, $6) RETURNING ${BILLING_COLUMNS}`,
@@ -55,7 +55,7 @@ export class SqlBillingsRepository extends BillingsRepository {
 
   async findForTenant(tenantId: string, id: string): Promise<Billing | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(pool(this.ds), `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2`, [
+    const { rows } = await exec<BillingRow>(pool(this.ds), `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2`, [
       id,
       tenantId,
     ]);
@@ -64,7 +64,7 @@ export class SqlBillingsRepository extends BillingsRepository {
 
   async lockForTenant(m: Tx, tenantId: string, id: string): Promise<Billing | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [
+    const { rows } = await exec<BillingRow>(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [
       id,
       tenantId,
     ]);
@@ -72,12 +72,12 @@ export class SqlBillingsRepository extends BillingsRepository {
   }
 
   async lockByIdTx(m: Tx, idTx: string): Promise<Billing | null> {
-    const { rows } = await exec(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id_tx = $1 FOR UPDATE`, [idTx]);
+    const { rows } = await exec<BillingRow>(m, `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE id_tx = $1 FOR UPDATE`, [idTx]);
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 
   async listForRecurrence(tenantId: string, recurrenceId: string, limit: number, offset: number): Promise<[Billing[], number]> {
-    const { rows } = await exec(
+    const { rows } = await exec<BillingRow & { total: string }>(
       pool(this.ds),
       `SELECT ${BILLING_COLUMNS}, count(*) OVER () AS total FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2
        ORDER BY pix_billings.due_date, pix_billings.created_at, pix_billings.id LIMIT $3 OFFSET $4`,
@@ -87,7 +87,7 @@ export class SqlBillingsRepository extends BillingsRepository {
     if (!rows.length && offset > 0) {
       total = Number(
         (
-          await exec(pool(this.ds), `SELECT count(*) AS n FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2`, [
+          await exec<{ n: string }>(pool(this.ds), `SELECT count(*) AS n FROM pix_billings WHERE recurrence_id = $1 AND tenant_id = $2`, [
             recurrenceId,
             tenantId,
           ])
@@ -98,7 +98,7 @@ export class SqlBillingsRepository extends BillingsRepository {
   }
 
   async lockCancelable(m: Tx, recurrenceId: string, states: BillingStatus[]): Promise<Billing[]> {
-    const { rows } = await exec(
+    const { rows } = await exec<BillingRow>(
       m,
       `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE recurrence_id = $1 AND status = ANY($2) ORDER BY pix_billings.due_date, pix_billings.id FOR UPDATE`,
       [recurrenceId, states],
@@ -118,7 +118,7 @@ export class SqlBillingsRepository extends BillingsRepository {
       params.push(x.lastError);
       sets.push(`last_error = $${params.length}`);
     }
-    const { rows } = await exec(
+    const { rows } = await exec<BillingRow>(
       m,
       `UPDATE pix_billings SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3) RETURNING ${BILLING_COLUMNS}`,
       params,

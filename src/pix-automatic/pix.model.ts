@@ -1,6 +1,7 @@
 import { BillingStatus } from './domain/billing.state-machine';
 import { DayAdjustment, Periodicity } from './domain/calendar';
 import { RecurrenceStatus } from './domain/recurrence.state-machine';
+import type { AsText, Row } from '../platform/database/sql';
 
 export interface Recurrence {
   id: string;
@@ -50,18 +51,20 @@ export const RECURRENCE_COLUMNS = `id, tenant_id, id_tx, status, amount_cents, c
 export const BILLING_COLUMNS = `id, tenant_id, recurrence_id, cycle, kind, id_tx, status, amount_cents, currency, due_date::text AS due_date,
   send_attempts, next_attempt_at, last_error, created_at, updated_at`;
 
-export function recurrenceFromRow(r: any): Recurrence {
+export type RecurrenceRow = AsText<Row<'pix_recurrences'>, 'first_due_date' | 'expiration_date' | 'next_send_date'>;
+
+export function recurrenceFromRow(r: RecurrenceRow): Recurrence {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     idTx: r.id_tx,
-    status: r.status,
+    status: r.status as Recurrence['status'],
     amountCents: Number(r.amount_cents),
-    currency: r.currency,
-    periodicity: r.periodicity,
+    currency: r.currency as Recurrence['currency'],
+    periodicity: r.periodicity as Recurrence['periodicity'],
     firstDueDate: r.first_due_date,
     expirationDate: r.expiration_date ?? null,
-    dayAdjustment: r.day_adjustment,
+    dayAdjustment: r.day_adjustment as Recurrence['dayAdjustment'],
     payerName: r.payer_name,
     payerTaxId: r.payer_tax_id,
     description: r.description ?? null,
@@ -73,17 +76,19 @@ export function recurrenceFromRow(r: any): Recurrence {
   };
 }
 
-export function billingFromRow(r: any): Billing {
+export type BillingRow = AsText<Row<'pix_billings'>, 'due_date'>;
+
+export function billingFromRow(r: BillingRow): Billing {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     recurrenceId: r.recurrence_id,
     cycle: r.cycle === null || r.cycle === undefined ? null : Number(r.cycle),
-    kind: r.kind,
+    kind: r.kind as Billing['kind'],
     idTx: r.id_tx,
-    status: r.status,
+    status: r.status as Billing['status'],
     amountCents: Number(r.amount_cents),
-    currency: r.currency,
+    currency: r.currency as Billing['currency'],
     dueDate: r.due_date,
     sendAttempts: Number(r.send_attempts),
     nextAttemptAt: r.next_attempt_at ?? null,

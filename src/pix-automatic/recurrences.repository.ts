@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isUuid } from '../tenants/tenants.repository';
 import { RecurrenceStatus } from './domain/recurrence.state-machine';
-import { Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow } from './pix.model';
+import { Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow, RecurrenceRow } from './pix.model';
 import { exec } from './sql';
 import { Tx, pool } from '../platform/database/sql';
 
@@ -40,7 +40,7 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
   }
 
   async insert(r: NewRecurrence): Promise<Recurrence> {
-    const { rows } = await exec(
+    const { rows } = await exec<RecurrenceRow>(
       pool(this.ds),
       `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
          payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
@@ -69,24 +69,26 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
 
   async findForTenant(tenantId: string, id: string): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(pool(this.ds), `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2`, [
-      id,
-      tenantId,
-    ]);
+    const { rows } = await exec<RecurrenceRow>(
+      pool(this.ds),
+      `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2`,
+      [id, tenantId],
+    );
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
 
   async lockForTenant(m: Tx, tenantId: string, id: string): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(m, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, [
-      id,
-      tenantId,
-    ]);
+    const { rows } = await exec<RecurrenceRow>(
+      m,
+      `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id = $1 AND tenant_id = $2 FOR UPDATE`,
+      [id, tenantId],
+    );
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
 
   async lockByIdTx(m: Tx, idTx: string): Promise<Recurrence | null> {
-    const { rows } = await exec(m, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id_tx = $1 FOR UPDATE`, [idTx]);
+    const { rows } = await exec<RecurrenceRow>(m, `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences WHERE id_tx = $1 FOR UPDATE`, [idTx]);
     return rows[0] ? recurrenceFromRow(rows[0]) : null;
   }
 
@@ -102,7 +104,7 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
     if (f.firstDueDate !== undefined) add('first_due_date = ?', f.firstDueDate);
     if (f.status !== undefined) add('status = ?', f.status);
     const cond = where.join(' AND ');
-    const { rows } = await exec(
+    const { rows } = await exec<RecurrenceRow & { total: string }>(
       pool(this.ds),
       `SELECT ${RECURRENCE_COLUMNS}, count(*) OVER () AS total FROM pix_recurrences WHERE ${cond}
        ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
@@ -110,7 +112,9 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
     );
     let total = rows.length ? Number(rows[0].total) : 0;
     if (!rows.length && offset > 0) {
-      total = Number((await exec(pool(this.ds), `SELECT count(*) AS n FROM pix_recurrences WHERE ${cond}`, params)).rows[0].n);
+      total = Number(
+        (await exec<{ n: string }>(pool(this.ds), `SELECT count(*) AS n FROM pix_recurrences WHERE ${cond}`, params)).rows[0].n,
+      );
     }
     return [rows.map(recurrenceFromRow), total];
   }
@@ -126,7 +130,7 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
 
   async overwriteStatus(tenantId: string, id: string, status: RecurrenceStatus): Promise<Recurrence | null> {
     if (!isUuid(id)) return null;
-    const { rows } = await exec(
+    const { rows } = await exec<RecurrenceRow>(
       pool(this.ds),
       `UPDATE pix_recurrences SET status = $3, updated_at = CASE WHEN status = $3 THEN updated_at ELSE now() END
        WHERE id = $1 AND tenant_id = $2 RETURNING ${RECURRENCE_COLUMNS}`,

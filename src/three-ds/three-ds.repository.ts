@@ -3,9 +3,8 @@ import { DataSource } from 'typeorm';
 import { ThreeDsAuthenticationFacts, ThreeDsResults } from '../common/contracts/three-ds-results.port';
 import { ThreeDsServerResult } from './ports/three-ds-server.port';
 import { ThreeDsStatus } from './three-ds.state-machine';
-import { Tx, managerOf } from '../platform/database/sql';
-
-type Db = DataSource | Tx;
+import { Row, Tx } from '../platform/database/sql';
+import * as sql from '../platform/database/sql';
 
 export interface ThreeDsRecord {
   id: string;
@@ -40,25 +39,22 @@ export interface NewThreeDs {
   expiresAt: Date;
 }
 
-async function q<T = any>(db: Db, text: string, params: unknown[]): Promise<T[]> {
-  const r = await managerOf(db).query(text, params);
-  return Array.isArray(r) && r.length === 2 && Array.isArray(r[0]) && typeof r[1] === 'number' ? r[0] : r;
-}
+type AuthenticationRow = Row<'three_ds_authentications'>;
 
-function toRecord(r: any): ThreeDsRecord {
+function toRecord(r: AuthenticationRow): ThreeDsRecord {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     documentId: r.document_id,
     amountCents: Number(r.amount_cents),
     currency: 'BRL',
-    status: r.status,
+    status: r.status as ThreeDsStatus,
     referenceId: r.reference_id,
     cardFingerprint: r.card_fingerprint,
     brand: r.brand,
     last4: r.last4,
     requestId: r.request_id,
-    transStatus: r.trans_status,
+    transStatus: r.trans_status as ThreeDsRecord['transStatus'],
     eci: r.eci,
     cavv: r.cavv,
     dsTransactionId: r.ds_transaction_id,
@@ -105,7 +101,7 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
   }
 
   async insert(a: NewThreeDs): Promise<void> {
-    await q(
+    await sql.rows<AuthenticationRow>(
       this.ds,
       `INSERT INTO three_ds_authentications (id, tenant_id, token_hash, document_id, amount_cents, status, created_at, updated_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, 'INITIALIZED', $6, $6, $7)`,
@@ -114,16 +110,16 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
   }
 
   async findByToken(tenantId: string, tokenHash: Buffer, now: Date): Promise<ThreeDsRecord | null> {
-    const r = await q(this.ds, `SELECT * FROM three_ds_authentications WHERE token_hash = $1 AND tenant_id = $2 AND expires_at > $3`, [
-      tokenHash,
-      tenantId,
-      now,
-    ]);
+    const r = await sql.rows<AuthenticationRow>(
+      this.ds,
+      `SELECT * FROM three_ds_authentications WHERE token_hash = $1 AND tenant_id = $2 AND expires_at > $3`,
+      [tokenHash, tenantId, now],
+    );
     return r[0] ? toRecord(r[0]) : null;
   }
 
   async findByReference(referenceId: string): Promise<ThreeDsRecord | null> {
-    const r = await q(this.ds, `SELECT * FROM three_ds_authentications WHERE reference_id = $1`, [referenceId]);
+    const r = await sql.rows<AuthenticationRow>(this.ds, `SELECT * FROM three_ds_authentications WHERE reference_id = $1`, [referenceId]);
     return r[0] ? toRecord(r[0]) : null;
   }
 
@@ -133,7 +129,7 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
     s: { referenceId: string; cardFingerprint: string; brand: string; last4: string },
     now: Date,
   ): Promise<boolean> {
-    const r = await q(
+    const r = await sql.rows<AuthenticationRow>(
       this.ds,
       `UPDATE three_ds_authentications SET status = 'SETUP_COMPLETE', reference_id = $3, card_fingerprint = $4, brand = $5, last4 = $6, updated_at = $7
         WHERE id = $1 AND status = ANY($2) RETURNING id`,
@@ -149,7 +145,7 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
     a: { requestId: string; returnUrl: string; result: ThreeDsServerResult },
     now: Date,
   ): Promise<ThreeDsRecord | null> {
-    const r = await q(
+    const r = await sql.rows<AuthenticationRow>(
       this.ds,
       `UPDATE three_ds_authentications
           SET status = $3, request_id = $4, return_url = $5, trans_status = $6, eci = $7, cavv = $8, ds_transaction_id = $9,
@@ -181,7 +177,7 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
     result: ThreeDsServerResult,
     now: Date,
   ): Promise<ThreeDsRecord | null> {
-    const r = await q(
+    const r = await sql.rows<AuthenticationRow>(
       this.ds,
       `UPDATE three_ds_authentications SET status = $3, trans_status = $4, eci = $5, cavv = $6, updated_at = $7
         WHERE id = $1 AND status = ANY($2) RETURNING *`,
@@ -195,7 +191,7 @@ export class SqlThreeDsRepository extends ThreeDsRepository {
 @Injectable()
 export class SqlThreeDsResults extends ThreeDsResults {
   async lockByDsTransactionId(m: Tx, tenantId: string, dsTransactionId: string): Promise<ThreeDsAuthenticationFacts | null> {
-    const r = await q(
+    const r = await sql.rows<AuthenticationRow>(
       m,
       `SELECT id, status, trans_status, eci, cavv, ds_transaction_id, acs_transaction_id, amount_cents, card_fingerprint, payment_id
          FROM three_ds_authentications WHERE ds_transaction_id = $1 AND tenant_id = $2 FOR UPDATE`,
@@ -206,10 +202,10 @@ export class SqlThreeDsResults extends ThreeDsResults {
     return {
       id: a.id,
       status: a.status,
-      transStatus: a.trans_status,
+      transStatus: a.trans_status as ThreeDsAuthenticationFacts['transStatus'],
       eci: a.eci,
       cavv: a.cavv,
-      dsTransactionId: a.ds_transaction_id,
+      dsTransactionId, // the row was found by it
       amountCents: Number(a.amount_cents),
       cardFingerprint: a.card_fingerprint,
       challenged: a.acs_transaction_id !== null,
@@ -218,10 +214,11 @@ export class SqlThreeDsResults extends ThreeDsResults {
   }
 
   async markUsed(m: Tx, authenticationId: string, paymentId: string): Promise<boolean> {
-    const r = await q(m, `UPDATE three_ds_authentications SET payment_id = $2 WHERE id = $1 AND payment_id IS NULL RETURNING id`, [
-      authenticationId,
-      paymentId,
-    ]);
+    const r = await sql.rows<AuthenticationRow>(
+      m,
+      `UPDATE three_ds_authentications SET payment_id = $2 WHERE id = $1 AND payment_id IS NULL RETURNING id`,
+      [authenticationId, paymentId],
+    );
     return r.length === 1;
   }
 }

@@ -1,8 +1,8 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { EngineRepository } from '../../src/pix-automatic/engine/engine.repository';
 import { TestApp } from '../support/test-app';
 import { newTenant, startPixApp, today } from './support';
-import { managerOf, transaction } from '../../src/platform/database/sql';
+import { transaction } from '../../src/platform/database/sql';
 
 interface PlanNode {
   'Node Type': string;
@@ -42,7 +42,7 @@ describe('billing engine claim plan', () => {
     const repo = t.app.get(EngineRepository);
     const plans: PlanNode[] = [];
     await transaction(ds, async (m) => {
-      const qr = managerOf(m).queryRunner!;
+      const qr = (m as unknown as EntityManager).queryRunner!; // a Tx is TypeORM's manager underneath
       const run = qr.query.bind(qr);
       // The repository's own statement, explained instead of run.
       qr.query = (async (sql: string, params?: unknown[]) => {

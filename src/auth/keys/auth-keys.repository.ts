@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import * as sql from '../../platform/database/sql';
+import type { Row } from '../../platform/database/sql';
 
 export type KeyStatus = 'UNVERIFIED' | 'VERIFIED' | 'REVOKED';
 
@@ -53,13 +55,15 @@ const COLUMNS = `id, tenant_id, public_key_pem, fingerprint, status, challenge, 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function toKey(r: any): AuthKey {
+type KeyRow = Row<'auth_keys'>;
+
+function toKey(r: KeyRow): AuthKey {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     publicKeyPem: r.public_key_pem,
     fingerprint: r.fingerprint,
-    status: r.status,
+    status: r.status as AuthKey['status'],
     challenge: r.challenge,
     challengeExpiresAt: r.challenge_expires_at,
     challengeUsedAt: r.challenge_used_at,
@@ -85,7 +89,8 @@ export class SqlAuthKeysRepository extends AuthKeysRepository {
     challenge: string;
     challengeExpiresAt: Date;
   }): Promise<AuthKey> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows<KeyRow>(
+      this.ds,
       `INSERT INTO auth_keys (tenant_id, public_key_pem, fingerprint, challenge, challenge_expires_at)
        VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
       [k.tenantId, k.publicKeyPem, k.fingerprint, k.challenge, k.challengeExpiresAt],
@@ -95,18 +100,21 @@ export class SqlAuthKeysRepository extends AuthKeysRepository {
 
   async find(tenantId: string, keyId: string): Promise<AuthKey | null> {
     if (!UUID.test(keyId)) return null;
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM auth_keys WHERE id = $1 AND tenant_id = $2`, [keyId, tenantId]);
+    const rows = await sql.rows<KeyRow>(this.ds, `SELECT ${COLUMNS} FROM auth_keys WHERE id = $1 AND tenant_id = $2`, [keyId, tenantId]);
     return rows[0] ? toKey(rows[0]) : null;
   }
 
   async listByTenant(tenantId: string): Promise<AuthKey[]> {
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM auth_keys WHERE tenant_id = $1 ORDER BY created_at, id`, [tenantId]);
+    const rows = await sql.rows<KeyRow>(this.ds, `SELECT ${COLUMNS} FROM auth_keys WHERE tenant_id = $1 ORDER BY created_at, id`, [
+      tenantId,
+    ]);
     return rows.map(toKey);
   }
 
   async setChallenge(tenantId: string, keyId: string, challenge: string, expiresAt: Date): Promise<AuthKey | null> {
     if (!UUID.test(keyId)) return null;
-    const [rows] = await this.ds.query(
+    const rows = await sql.rows<KeyRow>(
+      this.ds,
       `UPDATE auth_keys SET challenge = $3, challenge_expires_at = $4, challenge_used_at = NULL, updated_at = now()
        WHERE id = $1 AND tenant_id = $2 AND status IN ('UNVERIFIED', 'VERIFIED') RETURNING ${COLUMNS}`,
       [keyId, tenantId, challenge, expiresAt],
@@ -115,7 +123,8 @@ export class SqlAuthKeysRepository extends AuthKeysRepository {
   }
 
   async consumeChallenge(tenantId: string, keyId: string, challenge: string, now: Date): Promise<boolean> {
-    const [, count] = await this.ds.query(
+    const { count } = await sql.exec(
+      this.ds,
       `UPDATE auth_keys SET status = 'VERIFIED', challenge_used_at = $4, verified_at = COALESCE(verified_at, $4), updated_at = now()
        WHERE id = $1 AND tenant_id = $2 AND challenge = $3 AND challenge_used_at IS NULL AND challenge_expires_at > $4
          AND status IN ('UNVERIFIED', 'VERIFIED')`,
@@ -125,7 +134,8 @@ export class SqlAuthKeysRepository extends AuthKeysRepository {
   }
 
   async issueSecret(tenantId: string, keyId: string, newClientId: string, secretHash: string, now: Date): Promise<string | null> {
-    const [rows] = await this.ds.query(
+    const rows = await sql.rows(
+      this.ds,
       `UPDATE auth_keys SET client_id = COALESCE(client_id, $3), secret_hash = $4, credentials_issued_at = $5, updated_at = now()
        WHERE id = $1 AND tenant_id = $2 AND status = 'VERIFIED' RETURNING client_id`,
       [keyId, tenantId, newClientId, secretHash, now],
@@ -134,14 +144,15 @@ export class SqlAuthKeysRepository extends AuthKeysRepository {
   }
 
   async findClient(clientId: string): Promise<ClientRecord | null> {
-    const rows = await this.ds.query(`SELECT id, tenant_id, status, secret_hash FROM auth_keys WHERE client_id = $1`, [clientId]);
+    const rows = await sql.rows(this.ds, `SELECT id, tenant_id, status, secret_hash FROM auth_keys WHERE client_id = $1`, [clientId]);
     const r = rows[0];
     return r ? { keyId: r.id, tenantId: r.tenant_id, status: r.status, secretHash: r.secret_hash } : null;
   }
 
   async revoke(tenantId: string, keyId: string, now: Date): Promise<AuthKey | null> {
     if (!UUID.test(keyId)) return null;
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `UPDATE auth_keys SET status = 'REVOKED', revoked_at = $3, challenge = NULL, updated_at = now()
        WHERE id = $1 AND tenant_id = $2 AND status IN ('UNVERIFIED', 'VERIFIED')`,
       [keyId, tenantId, now],
@@ -150,7 +161,7 @@ export class SqlAuthKeysRepository extends AuthKeysRepository {
   }
 
   async statusOf(keyId: string): Promise<KeyStatus | null> {
-    const rows = await this.ds.query(`SELECT status FROM auth_keys WHERE id = $1`, [keyId]);
+    const rows = await sql.rows(this.ds, `SELECT status FROM auth_keys WHERE id = $1`, [keyId]);
     return rows[0]?.status ?? null;
   }
 }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CardCaptureMode } from '../../provider/acquirer.port';
 import { rows, Sql } from '../sql';
 import { CardPaymentStatus } from '../../provider/acquirer/card-charge.state-machine';
+import type { Row } from '../../platform/database/sql';
 
 export interface NewCardPayment {
   id: string;
@@ -78,7 +79,9 @@ export abstract class CardPaymentsRepository {
 
 const SELECT = `SELECT p.*, s.brand, s.first4, s.last4 FROM card_payments p JOIN stored_cards s ON s.id = p.stored_card_id`;
 
-function toRecord(r: any): CardPaymentRecord {
+type PaymentRow = Row<'card_payments'> & Pick<Row<'stored_cards'>, 'brand' | 'first4' | 'last4'>;
+
+function toRecord(r: PaymentRow): CardPaymentRecord {
   return {
     id: r.id,
     tenantId: r.tenant_id,
@@ -88,10 +91,10 @@ function toRecord(r: any): CardPaymentRecord {
     capturedAmountCents: r.captured_amount_cents === null ? null : Number(r.captured_amount_cents),
     currency: 'BRL',
     installments: Number(r.installments),
-    captureMode: r.capture_mode,
-    status: r.status,
+    captureMode: r.capture_mode as CardPaymentRecord['captureMode'],
+    status: r.status as CardPaymentRecord['status'],
     securityCodePresented: r.security_code_presented,
-    threeDsTransStatus: r.three_ds_trans_status,
+    threeDsTransStatus: r.three_ds_trans_status as CardPaymentRecord['threeDsTransStatus'],
     eci: r.eci,
     acquirerTransactionId: r.acquirer_transaction_id,
     authorizationCode: r.authorization_code,
@@ -151,12 +154,12 @@ export class SqlCardPaymentsRepository extends CardPaymentsRepository {
   }
 
   async find(db: Sql, tenantId: string, id: string, lock = false): Promise<CardPaymentRecord | null> {
-    const r = await rows(db, `${SELECT} WHERE p.id = $1 AND p.tenant_id = $2${lock ? ' FOR UPDATE OF p' : ''}`, [id, tenantId]);
+    const r = await rows<PaymentRow>(db, `${SELECT} WHERE p.id = $1 AND p.tenant_id = $2${lock ? ' FOR UPDATE OF p' : ''}`, [id, tenantId]);
     return r[0] ? toRecord(r[0]) : null;
   }
 
   async change(db: Sql, id: string, c: PaymentChange): Promise<CardPaymentRecord | null> {
-    const r = await rows(
+    const r = await rows<PaymentRow>(
       db,
       `WITH p AS (
          UPDATE card_payments SET status = $2, updated_at = $4,
@@ -188,7 +191,7 @@ export class SqlCardPaymentsRepository extends CardPaymentsRepository {
   }
 
   async lockStuck(db: Sql, before: Date, limit: number): Promise<CardPaymentRecord[]> {
-    const r = await rows(
+    const r = await rows<PaymentRow>(
       db,
       `${SELECT} WHERE p.status = 'PROCESSING' AND p.created_at < $1 ORDER BY p.created_at LIMIT $2 FOR UPDATE OF p SKIP LOCKED`,
       [before, limit],
@@ -198,8 +201,12 @@ export class SqlCardPaymentsRepository extends CardPaymentsRepository {
 
   async list(tenantId: string, limit: number, offset: number): Promise<[CardPaymentRecord[], number]> {
     const [items, total] = await Promise.all([
-      rows(this.ds, `${SELECT} WHERE p.tenant_id = $1 ORDER BY p.created_at DESC, p.id LIMIT $2 OFFSET $3`, [tenantId, limit, offset]),
-      rows(this.ds, `SELECT count(*)::int AS n FROM card_payments WHERE tenant_id = $1`, [tenantId]),
+      rows<PaymentRow>(this.ds, `${SELECT} WHERE p.tenant_id = $1 ORDER BY p.created_at DESC, p.id LIMIT $2 OFFSET $3`, [
+        tenantId,
+        limit,
+        offset,
+      ]),
+      rows<{ n: number }>(this.ds, `SELECT count(*)::int AS n FROM card_payments WHERE tenant_id = $1`, [tenantId]),
     ]);
     return [items.map(toRecord), total[0].n];
   }

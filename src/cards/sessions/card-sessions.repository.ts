@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { rows, Sql } from '../sql';
 import { CARD_SESSION_MACHINE } from './card-session.state-machine';
+import type { Row } from '../../platform/database/sql';
 
 export interface NewCardSession {
   id: string;
@@ -55,7 +56,7 @@ export class SqlCardSessionsRepository extends CardSessionsRepository {
   }
 
   async open(id: string, urlKeyHash: Buffer, pageKeyHash: Buffer, now: Date): Promise<SessionView | null> {
-    const r = await rows(
+    const r = await rows<SessionRow>(
       this.ds,
       `UPDATE hosted_card_sessions s SET status = $6, opened_at = $4, page_key_hash = $3
         WHERE s.id = $1 AND s.url_key_hash = $2 AND s.status = ANY($5) AND s.expires_at > $4
@@ -67,7 +68,7 @@ export class SqlCardSessionsRepository extends CardSessionsRepository {
   }
 
   async peek(id: string, urlKeyHash: Buffer): Promise<SessionView | null> {
-    const r = await rows(
+    const r = await rows<SessionRow>(
       this.ds,
       `SELECT s.tenant_id, s.parent_origin, c.frame_ancestors
          FROM hosted_card_sessions s LEFT JOIN card_settings c ON c.tenant_id = s.tenant_id
@@ -103,6 +104,10 @@ export class SqlCardSessionsRepository extends CardSessionsRepository {
   }
 }
 
-function view(r: any): SessionView {
+type SessionRow = Pick<Row<'hosted_card_sessions'>, 'tenant_id' | 'parent_origin'> & {
+  frame_ancestors: Row<'card_settings'>['frame_ancestors'] | null;
+};
+
+function view(r: SessionRow): SessionView {
   return { tenantId: r.tenant_id, parentOrigin: r.parent_origin, frameAncestors: r.frame_ancestors ?? [] };
 }

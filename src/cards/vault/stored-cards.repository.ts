@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CardBrandName } from '../domain/card-input';
 import { EncryptedPan } from '../domain/vault-crypto';
 import { poolRows, rows, Sql } from '../sql';
+import type { Row } from '../../platform/database/sql';
 
 export interface NewStoredCard {
   id: string;
@@ -73,13 +74,15 @@ export interface StoredCardSummary {
 
 const CARD_COLUMNS = `id, tenant_id, fingerprint, key_id, wrapped_data_key, iv, tag, ciphertext, brand, first4, last4, exp_month, exp_year, nickname`;
 
-function toRecord(r: any): StoredCardRecord {
+type CardRow = Row<'stored_cards'>;
+
+function toRecord(r: CardRow): StoredCardRecord {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     fingerprint: r.fingerprint,
     sealed: { keyId: r.key_id, wrappedDataKey: r.wrapped_data_key, iv: r.iv, tag: r.tag, ciphertext: r.ciphertext },
-    brand: r.brand,
+    brand: r.brand as StoredCardRecord['brand'],
     first4: r.first4,
     last4: r.last4,
     expMonth: Number(r.exp_month),
@@ -133,12 +136,15 @@ export class SqlStoredCardsRepository extends StoredCardsRepository {
   }
 
   async find(db: Sql, tenantId: string, storedCardId: string): Promise<StoredCardRecord | null> {
-    const r = await rows(db, `SELECT ${CARD_COLUMNS} FROM stored_cards WHERE id = $1 AND tenant_id = $2`, [storedCardId, tenantId]);
+    const r = await rows<CardRow>(db, `SELECT ${CARD_COLUMNS} FROM stored_cards WHERE id = $1 AND tenant_id = $2`, [
+      storedCardId,
+      tenantId,
+    ]);
     return r[0] ? toRecord(r[0]) : null;
   }
 
   async findByLiveToken(tenantId: string, tokenId: string, now: Date): Promise<StoredCardRecord | null> {
-    const r = await rows(
+    const r = await rows<CardRow>(
       this.ds,
       `SELECT ${CARD_COLUMNS.split(', ')
         .map((c) => `s.${c}`)
@@ -165,10 +171,11 @@ export class SqlStoredCardsRepository extends StoredCardsRepository {
   }
 
   async lockForRewrap(db: Sql, activeKeyId: string, limit: number): Promise<StoredCardRecord[]> {
-    const r = await rows(db, `SELECT ${CARD_COLUMNS} FROM stored_cards WHERE key_id <> $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, [
-      activeKeyId,
-      limit,
-    ]);
+    const r = await rows<CardRow>(
+      db,
+      `SELECT ${CARD_COLUMNS} FROM stored_cards WHERE key_id <> $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [activeKeyId, limit],
+    );
     return r.map(toRecord);
   }
 

@@ -5,7 +5,9 @@ import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { HealthRegistry } from '../../platform/health/health-registry';
 import { LinksConfig } from '../links.config';
 import { Notice } from './payment-notice';
-import { Tx, managerOf } from '../../platform/database/sql';
+import { Tx } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
+import type { Row } from '../../platform/database/sql';
 
 const LEASE_SECONDS = 60;
 const BACKOFF_SECONDS = [5, 30, 120, 600, 1800, 3600];
@@ -17,6 +19,8 @@ const MAX_ATTEMPTS = 10;
  * any request, claiming rows with FOR UPDATE SKIP LOCKED and a lease, with backoff; after
  * ten failures a row is DEAD. Without SMTP_URL rows wait.
  */
+type OutboxMail = Pick<Row<'links_email_outbox'>, 'id' | 'to_address' | 'subject' | 'text_body' | 'html_body' | 'attempts'>;
+
 @Injectable()
 export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('LinksEmail');
@@ -37,7 +41,8 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.config.smtpUrl) return { status: 'up', smtp: 'not configured' };
     try {
       const r = (
-        await this.ds.query(
+        await sql.rows(
+          this.ds,
           `SELECT count(*) FILTER (WHERE status = 'DEAD')::int AS dead,
                 count(*) FILTER (WHERE status = 'PENDING' AND created_at < now() - interval '15 minutes')::int AS late
          FROM links_email_outbox WHERE status IN ('DEAD', 'PENDING')`,
@@ -50,7 +55,8 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async enqueue(m: Tx, row: { tenantId: string; paymentId: string; to: string } & Notice): Promise<void> {
-    await managerOf(m).query(
+    await sql.rows(
+      m,
       `INSERT INTO links_email_outbox (tenant_id, payment_id, to_address, subject, text_body, html_body) VALUES ($1,$2,$3,$4,$5,$6)
        ON CONFLICT (payment_id) DO NOTHING`,
       [row.tenantId, row.paymentId, row.to, row.subject, row.text, row.html],
@@ -71,17 +77,18 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   /** One pass: claim due rows and send them. */
   async sendDue(limit = 20): Promise<number> {
     if (!this.transport) return 0;
-    const res = await this.ds.query(
+    const res = await sql.rows<OutboxMail>(
+      this.ds,
       `UPDATE links_email_outbox SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
        WHERE id IN (SELECT id FROM links_email_outbox WHERE status = 'PENDING' AND next_attempt_at <= now()
                     ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
        RETURNING id, to_address, subject, text_body, html_body, attempts`,
     );
-    for (const r of res[0]) await this.send(r);
-    return res[0].length;
+    for (const r of res) await this.send(r);
+    return res.length;
   }
 
-  private async send(r: any): Promise<void> {
+  private async send(r: OutboxMail): Promise<void> {
     try {
       await this.transport!.sendMail({
         from: this.config.mailFrom,
@@ -90,7 +97,7 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
         text: r.text_body,
         html: r.html_body,
       });
-      await this.ds.query(`UPDATE links_email_outbox SET status = 'SENT', sent_at = now(), last_error = NULL WHERE id = $1`, [r.id]);
+      await sql.rows(this.ds, `UPDATE links_email_outbox SET status = 'SENT', sent_at = now(), last_error = NULL WHERE id = $1`, [r.id]);
     } catch (e: any) {
       const dead = r.attempts >= MAX_ATTEMPTS;
       const wait = BACKOFF_SECONDS[Math.min(r.attempts - 1, BACKOFF_SECONDS.length - 1)];
@@ -98,7 +105,8 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
         { emailId: r.id, attempts: r.attempts, err: e?.message },
         dead ? 'payment notice dead after retries' : 'payment notice not sent; will retry',
       );
-      await this.ds.query(
+      await sql.rows(
+        this.ds,
         `UPDATE links_email_outbox SET status = $2, next_attempt_at = now() + make_interval(secs => $3), last_error = $4 WHERE id = $1`,
         [r.id, dead ? 'DEAD' : 'PENDING', wait, String(e?.message ?? e).slice(0, 500)],
       );

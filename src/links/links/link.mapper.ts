@@ -3,6 +3,7 @@ import { LinkEventDto, PaymentItemDto } from '../dto/payment.dto';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { PaymentItem } from '../payments/payment.types';
 import { Link } from './link.types';
+import type { LinkEventJson, PaymentJson } from './links.repository';
 
 const brl = (cents: number | null): number | null => (cents === null ? null : cents / 100);
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
@@ -46,7 +47,7 @@ export function linkToDto(l: Link, publicUrl: string): LinkDto {
 }
 
 /** A payment row (as selected by the detail query, timestamps already ISO text) to the API item. */
-export function paymentToDto(p: any): PaymentItemDto {
+export function paymentToDto(p: PaymentJson): PaymentItemDto {
   return {
     id: p.id,
     transactionMethod: p.method,
@@ -58,7 +59,7 @@ export function paymentToDto(p: any): PaymentItemDto {
     installments: p.installments,
     method: methodDetail(p.method, p.instrument ?? {}),
     payer: { name: p.payer.name, email: p.payer.email, taxId: p.payer.taxId ?? null },
-    splits: (p.splits ?? []).map((a: any) => ({ merchantId: a.merchantId, amount: a.amountCents / 100 })),
+    splits: (p.splits ?? []).map((a) => ({ merchantId: a.merchantId, amount: a.amountCents / 100 })),
     reason: p.reason ?? null,
     paidAt: iso(p.paid_at),
     createdAt: iso(p.created_at)!,
@@ -87,6 +88,6 @@ function methodDetail(type: string, instrument: Record<string, unknown>): Paymen
   return out as unknown as PaymentItemDto['method'];
 }
 
-export function eventToDto(e: any): LinkEventDto {
+export function eventToDto(e: LinkEventJson): LinkEventDto {
   return { type: e.type, paymentId: e.payment_id ?? null, data: e.data ?? {}, occurredAt: iso(e.occurred_at)! };
 }

@@ -1,6 +1,7 @@
 import { LinkStatus } from '../domain/link.state-machine';
 import { PaymentMethod } from '../domain/fees';
 import { SplitShare } from '../domain/splits';
+import type { Row } from '../../platform/database/sql';
 
 /** A payment link as stored (cents, Dates). */
 export interface Link {
@@ -57,7 +58,9 @@ export const LINK_COLUMNS = `id, tenant_id, slug, owner_merchant_id, name, descr
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export function toLink(r: any): Link {
+export type LinkRow = Row<'links'>;
+
+export function toLink(r: LinkRow): Link {
   return {
     id: r.id,
     tenantId: r.tenant_id,
@@ -68,16 +71,16 @@ export function toLink(r: any): Link {
     amountCents: num(r.amount_cents),
     minAmountCents: num(r.min_amount_cents),
     maxAmountCents: num(r.max_amount_cents),
-    paymentMethods: r.payment_methods,
+    paymentMethods: r.payment_methods as Link['paymentMethods'],
     maxInstallments: r.max_installments,
     passFee: r.pass_fee,
-    splits: r.splits ?? [],
+    splits: (r.splits as Link['splits'] | null) ?? [],
     maxUses: r.max_uses,
     checkoutAttemptsPerMinute: r.checkout_attempts_per_minute,
     expiresAt: r.expires_at ? new Date(r.expires_at) : null,
     notifyEmail: r.notify_email,
     actorEmail: r.actor_email,
-    status: r.status,
+    status: r.status as Link['status'],
     viewCount: Number(r.view_count),
     attemptCount: r.attempt_count,
     paidCount: r.paid_count,

@@ -1,13 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { LinkStatus } from '../domain/link.state-machine';
-import { Link, LINK_COLUMNS, LinkSettings, toLink } from './link.types';
-import { Tx, managerOf } from '../../platform/database/sql';
+import { Link, LINK_COLUMNS, LinkSettings, toLink, LinkRow } from './link.types';
+import { Allocation } from '../domain/splits';
+import { Payer } from '../payments/payment.types';
+import { Tx } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
+
+/** A payment as the detail query's json_build_object gives it (timestamps as ISO text). */
+export interface PaymentJson {
+  id: string;
+  method: string;
+  status: string;
+  amount_cents: number;
+  fee_cents: number;
+  net_cents: number;
+  installments: number;
+  payer: Payer;
+  instrument: Record<string, unknown> | null;
+  splits: Allocation[] | null;
+  reason: string | null;
+  paid_at: string | Date | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+/** A link event as the detail query's json_agg gives it. */
+export interface LinkEventJson {
+  id: number;
+  type: string;
+  payment_id: string | null;
+  data: Record<string, unknown> | null;
+  occurred_at: string;
+}
 
 export interface LinkDetailRow {
   link: Link;
-  payments: any[] | null;
-  events: any[];
+  payments: PaymentJson[] | null;
+  events: LinkEventJson[];
 }
 
 /** Port: payment links and their history. Writes take the caller's transaction manager. */
@@ -43,7 +73,8 @@ export class SqlLinksRepository extends LinksRepository {
   }
 
   async insert(m: Tx, l: Omit<Link, 'viewCount' | 'attemptCount' | 'paidCount' | 'totalPaidCents'>): Promise<Link> {
-    const rows = await managerOf(m).query(
+    const rows = await sql.rows<LinkRow>(
+      m,
       `INSERT INTO links (id, tenant_id, slug, owner_merchant_id, name, description, amount_cents, min_amount_cents, max_amount_cents,
          payment_methods, max_installments, pass_fee, splits, max_uses, expires_at, notify_email, actor_email, status, created_at, updated_at,
          checkout_attempts_per_minute)
@@ -77,35 +108,37 @@ export class SqlLinksRepository extends LinksRepository {
 
   async find(tenantId: string, id: string): Promise<Link | null> {
     if (!isUuid(id)) return null;
-    const rows = await this.ds.query(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+    const rows = await sql.rows<LinkRow>(this.ds, `SELECT ${LINK_COLUMNS} FROM links WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
     return rows[0] ? toLink(rows[0]) : null;
   }
 
   async findBySlug(slug: string): Promise<Link | null> {
-    const rows = await this.ds.query(`SELECT ${LINK_COLUMNS} FROM links WHERE slug = $1`, [slug]);
+    const rows = await sql.rows<LinkRow>(this.ds, `SELECT ${LINK_COLUMNS} FROM links WHERE slug = $1`, [slug]);
     return rows[0] ? toLink(rows[0]) : null;
   }
 
   async checkoutBrake(slug: string): Promise<{ linkId: string; perMinute: number | null } | null> {
-    const rows = await this.ds.query(`SELECT id, checkout_attempts_per_minute FROM links WHERE slug = $1`, [slug]);
+    const rows = await sql.rows(this.ds, `SELECT id, checkout_attempts_per_minute FROM links WHERE slug = $1`, [slug]);
     return rows[0] ? { linkId: rows[0].id, perMinute: rows[0].checkout_attempts_per_minute } : null;
   }
 
   async lock(m: Tx, id: string): Promise<Link | null> {
-    const rows = await managerOf(m).query(`SELECT ${LINK_COLUMNS} FROM links WHERE id = $1 FOR UPDATE`, [id]);
+    const rows = await sql.rows<LinkRow>(m, `SELECT ${LINK_COLUMNS} FROM links WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ? toLink(rows[0]) : null;
   }
 
   async list(tenantId: string, status: string | undefined, limit: number, offset: number): Promise<[Link[], number]> {
     const params: unknown[] = [tenantId, limit, offset];
     if (status) params.push(status);
-    const rows = await this.ds.query(
+    const rows = await sql.rows<LinkRow & { total: string }>(
+      this.ds,
       `SELECT ${LINK_COLUMNS}, count(*) OVER () AS total FROM links WHERE tenant_id = $1 ${status ? 'AND status = $4' : ''}
        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       params,
     );
     if (!rows.length && offset > 0) {
-      const c = await this.ds.query(
+      const c = await sql.rows<{ n: number }>(
+        this.ds,
         `SELECT count(*)::int AS n FROM links WHERE tenant_id = $1 ${status ? 'AND status = $2' : ''}`,
         status ? [tenantId, status] : [tenantId],
       );
@@ -115,7 +148,8 @@ export class SqlLinksRepository extends LinksRepository {
   }
 
   async updateSettings(m: Tx, id: string, s: LinkSettings, now: Date): Promise<Link> {
-    const res = await managerOf(m).query(
+    const res = await sql.rows<LinkRow>(
+      m,
       `UPDATE links SET name = $2, description = $3, amount_cents = $4, min_amount_cents = $5, max_amount_cents = $6, payment_methods = $7,
          max_installments = $8, pass_fee = $9, splits = $10, max_uses = $11, expires_at = $12, notify_email = $13, actor_email = $14, updated_at = $15,
          checkout_attempts_per_minute = $16
@@ -139,22 +173,19 @@ export class SqlLinksRepository extends LinksRepository {
         s.checkoutAttemptsPerMinute,
       ],
     );
-    return toLink(res[0][0]);
+    return toLink(res[0]);
   }
 
   async transition(m: Tx, id: string, from: LinkStatus[], to: LinkStatus, now: Date): Promise<boolean> {
-    const res = await managerOf(m).query(`UPDATE links SET status = $2, updated_at = $3 WHERE id = $1 AND status = ANY($4)`, [
-      id,
-      to,
-      now,
-      from,
-    ]);
-    return res[1] === 1;
+    const res = await sql.exec(m, `UPDATE links SET status = $2, updated_at = $3 WHERE id = $1 AND status = ANY($4)`, [id, to, now, from]);
+    return res.count === 1;
   }
 
   async countView(slug: string): Promise<Link | null> {
-    const res = await this.ds.query(`UPDATE links SET view_count = view_count + 1 WHERE slug = $1 RETURNING ${LINK_COLUMNS}`, [slug]);
-    return res[0][0] ? toLink(res[0][0]) : null;
+    const res = await sql.rows<LinkRow>(this.ds, `UPDATE links SET view_count = view_count + 1 WHERE slug = $1 RETURNING ${LINK_COLUMNS}`, [
+      slug,
+    ]);
+    return res[0] ? toLink(res[0]) : null;
   }
 
   async addEvent(
@@ -165,7 +196,7 @@ export class SqlLinksRepository extends LinksRepository {
     at: Date,
     paymentId: string | null = null,
   ): Promise<void> {
-    await managerOf(m).query(`INSERT INTO links_events (link_id, type, payment_id, data, occurred_at) VALUES ($1,$2,$3,$4,$5)`, [
+    await sql.rows(m, `INSERT INTO links_events (link_id, type, payment_id, data, occurred_at) VALUES ($1,$2,$3,$4,$5)`, [
       linkId,
       type,
       paymentId,
@@ -177,7 +208,8 @@ export class SqlLinksRepository extends LinksRepository {
   /** One round trip: the link, its payments in attempt order and its newest events. */
   async detail(tenantId: string, id: string): Promise<LinkDetailRow | null> {
     if (!isUuid(id)) return null;
-    const rows = await this.ds.query(
+    const rows = await sql.rows<LinkRow & { payments: PaymentJson[] | null; events: LinkEventJson[] | null }>(
+      this.ds,
       `SELECT ${LINK_COLUMNS.split(',')
         .map((c) => `l.${c.trim()}`)
         .join(', ')},
@@ -195,10 +227,11 @@ export class SqlLinksRepository extends LinksRepository {
   }
 
   async claimExpired(m: Tx, now: Date, limit: number): Promise<string[]> {
-    const rows = await managerOf(m).query(
+    const rows = await sql.rows<{ id: string }>(
+      m,
       `SELECT id FROM links WHERE status = 'ACTIVE' AND expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
       [now],
     );
-    return rows.map((r: { id: string }) => r.id);
+    return rows.map((r) => r.id);
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FeeTable } from '../domain/fees';
+import * as sql from '../../platform/database/sql';
+import type { Row } from '../../platform/database/sql';
 
 export interface Merchant {
   id: string;
@@ -43,27 +45,32 @@ export class SqlMerchantsRepository extends MerchantsRepository {
 
   async list(tenantId: string): Promise<Merchant[]> {
     return (
-      await this.ds.query(`SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 ORDER BY is_default DESC, created_at, id`, [
-        tenantId,
-      ])
+      await sql.rows<MerchantRow>(
+        this.ds,
+        `SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 ORDER BY is_default DESC, created_at, id`,
+        [tenantId],
+      )
     ).map(toMerchant);
   }
 
   async find(tenantId: string, ids: string[]): Promise<Merchant[]> {
     if (!ids.length) return [];
-    return (await this.ds.query(`SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 AND id = ANY($2)`, [tenantId, ids])).map(
-      toMerchant,
-    );
+    return (
+      await sql.rows<MerchantRow>(this.ds, `SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 AND id = ANY($2)`, [tenantId, ids])
+    ).map(toMerchant);
   }
 
   async findDefault(tenantId: string): Promise<Merchant | null> {
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 AND is_default`, [tenantId]);
+    const rows = await sql.rows<MerchantRow>(this.ds, `SELECT ${COLUMNS} FROM links_merchants WHERE tenant_id = $1 AND is_default`, [
+      tenantId,
+    ]);
     return rows[0] ? toMerchant(rows[0]) : null;
   }
 
   async insertMissing(rows: NewMerchant[]): Promise<void> {
     for (const r of rows) {
-      await this.ds.query(
+      await sql.rows(
+        this.ds,
         `INSERT INTO links_merchants (id, tenant_id, name, tax_id, is_default, fee_table, source) VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT DO NOTHING`,
         [r.id, r.tenantId, r.name, r.taxId, r.isDefault, r.feeTable ? JSON.stringify(r.feeTable) : null, r.source],
       );
@@ -71,7 +78,8 @@ export class SqlMerchantsRepository extends MerchantsRepository {
   }
 
   async insert(r: NewMerchant): Promise<Merchant> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows<MerchantRow>(
+      this.ds,
       `INSERT INTO links_merchants (id, tenant_id, name, tax_id, is_default, fee_table, source) VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING ${COLUMNS}`,
       [r.id, r.tenantId, r.name, r.taxId, r.isDefault, r.feeTable ? JSON.stringify(r.feeTable) : null, r.source],
     );
@@ -79,15 +87,17 @@ export class SqlMerchantsRepository extends MerchantsRepository {
   }
 }
 
-function toMerchant(r: any): Merchant {
+type MerchantRow = Row<'links_merchants'>;
+
+function toMerchant(r: MerchantRow): Merchant {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     name: r.name,
     taxId: r.tax_id,
     isDefault: r.is_default,
-    feeTable: r.fee_table,
-    source: r.source,
+    feeTable: r.fee_table as Merchant['feeTable'],
+    source: r.source as Merchant['source'],
     createdAt: r.created_at,
   };
 }

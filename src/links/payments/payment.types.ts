@@ -1,5 +1,6 @@
 import { TransactionMethod } from '../domain/payment-item.state-machine';
 import { Allocation } from '../domain/splits';
+import type { Row } from '../../platform/database/sql';
 
 export interface Payer {
   name: string;
@@ -33,21 +34,23 @@ export interface PaymentItem {
 export const PAYMENT_COLUMNS = `id, link_id, tenant_id, seq, method, status, amount_cents, fee_cents, net_cents, installments, payer, instrument, splits,
   acquirer_id, reason, paid_at, created_at, updated_at`;
 
-export function toPayment(r: any): PaymentItem {
+export type PaymentRow = Row<'links_payments'>;
+
+export function toPayment(r: PaymentRow): PaymentItem {
   return {
     id: r.id,
     linkId: r.link_id,
     tenantId: r.tenant_id,
     seq: r.seq,
-    method: r.method,
+    method: r.method as PaymentItem['method'],
     status: r.status,
     amountCents: Number(r.amount_cents),
     feeCents: Number(r.fee_cents),
     netCents: Number(r.net_cents),
     installments: r.installments,
-    payer: r.payer,
+    payer: r.payer as PaymentItem['payer'],
     instrument: r.instrument ?? {},
-    splits: r.splits ?? [],
+    splits: (r.splits as PaymentItem['splits'] | null) ?? [],
     acquirerId: r.acquirer_id,
     reason: r.reason,
     paidAt: r.paid_at ? new Date(r.paid_at) : null,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PAYMENT_COLUMNS, PaymentItem, toPayment } from './payment.types';
+import { PAYMENT_COLUMNS, PaymentItem, toPayment, PaymentRow } from './payment.types';
 import type { LinkStatus } from '../domain/link.state-machine';
-import { Tx, managerOf } from '../../platform/database/sql';
+import { Tx } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 export type NewPaymentItem = Omit<PaymentItem, 'seq' | 'createdAt' | 'updatedAt'>;
 
@@ -39,7 +40,8 @@ export class SqlPaymentsRepository extends PaymentsRepository {
   }
 
   async insert(m: Tx, p: NewPaymentItem, now: Date): Promise<PaymentItem> {
-    const rows = await managerOf(m).query(
+    const rows = await sql.rows<PaymentRow>(
+      m,
       `WITH n AS (UPDATE links SET attempt_count = attempt_count + 1, updated_at = $16 WHERE id = $2 RETURNING attempt_count)
        INSERT INTO links_payments (id, link_id, tenant_id, seq, method, status, amount_cents, fee_cents, net_cents, installments, payer, instrument, splits,
          acquirer_id, reason, paid_at, created_at, updated_at)
@@ -69,73 +71,75 @@ export class SqlPaymentsRepository extends PaymentsRepository {
 
   async find(id: string): Promise<PaymentItem | null> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    const rows = await this.ds.query(`SELECT ${PAYMENT_COLUMNS} FROM links_payments WHERE id = $1`, [id]);
+    const rows = await sql.rows<PaymentRow>(this.ds, `SELECT ${PAYMENT_COLUMNS} FROM links_payments WHERE id = $1`, [id]);
     return rows[0] ? toPayment(rows[0]) : null;
   }
 
   async lock(m: Tx, id: string): Promise<PaymentItem | null> {
-    const rows = await managerOf(m).query(`SELECT ${PAYMENT_COLUMNS} FROM links_payments WHERE id = $1 FOR UPDATE`, [id]);
+    const rows = await sql.rows<PaymentRow>(m, `SELECT ${PAYMENT_COLUMNS} FROM links_payments WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ? toPayment(rows[0]) : null;
   }
 
   async transition(m: Tx, id: string, from: string[], to: string, now: Date, paidAt: Date | null): Promise<PaymentItem | null> {
-    const res = await managerOf(m).query(
+    const res = await sql.rows<PaymentRow>(
+      m,
       `UPDATE links_payments SET status = $2, updated_at = $3, paid_at = COALESCE(paid_at, $5) WHERE id = $1 AND status = ANY($4) RETURNING ${PAYMENT_COLUMNS}`,
       [id, to, now, from, paidAt],
     );
-    return res[0][0] ? toPayment(res[0][0]) : null;
+    return res[0] ? toPayment(res[0]) : null;
   }
 
   async countPaid(m: Tx, linkId: string, amountCents: number, now: Date) {
-    const res = await managerOf(m).query(
+    const res = await sql.rows(
+      m,
       `UPDATE links SET paid_count = paid_count + 1, total_paid_cents = total_paid_cents + $2, updated_at = $3 WHERE id = $1
        RETURNING paid_count, max_uses, status`,
       [linkId, amountCents, now],
     );
-    const r = res[0][0];
+    const r = res[0];
     return { paidCount: r.paid_count, maxUses: r.max_uses, status: r.status };
   }
 
   async activeHolds(m: Tx, linkId: string, now: Date): Promise<number> {
-    return (
-      await managerOf(m).query(`SELECT count(*)::int AS n FROM links_use_holds WHERE link_id = $1 AND expires_at > $2`, [linkId, now])
-    )[0].n;
+    return (await sql.rows(m, `SELECT count(*)::int AS n FROM links_use_holds WHERE link_id = $1 AND expires_at > $2`, [linkId, now]))[0].n;
   }
 
   async hold(m: Tx, paymentId: string, linkId: string, until: Date): Promise<void> {
-    await managerOf(m).query(
+    await sql.rows(
+      m,
       `INSERT INTO links_use_holds (payment_id, link_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (payment_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
       [paymentId, linkId, until],
     );
   }
 
   async release(m: Tx, paymentId: string): Promise<void> {
-    await managerOf(m).query(`DELETE FROM links_use_holds WHERE payment_id = $1`, [paymentId]);
+    await sql.rows(m, `DELETE FROM links_use_holds WHERE payment_id = $1`, [paymentId]);
   }
 
   async savePendingCard(p: NewPaymentItem, checkAfterSeconds: number): Promise<void> {
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `INSERT INTO links_card_attempts (payment_id, link_id, item, check_after) VALUES ($1, $2, $3, now() + make_interval(secs => $4)) ON CONFLICT DO NOTHING`,
       [p.id, p.linkId, JSON.stringify(p), checkAfterSeconds],
     );
   }
 
   async dropPendingCard(m: Tx | null, paymentId: string): Promise<void> {
-    await managerOf(m ?? this.ds).query(`DELETE FROM links_card_attempts WHERE payment_id = $1`, [paymentId]);
+    await sql.rows(m ?? this.ds, `DELETE FROM links_card_attempts WHERE payment_id = $1`, [paymentId]);
   }
 
   async claimPendingCards(leaseSeconds: number, limit: number): Promise<NewPaymentItem[]> {
-    const res = await this.ds.query(
+    const res = await sql.rows<{ item: NewPaymentItem }>(
+      this.ds,
       `UPDATE links_card_attempts SET check_after = now() + make_interval(secs => $1)
        WHERE payment_id IN (SELECT payment_id FROM links_card_attempts WHERE check_after <= now() ORDER BY check_after LIMIT ${limit} FOR UPDATE SKIP LOCKED)
        RETURNING item`,
       [leaseSeconds],
     );
-    return res[0].map((r: { item: NewPaymentItem }) => r.item);
+    return res.map((r) => r.item);
   }
 
   async dropExpiredHolds(now: Date): Promise<number> {
-    const res = await this.ds.query(`DELETE FROM links_use_holds WHERE expires_at <= $1`, [now]);
-    return res[1] ?? 0;
+    return (await sql.exec(this.ds, `DELETE FROM links_use_holds WHERE expires_at <= $1`, [now])).count;
   }
 }

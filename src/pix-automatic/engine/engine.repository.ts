@@ -4,7 +4,16 @@ import * as BillingSM from '../domain/billing.state-machine';
 import { BillingTrigger } from '../domain/billing.state-machine';
 import * as RecurrenceSM from '../domain/recurrence.state-machine';
 import { RecurrenceTrigger } from '../domain/recurrence.state-machine';
-import { Billing, BILLING_COLUMNS, billingFromRow, Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow } from '../pix.model';
+import {
+  Billing,
+  BILLING_COLUMNS,
+  billingFromRow,
+  Recurrence,
+  RECURRENCE_COLUMNS,
+  recurrenceFromRow,
+  RecurrenceRow,
+  BillingRow,
+} from '../pix.model';
 import { exec } from '../sql';
 import { Tx, pool } from '../../platform/database/sql';
 
@@ -55,7 +64,7 @@ export class SqlEngineRepository extends EngineRepository {
   async claimDueRecurrences(m: Tx, today: string, limit: number, after?: { date: string; id: string }): Promise<Recurrence[]> {
     // ORDER BY names the table's columns: the bare `next_send_date` would be the SELECT list's
     // `next_send_date::text` alias, a text sort of every due row per claim instead of an index walk.
-    const { rows } = await exec(
+    const { rows } = await exec<RecurrenceRow>(
       m,
       `SELECT ${RECURRENCE_COLUMNS} FROM pix_recurrences
        WHERE status IN ('ACCEPTED','ACTIVE') AND next_send_date <= $1 AND (next_send_date, id) > ($3::date, $4::uuid)
@@ -67,7 +76,7 @@ export class SqlEngineRepository extends EngineRepository {
 
   async insertRegularBillings(m: Tx, rows: NewRegularBilling[], nextAttemptAt: Date): Promise<Billing[]> {
     if (!rows.length) return [];
-    const { rows: out } = await exec(
+    const { rows: out } = await exec<BillingRow>(
       m,
       `INSERT INTO pix_billings (tenant_id, recurrence_id, cycle, kind, id_tx, amount_cents, due_date, next_attempt_at)
        SELECT t, r, c, 'REGULAR', x, a, d, $7 FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::bigint[], $6::date[]) AS v(t, r, c, x, a, d)
@@ -118,7 +127,7 @@ export class SqlEngineRepository extends EngineRepository {
   }
 
   async expireEnded(m: Tx, today: string, limit: number): Promise<Recurrence[]> {
-    const { rows } = await exec(
+    const { rows } = await exec<RecurrenceRow>(
       m,
       // The claim runs once (materialized), never as a subplan rescanned per outer row.
       `WITH picked AS MATERIALIZED (
@@ -137,7 +146,7 @@ export class SqlEngineRepository extends EngineRepository {
   }
 
   async claimToSend(now: Date, leaseUntil: Date, limit: number): Promise<Billing[]> {
-    const { rows } = await exec(
+    const { rows } = await exec<BillingRow>(
       pool(this.ds),
       `WITH picked AS MATERIALIZED (
          SELECT id FROM pix_billings WHERE status IN ('PENDING_SEND','SEND_FAILED') AND next_attempt_at <= $1

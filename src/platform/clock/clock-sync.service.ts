@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock, SystemClock } from './clock';
 import { PeriodicJobs } from '../jobs/periodic-jobs';
+import * as sql from '../database/sql';
 
 /** Keeps the test-clock offset the same on every replica: the database holds it. */
 @Injectable()
@@ -16,7 +17,7 @@ export class ClockSync {
 
   async refresh(): Promise<void> {
     try {
-      const rows = await this.ds.query('SELECT offset_ms FROM platform_clock WHERE id = 1');
+      const rows = await sql.rows(this.ds, 'SELECT offset_ms FROM platform_clock WHERE id = 1');
       if (rows[0]) (this.clock as SystemClock).setOffset(Number(rows[0].offset_ms));
     } catch {
       /* the database check reports outages; the last offset stays in force */
@@ -25,7 +26,8 @@ export class ClockSync {
 
   /** Moves the clock forward by `ms` for every replica (sandbox mode only; the caller checks). */
   async advance(ms: number): Promise<number> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows(
+      this.ds,
       `INSERT INTO platform_clock (id, offset_ms) VALUES (1, $1)
        ON CONFLICT (id) DO UPDATE SET offset_ms = platform_clock.offset_ms + EXCLUDED.offset_ms
        RETURNING offset_ms`,

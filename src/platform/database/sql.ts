@@ -9,17 +9,22 @@ import { DataSource, EntityManager } from 'typeorm';
 
 export type { Tx } from '../../common/tx';
 import type { Tx } from '../../common/tx';
+export type { Row, Tables } from './tables';
+
+/**
+ * A row whose `K` columns the statement selected as `col::text` (a date as 'YYYY-MM-DD', so no
+ * time zone can move it): `rows<AsText<Row<'pix_billings'>, 'due_date'>>(…)`.
+ */
+export type AsText<R, K extends keyof R> = Omit<R, K> & { [P in K]: null extends R[P] ? string | null : string };
+
+/** A row whose nullable `K` columns the statement guarantees are set (its WHERE or JOIN rules NULL out). */
+export type Present<R, K extends keyof R> = Omit<R, K> & { [P in K]: Exclude<R[P], null> };
 
 /** What runs SQL: a session, or the data source (its pool). */
 export type Db = Tx | DataSource;
 
 function managerOfDb(db: Db): EntityManager {
   return db instanceof DataSource ? db.manager : (db as unknown as EntityManager);
-}
-
-/** The TypeORM manager behind a session, for the adapters that still use TypeORM's own API. */
-export function managerOf(tx: Db): EntityManager {
-  return managerOfDb(tx);
 }
 
 /** The pool as a session: each statement on its own, no transaction. */

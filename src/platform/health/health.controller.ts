@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { DatabaseState } from '../database/database.state';
 import { ShutdownState } from '../lifecycle/shutdown.state';
 import { HealthRegistry } from './health-registry';
+import * as sql from '../database/sql';
 
 @ApiTags('health')
 @Controller('health')
@@ -65,7 +66,7 @@ export class HealthController {
     if (!this.db.isReady()) return i.down({ migrations: 'pending', error: this.db.lastError ?? 'connecting' });
     try {
       await Promise.race([
-        this.ds.query('SELECT 1'),
+        sql.rows(this.ds, 'SELECT 1'),
         new Promise((_, rej) => setTimeout(() => rej(new Error('timeout after 1000 ms')), 1000).unref()),
       ]);
       return i.up({ migrations: 'applied' });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { deletedCount, purgeInBatches } from '../database/purge-in-batches';
+import { purgeInBatches } from '../database/purge-in-batches';
+import * as sql from '../database/sql';
 
 export interface StoredResponse {
   requestHash: string;
@@ -38,7 +39,8 @@ export class SqlIdempotencyStore extends IdempotencyStore {
    * is taken; a live record is left alone. The unique (tenant_id, key) decides races.
    */
   async claim(tenantId: string, key: string, requestHash: string): Promise<boolean> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows(
+      this.ds,
       `INSERT INTO idempotency_keys (tenant_id, key, request_hash, status, locked_until, expires_at)
        VALUES ($1, $2, $3, 'IN_FLIGHT', now() + make_interval(secs => ${LOCK_SECONDS}), now() + make_interval(hours => ${KEEP_HOURS}))
        ON CONFLICT (tenant_id, key) DO UPDATE
@@ -53,7 +55,8 @@ export class SqlIdempotencyStore extends IdempotencyStore {
   }
 
   async find(tenantId: string, key: string): Promise<StoredResponse | null> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows(
+      this.ds,
       `SELECT request_hash, status, response_status, response_body FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND expires_at >= now()`,
       [tenantId, key],
     );
@@ -62,14 +65,15 @@ export class SqlIdempotencyStore extends IdempotencyStore {
   }
 
   async complete(tenantId: string, key: string, status: number, body: unknown): Promise<void> {
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `UPDATE idempotency_keys SET status = 'DONE', response_status = $3, response_body = $4::jsonb WHERE tenant_id = $1 AND key = $2 AND status = 'IN_FLIGHT'`,
       [tenantId, key, status, JSON.stringify(body ?? null)],
     );
   }
 
   async release(tenantId: string, key: string): Promise<void> {
-    await this.ds.query(`DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND status = 'IN_FLIGHT'`, [tenantId, key]);
+    await sql.rows(this.ds, `DELETE FROM idempotency_keys WHERE tenant_id = $1 AND key = $2 AND status = 'IN_FLIGHT'`, [tenantId, key]);
   }
 
   /**
@@ -77,12 +81,17 @@ export class SqlIdempotencyStore extends IdempotencyStore {
    * time: an advisory lock per batch), until none is left or PURGE_MAX_BATCHES have run.
    */
   purgeExpired(): Promise<number> {
-    return purgeInBatches(this.ds, { lock: 'idempotency-purge', batch: PURGE_BATCH, maxBatches: PURGE_MAX_BATCHES }, async (m, limit) =>
-      deletedCount(
-        await m.query(`DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`, [
-          limit,
-        ]),
-      ),
+    return purgeInBatches(
+      this.ds,
+      { lock: 'idempotency-purge', batch: PURGE_BATCH, maxBatches: PURGE_MAX_BATCHES },
+      async (tx, limit) =>
+        (
+          await sql.exec(
+            tx,
+            `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`,
+            [limit],
+          )
+        ).count,
     );
   }
 }

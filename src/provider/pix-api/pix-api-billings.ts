@@ -4,6 +4,7 @@ import { ProviderCallError } from '../../platform/http/resilient-http';
 import { BankBillingRequest, BankBillingResult } from '../bank/bank-provider.port';
 import { billingStatusOfCobr, CobrState } from './cobr-status.map';
 import { PixApiCobrConfig, ReceiverAccount } from './pix-api-cobr.config';
+import * as sql from '../../platform/database/sql';
 
 export type { ReceiverAccount } from './pix-api-cobr.config';
 
@@ -235,7 +236,8 @@ export class PixApiBillings {
 
   /** idRec and dayAdjustment of each recurrence (TEMPORARY: the idRec column is psp-core's). */
   private async links(recurrenceIds: string[]): Promise<Map<string, RecLink>> {
-    const r: { id: string; id_rec: string | null; day_adjustment: string }[] = await this.ds.query(
+    const r: { id: string; id_rec: string | null; day_adjustment: string }[] = await sql.rows(
+      this.ds,
       `SELECT id, id_rec, day_adjustment FROM pix_recurrences WHERE id = ANY($1::uuid[])`,
       [recurrenceIds],
     );

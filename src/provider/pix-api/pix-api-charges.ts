@@ -7,6 +7,7 @@ import { PixChargeResult } from '../acquirer.port';
 import { BoletoPixRequest, BoletoPixResult, PixChargeRefused, PixChargeRequest, PixChargesPort } from '../pix-charges.port';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiConfig } from './pix-api.config';
+import * as sql from '../../platform/database/sql';
 
 /** The name a cobv gives the boleto's digitable line in `infoAdicionais` (the payer's bank shows it). */
 export const BOLETO_LINE_INFO = 'Linha digitavel';
@@ -74,7 +75,7 @@ export class PixApiCharges extends PixChargesPort {
     const criacao = Date.parse(cob.calendario?.criacao ?? '');
     const expiracao = cob.calendario?.expiracao ?? req.expiresInSeconds;
     const expiresAt = new Date((Number.isNaN(criacao) ? now.getTime() : criacao) + expiracao * 1000);
-    await this.ds.query(`UPDATE pix_api_charges SET expires_at = $2 WHERE txid = $1`, [txid, expiresAt]);
+    await sql.rows(this.ds, `UPDATE pix_api_charges SET expires_at = $2 WHERE txid = $1`, [txid, expiresAt]);
     return { txid, brCode: this.brCode(cob, req.merchantName), expiresAt: expiresAt.toISOString(), status: 'PENDING' };
   }
 
@@ -128,7 +129,8 @@ export class PixApiCharges extends PixChargesPort {
     expiresAt: Date | null,
     dueDate: string | null,
   ): Promise<void> {
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `INSERT INTO pix_api_charges (txid, kind, transaction_id, amount_cents, expires_at, due_date, created_at) VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (txid) DO NOTHING`,
       [txid, kind, transactionId, amountCents, expiresAt, dueDate],

@@ -8,6 +8,7 @@ import { AcquirerEvents } from '../acquirer/acquirer-events';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { decimalStringToCents } from '../../common/formats/money';
+import * as sql from '../../platform/database/sql';
 
 /** Advisory lock of the pass over charges past their time (one replica at a time). */
 const CHECK_LOCK = 0x70697863; // "pixc"
@@ -63,7 +64,8 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
   /** Records the endToEndIds of a callback (one statement); a repeat changes nothing. */
   async accept(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `INSERT INTO pix_api_pix_received (end_to_end_id) SELECT unnest($1::text[]) ON CONFLICT (end_to_end_id) DO NOTHING`,
       [[...new Set(ids)]],
     );
@@ -78,15 +80,14 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
 
   /** Applies the received Pix that are due (leased: replicas share them). */
   async applyDue(limit = 50): Promise<number> {
-    const rows: { end_to_end_id: string; attempts: number }[] = await this.ds
-      .query(
-        `UPDATE pix_api_pix_received SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2 / 1000.0)
+    const rows = await sql.rows<{ end_to_end_id: string; attempts: number }>(
+      this.ds,
+      `UPDATE pix_api_pix_received SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2 / 1000.0)
        WHERE end_to_end_id IN (SELECT end_to_end_id FROM pix_api_pix_received WHERE status = 'PENDING' AND next_attempt_at <= now()
                                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING end_to_end_id, attempts`,
-        [limit, LEASE_MS],
-      )
-      .then((r: [any[], number]) => r[0]);
+      [limit, LEASE_MS],
+    );
     for (const r of rows) {
       try {
         await this.apply(r.end_to_end_id);
@@ -96,7 +97,8 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
           { endToEndId: r.end_to_end_id, attempts: r.attempts, error: e?.message },
           'received Pix not applied yet; will retry',
         );
-        await this.ds.query(
+        await sql.rows(
+          this.ds,
           `UPDATE pix_api_pix_received SET next_attempt_at = now() + make_interval(secs => $2 / 1000.0), last_error = $3 WHERE end_to_end_id = $1`,
           [r.end_to_end_id, wait, String(e?.message ?? e).slice(0, 500)],
         );
@@ -161,7 +163,7 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
             },
           };
     const { handledBy } = await this.events.dispatch(event);
-    await this.ds.query(`UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [charge.txid]);
+    await sql.rows(this.ds, `UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [charge.txid]);
     return this.finish(
       e2eid,
       'APPLIED',
@@ -171,14 +173,15 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
   }
 
   private async finish(e2eid: string, status: 'APPLIED' | 'IGNORED', txid: string | null, outcome: string): Promise<void> {
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `UPDATE pix_api_pix_received SET status = $2, txid = $3, outcome = $4, applied_at = now(), last_error = NULL WHERE end_to_end_id = $1`,
       [e2eid, status, txid, outcome],
     );
   }
 
   private async charge(txid: string): Promise<Charge | null> {
-    const [r] = await this.ds.query(`SELECT txid, kind, transaction_id, amount_cents FROM pix_api_charges WHERE txid = $1`, [txid]);
+    const [r] = await sql.rows(this.ds, `SELECT txid, kind, transaction_id, amount_cents FROM pix_api_charges WHERE txid = $1`, [txid]);
     return r ? { txid: r.txid, kind: r.kind, transactionId: r.transaction_id, amountCents: Number(r.amount_cents) } : null;
   }
 
@@ -187,7 +190,8 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
    * read back; a Pix found there is applied (its callback was lost), an unpaid cob is EXPIRED.
    */
   async checkPastTime(limit = 100): Promise<number> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows(
+      this.ds,
       `SELECT txid, kind, transaction_id, amount_cents FROM pix_api_charges
        WHERE closed_at IS NULL AND ((kind = 'cob' AND expires_at <= $1) OR (kind = 'cobv' AND due_date < $2::date))
        ORDER BY created_at LIMIT ${limit}`,
@@ -232,6 +236,6 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
       });
     }
     // A cobv unpaid past its due date ends with its boleto (the acquirer's expiry).
-    await this.ds.query(`UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [c.txid]);
+    await sql.rows(this.ds, `UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [c.txid]);
   }
 }

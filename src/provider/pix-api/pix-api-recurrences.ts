@@ -5,6 +5,7 @@ import { ProviderEventRouter } from '../bank/provider-event-router';
 import { ProviderCallError } from '../../platform/http/resilient-http';
 import { PixApiClient } from './pix-api-client';
 import { PERIODICIDADE, RecState, recEventsToReach, recurrenceStatusOfRec } from './rec-status.map';
+import * as sql from '../../platform/database/sql';
 
 interface RecAnswer extends RecState {
   vinculo?: { contrato?: string };
@@ -161,7 +162,7 @@ export class PixApiRecurrences {
    */
   async apply(idRec: string, known?: RecAnswer): Promise<void> {
     const rec = known ?? (await this.read(idRec));
-    const [ours] = await this.ds.query(`SELECT id_tx FROM pix_recurrences WHERE id_rec = $1`, [idRec]);
+    const [ours] = await sql.rows(this.ds, `SELECT id_tx FROM pix_recurrences WHERE id_rec = $1`, [idRec]);
     if (!ours) return;
     for (const eventType of recEventsToReach(rec)) {
       const handled = this.router.dispatch({
@@ -182,7 +183,8 @@ export class PixApiRecurrences {
    * callbacks a PSP dropped. Answers their idRec.
    */
   async drifted(now: Date, perPage = 1000, maxPages = 10_000): Promise<string[]> {
-    const open: { id_rec: string; status: string; created_at: Date }[] = await this.ds.query(
+    const open: { id_rec: string; status: string; created_at: Date }[] = await sql.rows(
+      this.ds,
       `SELECT id_rec, status, created_at FROM pix_recurrences WHERE id_rec IS NOT NULL AND status IN ('PENDING','ACCEPTED','ACTIVE')`,
     );
     if (!open.length) return [];
@@ -222,7 +224,7 @@ export class PixApiRecurrences {
   }
 
   private async idRecOf(recurrenceId: string): Promise<{ idRec: string; billed: boolean }> {
-    const [row] = await this.ds.query(`SELECT id_rec, status FROM pix_recurrences WHERE id = $1`, [recurrenceId]).catch(() => []);
+    const [row] = await sql.rows(this.ds, `SELECT id_rec, status FROM pix_recurrences WHERE id = $1`, [recurrenceId]).catch(() => []);
     const idRec = row?.id_rec ?? this.recent.get(recurrenceId);
     if (!idRec) throw new ProviderCallError('provider_rejected', `no API Pix recurrence is known for ${recurrenceId}`, 404);
     return { idRec, billed: row?.status === 'ACTIVE' };

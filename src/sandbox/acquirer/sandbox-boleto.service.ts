@@ -8,7 +8,8 @@ import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxNotifier } from './sandbox-notifier';
 import { newTxid, SandboxPixService } from './sandbox-pix.service';
-import { Tx, managerOf, transaction } from '../../platform/database/sql';
+import { AsText, Row, Tx, transaction } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 export interface SandboxBoleto {
   boletoId: string;
@@ -49,13 +50,14 @@ export class SandboxBoletoService {
     const hash = createHash('sha256').update([req.merchantId, req.amountCents, req.dueDate, req.payer.taxId].join('|')).digest('hex');
     const existing = await this.byTransaction(req.transactionId);
     if (!existing) {
-      const ourNumber = Number((await this.ds.query(`SELECT nextval('sandbox_acquirer_boleto_our_number') AS n`))[0].n);
+      const ourNumber = Number((await sql.rows(this.ds, `SELECT nextval('sandbox_acquirer_boleto_our_number') AS n`))[0].n);
       // Bradesco-style free field: agency (4), wallet (2), our number (11), account (7), 0.
       const freeField = AGENCY + WALLET + String(ourNumber).padStart(11, '0') + ACCOUNT + '0';
       const b = buildBoleto({ bankCode: this.config.boletoBankCode, amountCents: req.amountCents, dueDate: req.dueDate, freeField });
       const pixTxid = newTxid('BOL');
       const now = this.clock.now();
-      await this.ds.query(
+      await sql.rows(
+        this.ds,
         `INSERT INTO sandbox_acquirer_boletos (id, transaction_id, request_hash, merchant_id, amount_cents, due_date, payer_name, payer_tax_id,
            our_number, barcode, digitable_line, pix_txid, pix_br_code, status, created_at, updated_at)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'PENDING',$14,$14) ON CONFLICT (transaction_id) DO NOTHING`,
@@ -77,7 +79,9 @@ export class SandboxBoletoService {
         ],
       );
     }
-    const row = (await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [req.transactionId]))[0];
+    const row = (
+      await sql.rows<BoletoRow>(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [req.transactionId])
+    )[0];
     if (row.request_hash !== hash)
       throw SandboxAcquirerErrors.error('transaction_id_reused', 'This transactionId was used with another request');
     const b = toBoleto(row);
@@ -92,12 +96,12 @@ export class SandboxBoletoService {
   }
 
   async find(id: string): Promise<SandboxBoleto | null> {
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1`, [id]);
+    const rows = await sql.rows<BoletoRow>(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1`, [id]);
     return rows[0] ? toBoleto(rows[0]) : null;
   }
 
   async findBy(column: 'pix_txid' | 'digitable_line', value: string): Promise<SandboxBoleto | null> {
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE ${column} = $1`, [value]);
+    const rows = await sql.rows<BoletoRow>(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE ${column} = $1`, [value]);
     return rows[0] ? toBoleto(rows[0]) : null;
   }
 
@@ -109,7 +113,7 @@ export class SandboxBoletoService {
   async pay(id: string, via: 'BANK' | 'PIX'): Promise<SandboxBoleto> {
     if (via === 'PIX') {
       const cobv = (
-        await this.ds.query(`SELECT txid FROM sandbox_acquirer_pix_charges WHERE boleto_id = $1 AND status = 'PENDING' LIMIT 1`, [id])
+        await sql.rows(this.ds, `SELECT txid FROM sandbox_acquirer_pix_charges WHERE boleto_id = $1 AND status = 'PENDING' LIMIT 1`, [id])
       )[0];
       if (cobv) {
         await this.pix.pay(cobv.txid);
@@ -118,7 +122,7 @@ export class SandboxBoletoService {
     }
     const ids: string[] = [];
     const paid = await transaction(this.ds, async (m) => {
-      const rows = await managerOf(m).query(`SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1 FOR UPDATE`, [id]);
+      const rows = await sql.rows<BoletoRow>(m, `SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1 FOR UPDATE`, [id]);
       if (!rows[0]) throw SandboxAcquirerErrors.error('boleto_not_found', 'No boleto with this id');
       const b = toBoleto(rows[0]);
       if (b.status === 'PENDING' && b.dueDate < this.clock.today()) {
@@ -126,13 +130,15 @@ export class SandboxBoletoService {
         throw SandboxAcquirerErrors.error('boleto_not_payable', 'This boleto is past its due date');
       }
       if (b.status !== 'PENDING') throw SandboxAcquirerErrors.error('boleto_not_payable', `This boleto is ${b.status} and cannot be paid`);
-      const res = await managerOf(m).query(
+      const res = await sql.rows<BoletoRow>(
+        m,
         `UPDATE sandbox_acquirer_boletos SET status = $2, paid_at = $3, updated_at = $3 WHERE id = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
         [id, via === 'PIX' ? 'PAID_PIX' : 'PAID', this.clock.now()],
       );
-      const done = toBoleto(res[0][0]);
+      const done = toBoleto(res[0]);
       ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(done)));
-      await managerOf(m).query(
+      await sql.rows(
+        m,
         `UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'PSP', updated_at = $2 WHERE boleto_id = $1 AND status = 'PENDING'`,
         [id, this.clock.now()],
       );
@@ -147,24 +153,26 @@ export class SandboxBoletoService {
    * bank). Answers the notifications to deliver after commit (none if it was no longer PENDING).
    */
   async paidByItsCobvIn(m: Tx, boletoId: string): Promise<string[]> {
-    const res = await managerOf(m).query(
+    const res = await sql.rows<BoletoRow>(
+      m,
       `UPDATE sandbox_acquirer_boletos SET status = 'PAID_PIX', paid_at = $2, updated_at = $2 WHERE id = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [boletoId, this.clock.now()],
     );
-    return res[0].length ? [await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(res[0][0])))] : [];
+    return res.length ? [await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(res[0])))] : [];
   }
 
   /** PENDING boletos whose due date has passed (test clock, São Paulo day) become EXPIRED. */
   async expireDue(limit = 100): Promise<number> {
     const ids: string[] = [];
     await transaction(this.ds, async (m) => {
-      const due = await managerOf(m).query(
+      const due = await sql.rows<{ id: string }>(
+        m,
         `SELECT id FROM sandbox_acquirer_boletos WHERE status = 'PENDING' AND due_date < $1::date ORDER BY due_date LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
         [this.clock.today()],
       );
       await this.expireIn(
         m,
-        due.map((r: { id: string }) => r.id),
+        due.map((r) => r.id),
         ids,
       );
     });
@@ -173,20 +181,23 @@ export class SandboxBoletoService {
   }
 
   private async byTransaction(transactionId: string) {
-    return (await this.ds.query(`SELECT id FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [transactionId]))[0] ?? null;
+    return (await sql.rows(this.ds, `SELECT id FROM sandbox_acquirer_boletos WHERE transaction_id = $1`, [transactionId]))[0] ?? null;
   }
 
   private async expireIn(m: Tx, boletoIds: string[], ids: string[]): Promise<void> {
     if (!boletoIds.length) return;
-    const res = await managerOf(m).query(
+    const res = await sql.rows<BoletoRow>(
+      m,
       `UPDATE sandbox_acquirer_boletos SET status = 'EXPIRED', updated_at = $2 WHERE id = ANY($1) AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [boletoIds, this.clock.now()],
     );
-    for (const r of res[0]) ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(r))));
+    for (const r of res) ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(r))));
   }
 }
 
-function toBoleto(r: any): SandboxBoleto {
+type BoletoRow = AsText<Row<'sandbox_acquirer_boletos'>, 'due_date'>;
+
+function toBoleto(r: BoletoRow): SandboxBoleto {
   return {
     boletoId: r.id,
     transactionId: r.transaction_id,
@@ -197,7 +208,7 @@ function toBoleto(r: any): SandboxBoleto {
     barcode: r.barcode,
     pixTxid: r.pix_txid,
     pixBrCode: r.pix_br_code,
-    status: r.status,
+    status: r.status as SandboxBoleto['status'],
     paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
   };
 }

@@ -6,6 +6,7 @@ import { sandboxAuthorization } from '../cards/sandbox-cards';
 import { Clock } from '../../platform/clock/clock';
 import { CaptureDto, CardAuthorizationDto } from './acquirer-api.dto';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
+import * as sql from '../../platform/database/sql';
 
 export interface SandboxCardAnswer {
   acquirerTransactionId: string;
@@ -56,7 +57,8 @@ export class SandboxCardService {
     const now = this.clock.now();
     const id = `ctx_${randomBytes(12).toString('hex')}`;
     const code = outcome.status === 'ACCEPTED' || outcome.status === 'PREAUTH' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : null;
-    const rows: Row[] = await this.ds.query(
+    const rows: Row[] = await sql.rows(
+      this.ds,
       `INSERT INTO sandbox_acquirer_card_transactions
          (id, transaction_id, request_hash, merchant_id, amount_cents, installments, capture_mode, status, reason,
           authorization_code, brand, last4, business_day, created_at, updated_at)
@@ -101,12 +103,13 @@ export class SandboxCardService {
     if (amount > Number(row.amount_cents)) {
       throw SandboxAcquirerErrors.error('capture_amount_invalid', 'The captured amount cannot exceed the authorized amount');
     }
-    const res = await this.ds.query(
+    const res = await sql.rows(
+      this.ds,
       `UPDATE sandbox_acquirer_card_transactions SET status = 'CAPTURED', captured_cents = $2, updated_at = $3
        WHERE id = $1 AND status = 'PREAUTH' RETURNING captured_cents`,
       [id, amount, this.clock.now()],
     );
-    if (res[0]?.[0]) return { status: 'CAPTURED', capturedCents: Number(res[0][0].captured_cents) };
+    if (res[0]) return { status: 'CAPTURED', capturedCents: Number(res[0].captured_cents) };
     return this.capture(id, body); // a concurrent capture or void won: answer from the new state
   }
 
@@ -120,12 +123,13 @@ export class SandboxCardService {
     if (row.business_day !== this.clock.today()) {
       throw SandboxAcquirerErrors.error('void_not_allowed', 'A void is only possible on the day of the authorization');
     }
-    const res = await this.ds.query(
+    const res = await sql.rows(
+      this.ds,
       `UPDATE sandbox_acquirer_card_transactions SET status = 'VOIDED', updated_at = $2
        WHERE id = $1 AND status IN ('ACCEPTED', 'PREAUTH', 'CAPTURED') RETURNING id`,
       [id, this.clock.now()],
     );
-    if (res[1] === 1 || res[0]?.length) return { status: 'VOIDED' };
+    if (res.length) return { status: 'VOIDED' };
     return this.void(id);
   }
 
@@ -147,14 +151,14 @@ export class SandboxCardService {
   }
 
   private async find(transactionId: string): Promise<Row | null> {
-    const rows: Row[] = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`, [
+    const rows: Row[] = await sql.rows(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE transaction_id = $1`, [
       transactionId,
     ]);
     return rows[0] ?? null;
   }
 
   private async get(id: string): Promise<Row> {
-    const rows: Row[] = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE id = $1`, [id]);
+    const rows: Row[] = await sql.rows(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_card_transactions WHERE id = $1`, [id]);
     if (!rows[0]) throw SandboxAcquirerErrors.error('acquirer_transaction_not_found', 'No such card transaction');
     return rows[0];
   }

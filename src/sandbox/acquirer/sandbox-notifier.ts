@@ -5,7 +5,8 @@ import { AcquirerNotification, AcquirerNotificationData, signAcquirerEvent } fro
 import { SelfOrigin } from '../../platform/http/self-origin';
 import { Clock } from '../../platform/clock/clock';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
-import { Tx, managerOf } from '../../platform/database/sql';
+import { Tx } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 const LEASE_SECONDS = 30;
 const BACKOFF_SECONDS = [1, 2, 5, 10, 30, 60, 300];
@@ -29,10 +30,7 @@ export class SandboxNotifier {
   /** Records a notification inside the caller's transaction; answers its id for `deliverNow`. */
   async enqueue(m: Tx, type: AcquirerNotification['type'], data: AcquirerNotificationData): Promise<string> {
     const event: AcquirerNotification = { eventId: randomUUID(), type, occurredAt: this.clock.now().toISOString(), data };
-    await managerOf(m).query(`INSERT INTO sandbox_acquirer_notifications (id, payload) VALUES ($1, $2)`, [
-      event.eventId,
-      JSON.stringify(event),
-    ]);
+    await sql.rows(m, `INSERT INTO sandbox_acquirer_notifications (id, payload) VALUES ($1, $2)`, [event.eventId, JSON.stringify(event)]);
     return event.eventId;
   }
 
@@ -55,14 +53,15 @@ export class SandboxNotifier {
     params: unknown[],
     limit = 100,
   ): Promise<{ id: string; payload: AcquirerNotification; attempts: number }[]> {
-    const res = await this.ds.query(
+    const res = await sql.rows<{ id: string; payload: AcquirerNotification; attempts: number }>(
+      this.ds,
       `UPDATE sandbox_acquirer_notifications SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
        WHERE id IN (SELECT id FROM sandbox_acquirer_notifications WHERE delivered_at IS NULL AND ${where}
                     ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
        RETURNING id, payload, attempts`,
       params,
     );
-    return res[0];
+    return res;
   }
 
   private url(): string {
@@ -88,13 +87,14 @@ export class SandboxNotifier {
       error = e?.message ?? String(e);
     }
     if (!error) {
-      await this.ds.query(`UPDATE sandbox_acquirer_notifications SET delivered_at = now(), last_error = NULL WHERE id = $1`, [row.id]);
+      await sql.rows(this.ds, `UPDATE sandbox_acquirer_notifications SET delivered_at = now(), last_error = NULL WHERE id = $1`, [row.id]);
       return;
     }
     const wait = BACKOFF_SECONDS[Math.min(row.attempts - 1, BACKOFF_SECONDS.length - 1)];
     this.logger.warn({ eventId: row.id, attempts: row.attempts, error }, 'acquirer notification not delivered; will retry');
-    await this.ds
-      .query(
+    await sql
+      .rows(
+        this.ds,
         `UPDATE sandbox_acquirer_notifications SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = $1`,
         [row.id, wait, error.slice(0, 500)],
       )

@@ -8,7 +8,8 @@ import { PixChargeDto } from './acquirer-api.dto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxNotifier } from './sandbox-notifier';
-import { Tx, managerOf, transaction } from '../../platform/database/sql';
+import { Row, Tx, transaction } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 export interface SandboxPixCharge {
   txid: string;
@@ -76,7 +77,8 @@ export class SandboxPixService {
     const txid = newTxid();
     const now = this.clock.now();
     const brCode = this.brCode(txid, req.amountCents, req.merchantName);
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `INSERT INTO sandbox_acquirer_pix_charges (txid, transaction_id, request_hash, merchant_id, amount_cents, payer_name, br_code, status, expires_at, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,'PENDING',$8,$9,$9) ON CONFLICT (transaction_id) DO NOTHING`,
       [
@@ -92,7 +94,7 @@ export class SandboxPixService {
       ],
     );
     const row = (
-      await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE transaction_id = $1`, [req.transactionId])
+      await sql.rows(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE transaction_id = $1`, [req.transactionId])
     )[0];
     if (row.request_hash !== hash)
       throw SandboxAcquirerErrors.error('transaction_id_reused', 'This transactionId was used with another request');
@@ -112,7 +114,7 @@ export class SandboxPixService {
   }
 
   async find(txid: string): Promise<SandboxPixCharge | null> {
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid]);
+    const rows = await sql.rows<ChargeRow>(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid]);
     return rows[0] ? toCharge(rows[0]) : null;
   }
 
@@ -125,7 +127,7 @@ export class SandboxPixService {
     const ids: string[] = [];
     let after: (() => Promise<void>) | null = null;
     const charge = await transaction(this.ds, async (m) => {
-      const rows = await managerOf(m).query(`SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE txid = $1 FOR UPDATE`, [txid]);
+      const rows = await sql.rows<ChargeRow>(m, `SELECT ${COLUMNS} FROM sandbox_acquirer_pix_charges WHERE txid = $1 FOR UPDATE`, [txid]);
       if (!rows[0]) throw SandboxAcquirerErrors.error('pix_charge_not_found', 'No Pix charge with this txid');
       const c = toCharge(rows[0]);
       const now = this.clock.now();
@@ -136,22 +138,24 @@ export class SandboxPixService {
       if (c.status !== 'PENDING')
         throw SandboxAcquirerErrors.error('pix_not_payable', `This Pix QR code is ${c.status} and cannot be paid again`);
       if (c.face === 'psp' && this.psp) {
-        const res = await managerOf(m).query(
+        const res = await sql.rows<ChargeRow>(
+          m,
           `UPDATE sandbox_acquirer_pix_charges SET status = 'SETTLED', paid_at = $2, settled_at = $2, updated_at = $2
            WHERE txid = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
           [txid, now],
         );
-        const paid = toCharge(res[0][0]);
+        const paid = toCharge(res[0]);
         after = await this.psp.onPaid(m, paid);
         return paid;
       }
       const settleAt = new Date(now.getTime() + this.config.pixSettleAfterSeconds * 1000);
-      const res = await managerOf(m).query(
+      const res = await sql.rows<ChargeRow>(
+        m,
         `UPDATE sandbox_acquirer_pix_charges SET status = 'AUTHORIZED', paid_at = $2, settle_at = $3, updated_at = $2
          WHERE txid = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
         [txid, now, settleAt],
       );
-      const paid = toCharge(res[0][0]);
+      const paid = toCharge(res[0]);
       ids.push(await this.notifier.enqueue(m, 'pix_charge.updated', notice(paid)));
       return paid;
     });
@@ -165,14 +169,15 @@ export class SandboxPixService {
   async settleDue(limit = 100): Promise<number> {
     const ids: string[] = [];
     await transaction(this.ds, async (m) => {
-      const res = await managerOf(m).query(
+      const res = await sql.rows<ChargeRow>(
+        m,
         `UPDATE sandbox_acquirer_pix_charges SET status = 'SETTLED', settled_at = $1, updated_at = $1
          WHERE txid IN (SELECT txid FROM sandbox_acquirer_pix_charges WHERE status = 'AUTHORIZED' AND settle_at <= $1
                         ORDER BY settle_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
          RETURNING ${COLUMNS}`,
         [this.clock.now()],
       );
-      for (const r of res[0]) ids.push(await this.notifier.enqueue(m, 'pix_charge.updated', notice(toCharge(r))));
+      for (const r of res) ids.push(await this.notifier.enqueue(m, 'pix_charge.updated', notice(toCharge(r))));
     });
     await this.notifier.deliverNow(ids);
     return ids.length;
@@ -182,13 +187,14 @@ export class SandboxPixService {
   async expireDue(limit = 100): Promise<number> {
     const ids: string[] = [];
     await transaction(this.ds, async (m) => {
-      const due = await managerOf(m).query(
+      const due = await sql.rows<{ txid: string }>(
+        m,
         `SELECT txid FROM sandbox_acquirer_pix_charges WHERE status = 'PENDING' AND expires_at <= $1 ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
         [this.clock.now()],
       );
       await this.expireIn(
         m,
-        due.map((r: { txid: string }) => r.txid),
+        due.map((r) => r.txid),
         ids,
       );
     });
@@ -198,28 +204,31 @@ export class SandboxPixService {
 
   private async expireIn(m: Tx, txids: string[], ids: string[]): Promise<void> {
     if (!txids.length) return;
-    const res = await managerOf(m).query(
+    const res = await sql.rows<ChargeRow>(
+      m,
       `UPDATE sandbox_acquirer_pix_charges SET status = 'EXPIRED', updated_at = $2 WHERE txid = ANY($1) AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [txids, this.clock.now()],
     );
     // The PSP face sends no callback for an expiry (API Pix notifies received Pix only).
-    for (const r of res[0]) if (r.face === 'acquirer') ids.push(await this.notifier.enqueue(m, 'pix_charge.updated', notice(toCharge(r))));
+    for (const r of res) if (r.face === 'acquirer') ids.push(await this.notifier.enqueue(m, 'pix_charge.updated', notice(toCharge(r))));
   }
 }
 
-function toCharge(r: any): SandboxPixCharge {
+type ChargeRow = Row<'sandbox_acquirer_pix_charges'>;
+
+function toCharge(r: ChargeRow): SandboxPixCharge {
   return {
     txid: r.txid,
     transactionId: r.transaction_id,
     merchantId: r.merchant_id,
     amountCents: Number(r.amount_cents),
     brCode: r.br_code,
-    status: r.status,
+    status: r.status as SandboxPixCharge['status'],
     expiresAt: new Date(r.expires_at).toISOString(),
     paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
     settledAt: r.settled_at ? new Date(r.settled_at).toISOString() : null,
-    face: r.face,
-    kind: r.kind,
+    face: r.face as SandboxPixCharge['face'],
+    kind: r.kind as SandboxPixCharge['kind'],
     boletoId: r.boleto_id ?? null,
   };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BankEvent } from './bank-rules';
-import { Tx, pool, rows, transaction } from '../../platform/database/sql';
+import { AsText, Row, Tx, pool, rows, transaction } from '../../platform/database/sql';
 
 export interface BankRecurrence {
   recurrenceId: string;
@@ -33,7 +33,9 @@ const REC = `recurrence_id, id_tx, receiver_id, receiver_name, status, amount_ce
   expiration_date::text AS expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline::text AS authorization_deadline`;
 const BIL = `id_tx, billing_id, recurrence_id, status, amount_cents, due_date::text AS due_date`;
 
-function rec(r: any): BankRecurrence {
+type RecurrenceRow = AsText<Row<'sandbox_bank_recurrences'>, 'first_due_date' | 'expiration_date' | 'authorization_deadline'>;
+
+function rec(r: RecurrenceRow): BankRecurrence {
   return {
     recurrenceId: r.recurrence_id,
     idTx: r.id_tx,
@@ -52,7 +54,9 @@ function rec(r: any): BankRecurrence {
   };
 }
 
-function bil(r: any): BankBilling {
+type BillingRow = AsText<Row<'sandbox_bank_billings'>, 'due_date'>;
+
+function bil(r: BillingRow): BankBilling {
   return {
     idTx: r.id_tx,
     billingId: r.billing_id ?? null,
@@ -78,7 +82,7 @@ export class SandboxBankStore {
 
   /** Idempotent per recurrenceId: a repeat answers the recurrence as first stored (one round trip). */
   async insertRecurrence(r: BankRecurrence): Promise<BankRecurrence> {
-    const out = await rows(
+    const out = await rows<RecurrenceRow>(
       pool(this.ds),
       `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
          expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline)
@@ -105,13 +109,13 @@ export class SandboxBankStore {
   }
 
   async findRecurrence(id: string, m: Tx = pool(this.ds)): Promise<BankRecurrence | null> {
-    const r = await rows(m, `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = $1`, [id]);
+    const r = await rows<RecurrenceRow>(m, `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = $1`, [id]);
     return r[0] ? rec(r[0]) : null;
   }
 
   /** Conditional move; null when the recurrence was not in one of `from`. */
   async moveRecurrence(m: Tx, id: string, to: string, from: string[]): Promise<BankRecurrence | null> {
-    const r = await rows(
+    const r = await rows<RecurrenceRow>(
       m,
       `UPDATE sandbox_bank_recurrences SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status = ANY($3) RETURNING ${REC}`,
       [id, to, from],
@@ -121,7 +125,7 @@ export class SandboxBankStore {
 
   /** Moves every open (RECEIVED/ACTIVE) billing of a recurrence to `to`. */
   async closeOpenBillings(m: Tx, recurrenceId: string, to: string): Promise<BankBilling[]> {
-    const r = await rows(
+    const r = await rows<BillingRow>(
       m,
       `UPDATE sandbox_bank_billings SET status = $2, updated_at = now() WHERE recurrence_id = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`,
       [recurrenceId, to],
@@ -130,12 +134,12 @@ export class SandboxBankStore {
   }
 
   async recurrencesById(ids: string[]): Promise<Map<string, BankRecurrence>> {
-    const r = await rows(pool(this.ds), `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = ANY($1)`, [ids]);
+    const r = await rows<RecurrenceRow>(pool(this.ds), `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = ANY($1)`, [ids]);
     return new Map(r.map((x) => [x.recurrence_id, rec(x)]));
   }
 
   async billingsByIdTx(idTxs: string[]): Promise<Map<string, BankBilling>> {
-    const r = await rows(pool(this.ds), `SELECT ${BIL} FROM sandbox_bank_billings WHERE id_tx = ANY($1)`, [idTxs]);
+    const r = await rows<BillingRow>(pool(this.ds), `SELECT ${BIL} FROM sandbox_bank_billings WHERE id_tx = ANY($1)`, [idTxs]);
     return new Map(r.map((x) => [x.id_tx, bil(x)]));
   }
 
@@ -166,7 +170,7 @@ export class SandboxBankStore {
 
   /** Cancels a billing, or records the cancel of one not received yet (a tombstone that refuses it later). */
   async cancelBilling(m: Tx, idTx: string, recurrenceId: string): Promise<{ billing: BankBilling; changed: boolean }> {
-    const moved = await rows(
+    const moved = await rows<BillingRow>(
       m,
       `UPDATE sandbox_bank_billings SET status = 'CANCELLED_RECEIVER', updated_at = now() WHERE id_tx = $1 AND status IN ('RECEIVED','ACTIVE') RETURNING ${BIL}`,
       [idTx],
@@ -177,12 +181,12 @@ export class SandboxBankStore {
       `INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status) VALUES ($1, $2, 'CANCELLED_RECEIVER') ON CONFLICT (id_tx) DO NOTHING`,
       [idTx, recurrenceId],
     );
-    const r = await rows(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE id_tx = $1`, [idTx]);
+    const r = await rows<BillingRow>(m, `SELECT ${BIL} FROM sandbox_bank_billings WHERE id_tx = $1`, [idTx]);
     return { billing: bil(r[0]), changed: false };
   }
 
   async expirePending(m: Tx, day: string): Promise<BankRecurrence[]> {
-    const r = await rows(
+    const r = await rows<RecurrenceRow>(
       m,
       `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status = 'PENDING' AND authorization_deadline < $1 RETURNING ${REC}`,
       [day],
@@ -191,7 +195,7 @@ export class SandboxBankStore {
   }
 
   async expireEnded(m: Tx, day: string): Promise<BankRecurrence[]> {
-    const r = await rows(
+    const r = await rows<RecurrenceRow>(
       m,
       `UPDATE sandbox_bank_recurrences SET status = 'EXPIRED', updated_at = now() WHERE status IN ('ACCEPTED','ACTIVE') AND expiration_date < $1 RETURNING ${REC}`,
       [day],
@@ -200,7 +204,7 @@ export class SandboxBankStore {
   }
 
   async activateReceived(m: Tx): Promise<BankBilling[]> {
-    const r = await rows(
+    const r = await rows<BillingRow>(
       m,
       `UPDATE sandbox_bank_billings SET status = 'ACTIVE', updated_at = now() WHERE status = 'RECEIVED' RETURNING ${BIL}`,
       [],
@@ -210,7 +214,7 @@ export class SandboxBankStore {
 
   /** Billings of the service face due by `day` (a PSP-face cobr settles by its attempts: SandboxCobrSettlement). */
   async lockDue(m: Tx, day: string): Promise<BankBilling[]> {
-    const r = await rows(
+    const r = await rows<BillingRow>(
       m,
       `SELECT ${BIL} FROM sandbox_bank_billings WHERE status = 'ACTIVE' AND due_date <= $1 AND id_rec IS NULL ORDER BY sandbox_bank_billings.due_date, sandbox_bank_billings.id_tx FOR UPDATE SKIP LOCKED`,
       [day],

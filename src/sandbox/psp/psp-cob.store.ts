@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Tx, managerOf, pool } from '../../platform/database/sql';
+import { AsText, Present, Row, Tx, pool } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 /** A cob or cobv of the sandbox PSP: a row of the sandbox's Pix charges with `face = 'psp'`. */
 export interface PspCharge {
@@ -73,7 +74,8 @@ export class PspCobStore {
   constructor(private readonly ds: DataSource) {}
 
   async charge(txid: string, m: Tx = pool(this.ds), lock = false): Promise<PspCharge | null> {
-    const rows = await managerOf(m).query(
+    const rows = await sql.rows<ChargeRow>(
+      m,
       `SELECT ${CHARGE} FROM sandbox_acquirer_pix_charges WHERE txid = $1 AND face = 'psp'${lock ? ' FOR UPDATE' : ''}`,
       [txid],
     );
@@ -82,7 +84,7 @@ export class PspCobStore {
 
   /** Any charge with this txid, whichever face (a txid is the receiver's, unique across its charges). */
   async txidTaken(m: Tx, txid: string): Promise<boolean> {
-    return (await managerOf(m).query(`SELECT 1 FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid])).length > 0;
+    return (await sql.rows(m, `SELECT 1 FROM sandbox_acquirer_pix_charges WHERE txid = $1`, [txid])).length > 0;
   }
 
   async insertCharge(
@@ -98,7 +100,8 @@ export class PspCobStore {
       now: Date;
     } & ChargeFields,
   ): Promise<void> {
-    await managerOf(m).query(
+    await sql.rows(
+      m,
       `INSERT INTO sandbox_acquirer_pix_charges (txid, transaction_id, request_hash, merchant_id, amount_cents, payer_name, br_code, status, expires_at, created_at, updated_at,
          face, kind, revisao, expiracao_s, due_date, validade_apos_vencimento, devedor, chave, solicitacao_pagador, info_adicionais, loc_id, boleto_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $9, 'psp', $10, 0, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
@@ -124,12 +127,13 @@ export class PspCobStore {
         c.boletoId,
       ],
     );
-    await managerOf(m).query(`UPDATE sandbox_psp_locations SET txid = $2 WHERE id = $1`, [c.locId, c.txid]);
+    await sql.rows(m, `UPDATE sandbox_psp_locations SET txid = $2 WHERE id = $1`, [c.locId, c.txid]);
   }
 
   /** A revision (PUT again or PATCH): the given fields, revisao + 1. */
   async reviseCharge(m: Tx, txid: string, f: ChargeFields & { requestHash: string; brCode: string }, now: Date): Promise<void> {
-    await managerOf(m).query(
+    await sql.rows(
+      m,
       `UPDATE sandbox_acquirer_pix_charges SET amount_cents = $2, chave = $3, expiracao_s = $4, due_date = $5, validade_apos_vencimento = $6, devedor = $7,
          solicitacao_pagador = $8, info_adicionais = $9, expires_at = $10, request_hash = $11, br_code = $12, payer_name = $13, revisao = revisao + 1, updated_at = $14
        WHERE txid = $1 AND status = 'PENDING'`,
@@ -153,7 +157,8 @@ export class PspCobStore {
   }
 
   async removeCharge(m: Tx, txid: string, now: Date): Promise<void> {
-    await managerOf(m).query(
+    await sql.rows(
+      m,
       `UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'USUARIO_RECEBEDOR', revisao = revisao + 1, updated_at = $2 WHERE txid = $1 AND status = 'PENDING'`,
       [txid, now],
     );
@@ -161,7 +166,8 @@ export class PspCobStore {
 
   async newLocation(m: Tx, tipoCob: 'cob' | 'cobv', clientId: string, now: Date, tokenLength = 32): Promise<PspLocation> {
     const token = randomBytes(16).toString('hex').slice(0, tokenLength);
-    const rows = await managerOf(m).query(
+    const rows = await sql.rows<LocationRow>(
+      m,
       `INSERT INTO sandbox_psp_locations (token, tipo_cob, client_id, created_at) VALUES ($1, $2, $3, $4) RETURNING ${LOCATION}`,
       [token, tipoCob, clientId, now],
     );
@@ -169,27 +175,29 @@ export class PspCobStore {
   }
 
   async location(id: number, m: Tx = pool(this.ds), lock = false): Promise<PspLocation | null> {
-    const rows = await managerOf(m).query(`SELECT ${LOCATION} FROM sandbox_psp_locations WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    const rows = await sql.rows<LocationRow>(m, `SELECT ${LOCATION} FROM sandbox_psp_locations WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
+      id,
+    ]);
     return rows[0] ? toLocation(rows[0]) : null;
   }
 
   async locationByToken(token: string): Promise<PspLocation | null> {
-    const rows = await this.ds.query(`SELECT ${LOCATION} FROM sandbox_psp_locations WHERE token = $1`, [token]);
+    const rows = await sql.rows<LocationRow>(this.ds, `SELECT ${LOCATION} FROM sandbox_psp_locations WHERE token = $1`, [token]);
     return rows[0] ? toLocation(rows[0]) : null;
   }
 
   /** The boleto this digitable line names, if the sandbox issued it. */
   async boletoByLine(m: Tx, line: string): Promise<{ id: string; amountCents: number } | null> {
-    const rows = await managerOf(m).query(`SELECT id, amount_cents FROM sandbox_acquirer_boletos WHERE digitable_line = $1`, [line]);
+    const rows = await sql.rows(m, `SELECT id, amount_cents FROM sandbox_acquirer_boletos WHERE digitable_line = $1`, [line]);
     return rows[0] ? { id: rows[0].id, amountCents: Number(rows[0].amount_cents) } : null;
   }
 
   async pixOf(txid: string): Promise<PspPix[]> {
-    return (await this.ds.query(`SELECT ${PIX} FROM sandbox_psp_pix WHERE txid = $1 ORDER BY paid_at`, [txid])).map(toPix);
+    return (await sql.rows<PixRow>(this.ds, `SELECT ${PIX} FROM sandbox_psp_pix WHERE txid = $1 ORDER BY paid_at`, [txid])).map(toPix);
   }
 
   async pix(e2eid: string): Promise<PspPix | null> {
-    const rows = await this.ds.query(`SELECT ${PIX} FROM sandbox_psp_pix WHERE end_to_end_id = $1`, [e2eid]);
+    const rows = await sql.rows<PixRow>(this.ds, `SELECT ${PIX} FROM sandbox_psp_pix WHERE end_to_end_id = $1`, [e2eid]);
     return rows[0] ? toPix(rows[0]) : null;
   }
 
@@ -207,8 +215,9 @@ export class PspCobStore {
     if (q.txid) where.push(`txid = $${params.push(q.txid)}`);
     if (q.txIdPresente === false) where.push('false'); // every Pix of this PSP has a txid (it receives charges only)
     const w = where.join(' AND ');
-    const total = Number((await this.ds.query(`SELECT count(*)::int AS n FROM sandbox_psp_pix WHERE ${w}`, params))[0].n);
-    const items = await this.ds.query(
+    const total = Number((await sql.rows(this.ds, `SELECT count(*)::int AS n FROM sandbox_psp_pix WHERE ${w}`, params))[0].n);
+    const items = await sql.rows<PixRow>(
+      this.ds,
       `SELECT ${PIX} FROM sandbox_psp_pix WHERE ${w} ORDER BY paid_at, end_to_end_id LIMIT ${q.perPage} OFFSET ${q.page * q.perPage}`,
       params,
     );
@@ -216,23 +225,26 @@ export class PspCobStore {
   }
 }
 
-function toCharge(r: any): PspCharge {
+/** A charge of the PSP face: it always has its chave (the acquirer face's charges do not). */
+type ChargeRow = AsText<Present<Row<'sandbox_acquirer_pix_charges'>, 'chave'>, 'due_date'>;
+
+function toCharge(r: ChargeRow): PspCharge {
   return {
     txid: r.txid,
-    kind: r.kind,
+    kind: r.kind as PspCharge['kind'],
     clientId: r.merchant_id,
     requestHash: r.request_hash,
     revisao: Number(r.revisao),
-    status: r.status,
-    removedBy: r.removed_by,
+    status: r.status as PspCharge['status'],
+    removedBy: r.removed_by as PspCharge['removedBy'],
     amountCents: Number(r.amount_cents),
     chave: r.chave,
     expiracaoS: r.expiracao_s === null ? null : Number(r.expiracao_s),
     dueDate: r.due_date,
     validadeAposVencimento: r.validade_apos_vencimento === null ? null : Number(r.validade_apos_vencimento),
-    devedor: r.devedor,
-    solicitacaoPagador: r.solicitacao_pagador,
-    infoAdicionais: r.info_adicionais,
+    devedor: r.devedor as PspCharge['devedor'],
+    solicitacaoPagador: r.solicitacao_pagador as PspCharge['solicitacaoPagador'],
+    infoAdicionais: r.info_adicionais as PspCharge['infoAdicionais'],
     brCode: r.br_code,
     locId: Number(r.loc_id),
     boletoId: r.boleto_id,
@@ -241,17 +253,28 @@ function toCharge(r: any): PspCharge {
   };
 }
 
-function toLocation(r: any): PspLocation {
-  return { id: Number(r.id), token: r.token, tipoCob: r.tipo_cob, txid: r.txid, clientId: r.client_id, createdAt: new Date(r.created_at) };
+type LocationRow = Row<'sandbox_psp_locations'>;
+
+function toLocation(r: LocationRow): PspLocation {
+  return {
+    id: Number(r.id),
+    token: r.token,
+    tipoCob: r.tipo_cob as PspLocation['tipoCob'],
+    txid: r.txid,
+    clientId: r.client_id,
+    createdAt: new Date(r.created_at),
+  };
 }
 
-function toPix(r: any): PspPix {
+type PixRow = Row<'sandbox_psp_pix'>;
+
+function toPix(r: PixRow): PspPix {
   return {
     endToEndId: r.end_to_end_id,
     txid: r.txid,
     chave: r.chave,
     amountCents: Number(r.amount_cents),
     paidAt: new Date(r.paid_at),
-    infoPagador: r.info_pagador,
+    infoPagador: r.info_pagador as PspPix['infoPagador'],
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx, pool, rows, transaction } from '../../platform/database/sql';
+import { AsText, Present, Row, Tx, pool, rows, transaction } from '../../platform/database/sql';
 
 /** A cobr as the sandbox PSP keeps it: a `sandbox_bank_billings` row with `id_rec` set. */
 export interface CobrRow {
@@ -41,21 +41,27 @@ export interface RecOfCobr {
 const COLS = `id_tx, id_rec, recurrence_id, status, amount_cents, due_date::text AS due_date, ajuste_dia_util, receiver, psp_created_at,
   attempt_date::text AS attempt_date, tentativas, encerramento, history`;
 
-function cobr(r: any): CobrRow {
+/** A billing the API Pix face created: its cobr columns are set (the sandbox bank's own billings leave them NULL). */
+type BillingRow = AsText<
+  Present<Row<'sandbox_bank_billings'>, 'id_rec' | 'ajuste_dia_util' | 'receiver' | 'psp_created_at' | 'due_date'>,
+  'due_date' | 'attempt_date'
+>;
+
+function cobr(r: BillingRow): CobrRow {
   return {
     txid: r.id_tx,
     idRec: r.id_rec,
     recurrenceId: r.recurrence_id,
-    status: r.status,
+    status: r.status as CobrRow['status'],
     amountCents: Number(r.amount_cents),
     dueDate: r.due_date,
     ajusteDiaUtil: r.ajuste_dia_util,
-    receiver: r.receiver,
+    receiver: r.receiver as CobrRow['receiver'],
     createdAt: r.psp_created_at,
     attemptDate: r.attempt_date ?? null,
-    tentativas: r.tentativas ?? [],
-    encerramento: r.encerramento ?? null,
-    history: r.history ?? [],
+    tentativas: (r.tentativas as Attempt[] | null) ?? [],
+    encerramento: (r.encerramento as CobrRow['encerramento']) ?? null,
+    history: (r.history as CobrRow['history'] | null) ?? [],
   };
 }
 
@@ -71,7 +77,7 @@ export class SandboxCobrStore {
   }
 
   async find(txid: string, m: Tx = pool(this.ds)): Promise<CobrRow | null> {
-    const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_tx = $1 AND id_rec IS NOT NULL`, [txid]);
+    const r = await rows<BillingRow>(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_tx = $1 AND id_rec IS NOT NULL`, [txid]);
     return r[0] ? cobr(r[0]) : null;
   }
 
@@ -122,7 +128,7 @@ export class SandboxCobrStore {
     from: string[],
     set: { encerramento?: unknown; tentativas?: Attempt[]; attemptDate?: string | null } = {},
   ): Promise<CobrRow | null> {
-    const r = await rows(
+    const r = await rows<BillingRow>(
       m,
       `UPDATE sandbox_bank_billings SET status = $2, updated_at = now(),
          encerramento = COALESCE($4::jsonb, encerramento), tentativas = COALESCE($5::jsonb, tentativas),
@@ -153,7 +159,7 @@ export class SandboxCobrStore {
     const where = `id_rec IS NOT NULL AND psp_created_at >= $1 AND psp_created_at <= $2 AND ($3::text IS NULL OR id_rec = $3)`;
     const params = [q.inicio, q.fim, q.idRec ?? null];
     const total = Number((await rows(pool(this.ds), `SELECT count(*)::int AS n FROM sandbox_bank_billings WHERE ${where}`, params))[0].n);
-    const items = await rows(
+    const items = await rows<BillingRow>(
       pool(this.ds),
       `SELECT ${COLS} FROM sandbox_bank_billings WHERE ${where} ORDER BY psp_created_at, id_tx LIMIT $4 OFFSET $5`,
       [...params, q.perPage, q.page * q.perPage],
@@ -163,7 +169,7 @@ export class SandboxCobrStore {
 
   /** Active cobrs whose next attempt falls on or before `day` (locked, SKIP LOCKED). */
   async lockAttemptsDue(m: Tx, day: string): Promise<CobrRow[]> {
-    const r = await rows(
+    const r = await rows<BillingRow>(
       m,
       `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date <= $1 ORDER BY attempt_date, id_tx FOR UPDATE SKIP LOCKED`,
       [day],
@@ -173,7 +179,7 @@ export class SandboxCobrStore {
 
   /** Active cobrs waiting for a retry request (no attempt scheduled): closed when the policy's budget is spent. */
   async lockAwaitingRetry(m: Tx): Promise<CobrRow[]> {
-    const r = await rows(
+    const r = await rows<BillingRow>(
       m,
       `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_rec IS NOT NULL AND status = 'ACTIVE' AND attempt_date IS NULL FOR UPDATE SKIP LOCKED`,
       [],
@@ -182,7 +188,9 @@ export class SandboxCobrStore {
   }
 
   async lock(m: Tx, txid: string): Promise<CobrRow | null> {
-    const r = await rows(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_tx = $1 AND id_rec IS NOT NULL FOR UPDATE`, [txid]);
+    const r = await rows<BillingRow>(m, `SELECT ${COLS} FROM sandbox_bank_billings WHERE id_tx = $1 AND id_rec IS NOT NULL FOR UPDATE`, [
+      txid,
+    ]);
     return r[0] ? cobr(r[0]) : null;
   }
 

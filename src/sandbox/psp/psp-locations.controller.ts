@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { SandboxErrors } from '../sandbox.errors';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
+import * as sql from '../../platform/database/sql';
 
 /**
  * A recurrence location of the sandbox PSP (`POST /locrec`), as the payer's bank app opens it
@@ -25,7 +26,7 @@ export class SandboxPspLocationsController {
   })
   @ApiFoundResponse({ description: 'Location: the authorization page of the recurrence' })
   async open(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
-    const [l] = await this.ds.query(`SELECT id_rec FROM sandbox_psp_locrec WHERE token = $1`, [token]);
+    const [l] = await sql.rows(this.ds, `SELECT id_rec FROM sandbox_psp_locrec WHERE token = $1`, [token]);
     if (!l?.id_rec) throw SandboxErrors.error('sandbox_recurrence_not_found', 'No recurrence is linked to this location');
     void reply.redirect(`/sandbox/bank/authorize/${encodeURIComponent(l.id_rec)}`, 302);
   }

@@ -11,7 +11,8 @@ import { SandboxNotifier } from '../acquirer/sandbox-notifier';
 import { PspPixFace, SandboxPixCharge, SandboxPixService } from '../acquirer/sandbox-pix.service';
 import { SandboxConfig } from '../sandbox.config';
 import { pixView } from './psp-cob.view';
-import { Tx, managerOf } from '../../platform/database/sql';
+import { Tx } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 /** ISPB of the sandbox PSP in the endToEndIds it makes. */
 const ISPB = '99999999';
@@ -63,12 +64,13 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
   async onPaid(m: Tx, charge: SandboxPixCharge): Promise<() => Promise<void>> {
     const now = this.clock.now();
     const e2e = newEndToEndId(now);
-    await managerOf(m).query(
+    await sql.rows(
+      m,
       `INSERT INTO sandbox_psp_pix (end_to_end_id, txid, chave, amount_cents, paid_at)
        SELECT $1, txid, chave, amount_cents, $2 FROM sandbox_acquirer_pix_charges WHERE txid = $3`,
       [e2e, now, charge.txid],
     );
-    const cb = await managerOf(m).query(`INSERT INTO sandbox_psp_pix_callbacks (end_to_end_id) VALUES ($1) RETURNING id`, [e2e]);
+    const cb = await sql.rows(m, `INSERT INTO sandbox_psp_pix_callbacks (end_to_end_id) VALUES ($1) RETURNING id`, [e2e]);
     const notices = charge.boletoId ? await this.boletos.paidByItsCobvIn(m, charge.boletoId) : [];
     return async () => {
       await this.deliver(`c.id = $1::uuid`, [cb[0].id]);
@@ -80,7 +82,7 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
   async txidAt(url: string): Promise<string | null> {
     const m = /\/sandbox\/qr\/(?:cobv\/)?([a-f0-9]{20,32})$/.exec(url);
     if (!m) return null;
-    const rows = await this.ds.query(`SELECT txid FROM sandbox_psp_locations WHERE token = $1`, [m[1]]);
+    const rows = await sql.rows(this.ds, `SELECT txid FROM sandbox_psp_locations WHERE token = $1`, [m[1]]);
     return rows[0]?.txid ?? null;
   }
 
@@ -100,7 +102,8 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
       paid_at: Date;
       info_pagador: string | null;
       attempts: number;
-    }[] = await this.ds.query(
+    }[] = await sql.rows(
+      this.ds,
       `WITH claimed AS (
            UPDATE sandbox_psp_pix_callbacks SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
            WHERE id IN (SELECT c.id FROM sandbox_psp_pix_callbacks c WHERE c.delivered_at IS NULL AND ${where} ORDER BY c.created_at LIMIT ${PER_CALLBACK} FOR UPDATE SKIP LOCKED)
@@ -127,7 +130,7 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
       const error = url === null ? null : await this.post(url, body);
       const ids = group.map((r) => r.id);
       if (error === null) {
-        await this.ds.query(`UPDATE sandbox_psp_pix_callbacks SET delivered_at = now(), last_error = $2 WHERE id = ANY($1::uuid[])`, [
+        await sql.rows(this.ds, `UPDATE sandbox_psp_pix_callbacks SET delivered_at = now(), last_error = $2 WHERE id = ANY($1::uuid[])`, [
           ids,
           url === null ? 'no webhook for the key: dropped' : null,
         ]);
@@ -135,7 +138,8 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
       }
       const wait = BACKOFF_SECONDS[Math.min(group[0].attempts - 1, BACKOFF_SECONDS.length - 1)];
       this.logger.warn({ callbacks: ids.length, attempts: group[0].attempts, error }, 'API Pix callback not delivered; will retry');
-      await this.ds.query(
+      await sql.rows(
+        this.ds,
         `UPDATE sandbox_psp_pix_callbacks SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = ANY($1::uuid[])`,
         [ids, wait, error.slice(0, 500)],
       );

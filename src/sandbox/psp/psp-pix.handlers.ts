@@ -6,6 +6,7 @@ import { PspCobHandlers } from './psp-cob.handlers';
 import { PspCobStore } from './psp-cob.store';
 import { pixView, SANDBOX_RECEIVER } from './psp-cob.view';
 import { PspRequest, SandboxPspServer } from './psp-server';
+import * as sql from '../../platform/database/sql';
 
 const E2E = /^[a-zA-Z0-9]{32}$/;
 
@@ -110,7 +111,8 @@ export class PspPixHandlers implements OnModuleInit {
     }
     const url = (req.body as { webhookUrl?: unknown } | null)?.webhookUrl;
     if (!validUrl(url)) return invalidWebhook([{ razao: 'Campo webhook.webhookUrl não respeita o schema.', propriedade: 'webhookUrl' }]);
-    await this.ds.query(
+    await sql.rows(
+      this.ds,
       `INSERT INTO sandbox_psp_pix_webhooks (chave, client_id, webhook_url, created_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (chave) DO UPDATE SET webhook_url = EXCLUDED.webhook_url, client_id = EXCLUDED.client_id`,
       [chave, req.clientId, url.replace(/\/+$/, ''), this.clock.now()],
@@ -119,7 +121,9 @@ export class PspPixHandlers implements OnModuleInit {
   }
 
   async getWebhook(req: PspRequest): Promise<PspAnswer> {
-    const rows = await this.ds.query(`SELECT webhook_url, created_at FROM sandbox_psp_pix_webhooks WHERE chave = $1`, [req.params.chave]);
+    const rows = await sql.rows(this.ds, `SELECT webhook_url, created_at FROM sandbox_psp_pix_webhooks WHERE chave = $1`, [
+      req.params.chave,
+    ]);
     if (!rows[0]) return webhookNotFound();
     return {
       status: 200,
@@ -133,7 +137,7 @@ export class PspPixHandlers implements OnModuleInit {
   }
 
   async deleteWebhook(req: PspRequest): Promise<PspAnswer> {
-    const rows = await this.ds.query(`DELETE FROM sandbox_psp_pix_webhooks WHERE chave = $1 RETURNING 1`, [req.params.chave]);
+    const rows = await sql.rows(this.ds, `DELETE FROM sandbox_psp_pix_webhooks WHERE chave = $1 RETURNING 1`, [req.params.chave]);
     return rows.length ? { status: 204 } : webhookNotFound();
   }
 }

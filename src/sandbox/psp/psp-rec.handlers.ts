@@ -9,6 +9,7 @@ import { SandboxConfig } from '../sandbox.config';
 import { pspProblem, PspViolation } from './problems';
 import { PspAnswer, PspRequest, SandboxPspServer } from './psp-server';
 import { locationUrl, PERIODICITY_OF, REC_SELECT, RecRow, recView, SANDBOX_ISPB, SANDBOX_RECEIVER } from './psp-rec.view';
+import * as sql from '../../platform/database/sql';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const VALUE = /^\d{1,10}\.\d{2}$/;
@@ -67,17 +68,8 @@ export class SandboxPspRecHandlers implements OnModuleInit {
     return this.sandbox.publicUrl ?? selfOrigin(this.adapterHost);
   }
 
-  private async q<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-    const runner = this.ds.createQueryRunner();
-    try {
-      return (await runner.query(text, params as any[], true)).records ?? [];
-    } finally {
-      await runner.release();
-    }
-  }
-
   private async createLocation(): Promise<PspAnswer> {
-    const [l] = await this.ds.query(`INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, token, created_at`, [
+    const [l] = await sql.rows(this.ds, `INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, token, created_at`, [
       randomBytes(16).toString('base64url'),
     ]);
     return {
@@ -88,7 +80,7 @@ export class SandboxPspRecHandlers implements OnModuleInit {
 
   private async getLocation(r: PspRequest): Promise<PspAnswer> {
     if (!/^\d{1,18}$/.test(r.params.id)) return notFound();
-    const [l] = await this.q(`SELECT id, token, id_rec, created_at FROM sandbox_psp_locrec WHERE id = $1`, [r.params.id]);
+    const [l] = await sql.rows(this.ds, `SELECT id, token, id_rec, created_at FROM sandbox_psp_locrec WHERE id = $1`, [r.params.id]);
     if (!l) return notFound();
     return {
       status: 200,
@@ -135,7 +127,8 @@ export class SandboxPspRecHandlers implements OnModuleInit {
     const [units, cents] = b.valor.valorRec.split('.');
     // One statement: the location linked (when one is given and still free) and the bank's
     // recurrence inserted in the sandbox bank's own table (one bank state), answered from it.
-    const rows = await this.ds.query(
+    const rows = await sql.rows<RecRow>(
+      this.ds,
       `WITH loc AS (UPDATE sandbox_psp_locrec SET id_rec = $1 WHERE $13::bigint IS NOT NULL AND id = $13 AND id_rec IS NULL RETURNING id, token, created_at),
        ins AS (
          INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
@@ -165,7 +158,7 @@ export class SandboxPspRecHandlers implements OnModuleInit {
       ],
     );
     if (!rows.length) {
-      const [l] = await this.q(`SELECT id_rec FROM sandbox_psp_locrec WHERE id = $1`, [b.loc]);
+      const [l] = await sql.rows(this.ds, `SELECT id_rec FROM sandbox_psp_locrec WHERE id = $1`, [b.loc]);
       return invalid([
         {
           razao: l ? 'A location informada já está vinculada a outra recorrência.' : 'A location informada não existe.',
@@ -178,7 +171,7 @@ export class SandboxPspRecHandlers implements OnModuleInit {
 
   private async find(idRec: string): Promise<RecRow | null> {
     if (!ID_REC.test(idRec)) return null;
-    const [row] = await this.q<RecRow>(`${REC_SELECT} WHERE r.id_rec = $1`, [idRec]);
+    const [row] = await sql.rows<RecRow>(this.ds, `${REC_SELECT} WHERE r.id_rec = $1`, [idRec]);
     return row ?? null;
   }
 
@@ -222,12 +215,12 @@ export class SandboxPspRecHandlers implements OnModuleInit {
     const taxId = r.query.get('cpf') ?? r.query.get('cnpj');
     const where = `r.id_rec IS NOT NULL AND r.created_at >= $1 AND r.created_at <= $2 ${taxId ? 'AND r.payer_tax_id = $5' : ''}`;
     const params: unknown[] = [inicio, fim, size, page * size, ...(taxId ? [taxId] : [])];
-    const rows = await this.q<RecRow>(`${REC_SELECT} WHERE ${where} ORDER BY r.created_at, r.id_rec LIMIT $3 OFFSET $4`, params);
-    const [{ n }] = await this.q(`SELECT count(*)::int AS n FROM sandbox_bank_recurrences r WHERE ${where.replace('$5', '$3')}`, [
-      inicio,
-      fim,
-      ...(taxId ? [taxId] : []),
-    ]);
+    const rows = await sql.rows<RecRow>(this.ds, `${REC_SELECT} WHERE ${where} ORDER BY r.created_at, r.id_rec LIMIT $3 OFFSET $4`, params);
+    const [{ n }] = await sql.rows(
+      this.ds,
+      `SELECT count(*)::int AS n FROM sandbox_bank_recurrences r WHERE ${where.replace('$5', '$3')}`,
+      [inicio, fim, ...(taxId ? [taxId] : [])],
+    );
     return {
       status: 200,
       body: {

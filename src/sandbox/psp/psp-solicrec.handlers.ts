@@ -8,6 +8,7 @@ import { REC_SELECT, RecRow, recView, SANDBOX_ISPB } from './psp-rec.view';
 import { HttpAdapterHost } from '@nestjs/core';
 import { selfOrigin } from '../../platform/http/self-origin';
 import { SandboxConfig } from '../sandbox.config';
+import * as sql from '../../platform/database/sql';
 
 const ID_REC = /^[a-zA-Z0-9]{29}$/;
 const ID_SOLIC = /^SC[0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/;
@@ -113,7 +114,7 @@ export class SandboxPspSolicRecHandlers implements OnModuleInit {
         bad('destinatario.cpf');
     }
     if (v.length) return invalid(v);
-    const [rec] = await this.ds.query(`SELECT status, payer_tax_id FROM sandbox_bank_recurrences WHERE id_rec = $1`, [b.idRec]);
+    const [rec] = await sql.rows(this.ds, `SELECT status, payer_tax_id FROM sandbox_bank_recurrences WHERE id_rec = $1`, [b.idRec]);
     if (!rec) return invalid([{ razao: 'A recorrência informada não existe.', propriedade: 'solicrec.idRec' }]);
     if (rec.status !== 'PENDING')
       return invalid([{ razao: 'A recorrência não está em situação que permita solicitar confirmação.', propriedade: 'solicrec.idRec' }]);
@@ -127,7 +128,7 @@ export class SandboxPspSolicRecHandlers implements OnModuleInit {
       ispbParticipante: d.ispbParticipante,
       ...(d.agencia ? { agencia: d.agencia } : {}),
     };
-    await this.ds.query(`INSERT INTO sandbox_psp_solicrec (id_solic_rec, id_rec, destinatario, expires_at) VALUES ($1, $2, $3, $4)`, [
+    await sql.rows(this.ds, `INSERT INTO sandbox_psp_solicrec (id_solic_rec, id_rec, destinatario, expires_at) VALUES ($1, $2, $3, $4)`, [
       id,
       b.idRec,
       JSON.stringify(destinatario),
@@ -139,15 +140,16 @@ export class SandboxPspSolicRecHandlers implements OnModuleInit {
 
   private async get(id: string): Promise<PspAnswer> {
     if (!ID_SOLIC.test(id)) return notFound();
-    const [row] = await this.ds.query(
+    const [row] = await sql.rows<SolicRow>(
+      this.ds,
       `SELECT s.*, r.status AS rec_status, r.approved_at, r.updated_at AS rec_updated_at FROM sandbox_psp_solicrec s JOIN sandbox_bank_recurrences r ON r.recurrence_id = s.id_rec WHERE s.id_solic_rec = $1`,
       [id],
     );
     if (!row) return notFound();
-    const [rec] = await this.ds.query(`${REC_SELECT} WHERE r.id_rec = $1`, [row.id_rec]);
+    const [rec] = await sql.rows<RecRow>(this.ds, `${REC_SELECT} WHERE r.id_rec = $1`, [row.id_rec]);
     return {
       status: 200,
-      body: view(row, this.clock.now(), recView(rec as RecRow, this.sandbox.publicUrl ?? selfOrigin(this.adapterHost))),
+      body: view(row, this.clock.now(), recView(rec, this.sandbox.publicUrl ?? selfOrigin(this.adapterHost))),
     };
   }
 }

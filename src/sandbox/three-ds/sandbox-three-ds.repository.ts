@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import * as sql from '../../platform/database/sql';
+import type { Row } from '../../platform/database/sql';
 
 export type SandboxStatus = 'SETUP' | 'FRICTIONLESS' | 'CHALLENGE_PENDING' | 'CHALLENGE_COMPLETE';
 
@@ -21,22 +23,19 @@ export interface SandboxTransaction {
   otpAttempts: number;
 }
 
-async function q<T = any>(ds: DataSource, text: string, params: unknown[]): Promise<T[]> {
-  const r = await ds.query(text, params);
-  return Array.isArray(r) && r.length === 2 && Array.isArray(r[0]) && typeof r[1] === 'number' ? r[0] : r;
-}
+type TransactionRow = Row<'sandbox_three_ds_transactions'>;
 
-function toTx(r: any): SandboxTransaction {
+function toTx(r: TransactionRow): SandboxTransaction {
   return {
     referenceId: r.reference_id,
     merchantDocument: r.merchant_document,
-    status: r.status,
+    status: r.status as SandboxStatus,
     outcome: r.outcome,
     brand: r.brand,
     amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
     acsTransactionId: r.acs_transaction_id,
     dsTransactionId: r.ds_transaction_id,
-    transStatus: r.trans_status,
+    transStatus: r.trans_status as SandboxTransaction['transStatus'],
     eci: r.eci,
     cavv: r.cavv,
     eciAfterY: r.eci_after_challenge_y,
@@ -52,7 +51,7 @@ export class SandboxThreeDsRepository {
   constructor(private readonly ds: DataSource) {}
 
   async create(referenceId: string, merchantDocument: string, brand: string, now: Date): Promise<void> {
-    await q(
+    await sql.rows<TransactionRow>(
       this.ds,
       `INSERT INTO sandbox_three_ds_transactions (reference_id, merchant_document, status, brand, created_at, updated_at)
        VALUES ($1, $2, 'SETUP', $3, $4, $4)`,
@@ -61,17 +60,19 @@ export class SandboxThreeDsRepository {
   }
 
   async find(referenceId: string): Promise<SandboxTransaction | null> {
-    const r = await q(this.ds, `SELECT * FROM sandbox_three_ds_transactions WHERE reference_id = $1`, [referenceId]);
+    const r = await sql.rows<TransactionRow>(this.ds, `SELECT * FROM sandbox_three_ds_transactions WHERE reference_id = $1`, [referenceId]);
     return r[0] ? toTx(r[0]) : null;
   }
 
   async findByAcs(acsTransactionId: string): Promise<SandboxTransaction | null> {
-    const r = await q(this.ds, `SELECT * FROM sandbox_three_ds_transactions WHERE acs_transaction_id = $1`, [acsTransactionId]);
+    const r = await sql.rows<TransactionRow>(this.ds, `SELECT * FROM sandbox_three_ds_transactions WHERE acs_transaction_id = $1`, [
+      acsTransactionId,
+    ]);
     return r[0] ? toTx(r[0]) : null;
   }
 
   async saveDeviceData(referenceId: string, data: Record<string, unknown>, now: Date): Promise<boolean> {
-    const r = await q(
+    const r = await sql.rows<TransactionRow>(
       this.ds,
       `UPDATE sandbox_three_ds_transactions SET device_data = $2, updated_at = $3 WHERE reference_id = $1 AND status = 'SETUP' RETURNING reference_id`,
       [referenceId, JSON.stringify(data), now],
@@ -98,7 +99,7 @@ export class SandboxThreeDsRepository {
     >,
     now: Date,
   ): Promise<SandboxTransaction | null> {
-    const r = await q(
+    const r = await sql.rows<TransactionRow>(
       this.ds,
       `UPDATE sandbox_three_ds_transactions
           SET status = $2, outcome = $3, amount_cents = $4, acs_transaction_id = $5, ds_transaction_id = $6, trans_status = $7,
@@ -124,7 +125,7 @@ export class SandboxThreeDsRepository {
   }
 
   async wrongOtp(acsTransactionId: string, now: Date): Promise<SandboxTransaction | null> {
-    const r = await q(
+    const r = await sql.rows<TransactionRow>(
       this.ds,
       `UPDATE sandbox_three_ds_transactions SET otp_attempts = otp_attempts + 1, updated_at = $2
         WHERE acs_transaction_id = $1 AND status = 'CHALLENGE_PENDING' AND otp_attempts < 3 RETURNING *`,
@@ -141,7 +142,7 @@ export class SandboxThreeDsRepository {
     cavv: string | null,
     now: Date,
   ): Promise<SandboxTransaction | null> {
-    const r = await q(
+    const r = await sql.rows<TransactionRow>(
       this.ds,
       `UPDATE sandbox_three_ds_transactions SET status = 'CHALLENGE_COMPLETE', trans_status = $2, eci = $3, cavv = $4, updated_at = $5
         WHERE acs_transaction_id = $1 AND status = 'CHALLENGE_PENDING' RETURNING *`,

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeliveryAttemptDto, DeliveryDto } from '../dto/delivery.dto';
 import { DeliveryStatus } from '../event-types';
+import * as sql from '../../platform/database/sql';
+import type { Row } from '../../platform/database/sql';
 
 export interface DeliveryFilter {
   status?: DeliveryStatus;
@@ -37,28 +39,33 @@ export class SqlDeliveriesRepository extends DeliveriesRepository {
     if (f.eventType) where.push(`event_type = $${params.push(f.eventType)}`);
     const cond = where.join(' AND ');
     const [rows, count] = await Promise.all([
-      this.ds.query(
+      sql.rows<DeliveryRow>(
+        this.ds,
         `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${cond} ORDER BY created_at DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, f.limit, f.offset],
       ),
-      this.ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${cond}`, params),
+      sql.rows<{ n: number }>(this.ds, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${cond}`, params),
     ]);
     return [rows.map(toDto), count[0].n];
   }
 
   async find(tenantId: string, id: string): Promise<DeliveryDto | null> {
     if (!UUID.test(id)) return null;
-    const rows = await this.ds.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND tenant_id = $2`, [id, tenantId]);
+    const rows = await sql.rows<DeliveryRow>(this.ds, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND tenant_id = $2`, [
+      id,
+      tenantId,
+    ]);
     return rows[0] ? toDto(rows[0]) : null;
   }
 
   async attempts(deliveryId: string): Promise<DeliveryAttemptDto[]> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows<Row<'webhook_delivery_attempts'>>(
+      this.ds,
       `SELECT attempt, url, outcome, status_code, latency_ms, error, response_snippet, created_at
        FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt, id`,
       [deliveryId],
     );
-    return rows.map((r: any) => ({
+    return rows.map((r) => ({
       attempt: r.attempt,
       url: r.url,
       outcome: r.outcome,
@@ -74,8 +81,9 @@ export class SqlDeliveriesRepository extends DeliveriesRepository {
     if (!UUID.test(id)) return { ok: false, reason: 'not_found' };
     // 23503: the retention job deleted the event while this insert waited on it (it locks the
     // events it deletes); to the caller the delivery is simply gone.
-    const rows = await this.ds
-      .query(
+    const rows = await sql
+      .rows<DeliveryRow>(
+        this.ds,
         `INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, domain, event_type, status, next_attempt_at, replay_of, created_at)
        SELECT d.tenant_id, d.event_id, e.id, d.domain, d.event_type, 'PENDING', $3::timestamptz, d.id, $3::timestamptz
        FROM webhook_deliveries d
@@ -99,13 +107,15 @@ function iso(d: Date | null): string | null {
   return d ? d.toISOString() : null;
 }
 
-function toDto(r: any): DeliveryDto {
+type DeliveryRow = Row<'webhook_deliveries'>;
+
+function toDto(r: DeliveryRow): DeliveryDto {
   return {
     id: r.id,
     eventId: r.event_id,
     domain: r.domain,
     eventType: r.event_type,
-    status: r.status,
+    status: r.status as DeliveryDto['status'],
     attempts: r.attempts,
     nextAttemptAt: iso(r.next_attempt_at),
     lastAttemptAt: iso(r.last_attempt_at),

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventDomain } from '../event-publisher';
 import { EndpointStatus } from '../event-types';
-import { Tx, managerOf, transaction } from '../../platform/database/sql';
+import { Row, Tx, transaction } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 export interface EndpointRecord {
   id: string;
@@ -66,7 +67,8 @@ export class SqlEndpointsRepository extends EndpointsRepository {
   async register(r: EndpointRegistration): Promise<EndpointRecord> {
     // One statement: a DELETED row is revived without a previous secret (a delete forgets
     // secrets, so DELETE then PUT is the way to cut an old secret off at once).
-    const rows = await this.ds.query(
+    const rows = await sql.rows<EndpointRow>(
+      this.ds,
       `INSERT INTO webhook_endpoints AS w (tenant_id, domain, url, events, status, key_id, secret_box, created_at, updated_at)
        VALUES ($1, $2, $3, $4, 'ACTIVE', $5, $6, $7, $7)
        ON CONFLICT (tenant_id, domain) DO UPDATE SET
@@ -89,7 +91,8 @@ export class SqlEndpointsRepository extends EndpointsRepository {
   }
 
   async find(tenantId: string, domain: EventDomain): Promise<EndpointRecord | null> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows<EndpointRow>(
+      this.ds,
       `SELECT ${COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND domain = $2 AND status <> 'DELETED'`,
       [tenantId, domain],
     );
@@ -99,7 +102,8 @@ export class SqlEndpointsRepository extends EndpointsRepository {
   async remove(tenantId: string, domain: EventDomain, now: Date): Promise<boolean> {
     return transaction(this.ds, async (m) => {
       // (UPDATE … RETURNING wrapped in a CTE: TypeORM answers [rows, count] for a bare UPDATE.)
-      const rows = await managerOf(m).query(
+      const rows = await sql.rows(
+        m,
         `WITH del AS (
            UPDATE webhook_endpoints SET status = 'DELETED', disabled_reason = NULL, key_id = NULL, secret_box = NULL,
              previous_key_id = NULL, previous_secret_box = NULL, previous_expires_at = NULL, updated_at = $3
@@ -108,7 +112,8 @@ export class SqlEndpointsRepository extends EndpointsRepository {
         [tenantId, domain, now],
       );
       if (!rows.length) return false;
-      await managerOf(m).query(
+      await sql.rows(
+        m,
         `UPDATE webhook_deliveries SET status = 'CANCELLED', next_attempt_at = NULL, leased_until = NULL, claim_token = NULL, last_error = 'endpoint_deleted'
          WHERE endpoint_id = $1 AND status = 'PENDING'`,
         [rows[0].id],
@@ -118,17 +123,20 @@ export class SqlEndpointsRepository extends EndpointsRepository {
   }
 
   async lockBoxesToRewrap(m: Tx, activeKeyId: string, afterId: string, limit: number): Promise<StoredBoxes[]> {
-    const rows = await managerOf(m).query(
+    const rows = await sql.rows<
+      sql.Present<Pick<EndpointRow, 'id' | 'tenant_id' | 'domain' | 'secret_box' | 'previous_secret_box'>, 'secret_box'>
+    >(
+      m,
       `SELECT id, tenant_id, domain, secret_box, previous_secret_box FROM webhook_endpoints
        WHERE id > $2 AND secret_box IS NOT NULL
          AND (secret_box NOT LIKE $1 OR (previous_secret_box IS NOT NULL AND previous_secret_box NOT LIKE $1))
        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED`,
       [`v2.${activeKeyId}.%`, afterId, limit],
     );
-    return rows.map((r: any) => ({
+    return rows.map((r) => ({
       id: r.id,
       tenantId: r.tenant_id,
-      domain: r.domain,
+      domain: r.domain as EventDomain,
       secretBox: r.secret_box,
       previousSecretBox: r.previous_secret_box,
     }));
@@ -136,21 +144,23 @@ export class SqlEndpointsRepository extends EndpointsRepository {
 
   async updateBoxes(m: Tx, id: string, secretBox: string, previousSecretBox: string | null): Promise<void> {
     // Only the boxes change: the key ids and secrets inside stay, so receivers notice nothing.
-    await managerOf(m).query(
-      `UPDATE webhook_endpoints SET secret_box = $2, previous_secret_box = $3 WHERE id = $1 AND secret_box IS NOT NULL`,
-      [id, secretBox, previousSecretBox],
-    );
+    await sql.rows(m, `UPDATE webhook_endpoints SET secret_box = $2, previous_secret_box = $3 WHERE id = $1 AND secret_box IS NOT NULL`, [
+      id,
+      secretBox,
+      previousSecretBox,
+    ]);
   }
 
   async countBoxesByKey(): Promise<Record<string, number>> {
-    const rows = await this.ds.query(
+    const rows = await sql.rows<{ k: string; n: number }>(
+      this.ds,
       `SELECT k, count(*)::int AS n FROM (
          SELECT ${boxKeyId('secret_box')} AS k FROM webhook_endpoints WHERE secret_box IS NOT NULL
          UNION ALL
          SELECT ${boxKeyId('previous_secret_box')} FROM webhook_endpoints WHERE previous_secret_box IS NOT NULL) b
        GROUP BY k ORDER BY k`,
     );
-    return Object.fromEntries(rows.map((r: any) => [r.k, r.n]));
+    return Object.fromEntries(rows.map((r) => [r.k, r.n]));
   }
 }
 
@@ -158,16 +168,18 @@ function boxKeyId(column: string): string {
   return `CASE WHEN ${column} LIKE 'v2.%' THEN split_part(${column}, '.', 2) ELSE 'v1' END`;
 }
 
-function toRecord(r: any): EndpointRecord {
+type EndpointRow = Row<'webhook_endpoints'>;
+
+function toRecord(r: EndpointRow): EndpointRecord {
   return {
     id: r.id,
     tenantId: r.tenant_id,
-    domain: r.domain,
+    domain: r.domain as EndpointRecord['domain'],
     url: r.url,
     events: r.events,
-    status: r.status,
+    status: r.status as EndpointRecord['status'],
     disabledReason: r.disabled_reason,
-    keyId: r.key_id,
+    keyId: r.key_id as EndpointRecord['keyId'],
     previousKeyId: r.previous_key_id,
     previousExpiresAt: r.previous_expires_at,
     rotatedAt: r.rotated_at,

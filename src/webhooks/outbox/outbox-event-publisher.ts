@@ -5,7 +5,8 @@ import { Clock } from '../../platform/clock/clock';
 import { EVENT_DOMAINS, isKnownEventType } from '../event-types';
 import { EventPublisher, OutboundEvent } from '../event-publisher';
 import { WebhookErrors } from '../webhooks.errors';
-import { Tx, managerOf } from '../../platform/database/sql';
+import { Tx } from '../../platform/database/sql';
+import * as sql from '../../platform/database/sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,7 +37,8 @@ export class OutboxEventPublisher extends EventPublisher {
     const now = this.clock.now();
     for (let i = 0; i < events.length; i += MAX_PER_STATEMENT) {
       const chunk = events.slice(i, i + MAX_PER_STATEMENT);
-      await managerOf(manager).query(
+      await sql.rows(
+        manager,
         `WITH ev AS (
            INSERT INTO webhook_events (id, tenant_id, domain, type, id_tx, data, occurred_at, created_at)
            SELECT i, t, d, y, x, j, o, $8 FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])

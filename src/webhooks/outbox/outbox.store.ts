@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventDomain } from '../event-publisher';
 import { OutboxDb } from './outbox-db';
+import type { Present, Row } from '../../platform/database/sql';
 
 /** A delivery claimed by one worker: invisible to the others until its lease ends. */
 export interface ClaimedDelivery {
@@ -74,6 +75,13 @@ export interface ClaimRequest {
 }
 
 /** The outbox as the delivery worker sees it (through its own pool, see OutboxDb). Every method is one SQL statement. */
+/** A claimed delivery with its event and endpoint, as the claim statement joins them. */
+type ClaimedRow = Pick<Row<'webhook_deliveries'>, 'id' | 'attempts' | 'tenant_id' | 'domain'> &
+  Pick<Row<'webhook_events'>, 'type' | 'id_tx' | 'occurred_at'> & { event_id: string; data: string; endpoint_id: string } & Present<
+    Pick<Row<'webhook_endpoints'>, 'url' | 'key_id' | 'secret_box' | 'previous_key_id' | 'previous_secret_box' | 'previous_expires_at'>,
+    'key_id' | 'secret_box' // an ACTIVE endpoint always has its key
+  >;
+
 @Injectable()
 export class OutboxStore {
   constructor(private readonly db: OutboxDb) {}
@@ -88,7 +96,7 @@ export class OutboxStore {
   async claim(r: ClaimRequest): Promise<ClaimedDelivery[]> {
     const ids = [...r.perEndpoint.keys()];
     const caps = ids.map((k) => r.perEndpoint.get(k)!);
-    const rows: any[] = await this.db.query(
+    const rows = await this.db.query<ClaimedRow>(
       `WITH picked AS (
          SELECT d.id
          FROM (
@@ -124,7 +132,7 @@ export class OutboxStore {
       token: r.token,
       attempt: x.attempts + 1,
       tenantId: x.tenant_id,
-      domain: x.domain,
+      domain: x.domain as EventDomain,
       eventId: x.event_id,
       eventType: x.type,
       idTx: x.id_tx,
@@ -261,7 +269,7 @@ export class OutboxStore {
        SELECT id, (SELECT count(*) FROM cancelled)::int AS cancelled FROM dis`,
       [gone.map((g) => g.endpointId), gone.map((g) => g.url), now],
     );
-    return rows.map((r: any) => r.id);
+    return rows.map((r) => r.id);
   }
 
   /** Age of the oldest due row of an active endpoint, in ms (0 when nothing is due). */

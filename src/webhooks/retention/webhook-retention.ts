@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { deletedCount, purgeInBatches } from '../../platform/database/purge-in-batches';
+import { purgeInBatches } from '../../platform/database/purge-in-batches';
 import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { WebhooksConfig } from '../webhooks.config';
+import * as sql from '../../platform/database/sql';
 
 /** Advisory lock of one purge batch: one replica deletes at a time, the others skip. */
 const RETENTION_LOCK = 'webhook-retention';
@@ -45,10 +46,14 @@ export class WebhookRetention implements OnModuleInit {
   async purge(now: Date): Promise<number> {
     if (!this.config.retentionDays) return 0;
     const cutoff = new Date(now.getTime() - this.config.retentionDays * DAY_MS);
-    return purgeInBatches(this.ds, { lock: RETENTION_LOCK, batch: BATCH, maxBatches: MAX_BATCHES_PER_RUN }, async (m, limit) =>
-      deletedCount(
-        await m.query(
-          `WITH doomed AS (
+    return purgeInBatches(
+      this.ds,
+      { lock: RETENTION_LOCK, batch: BATCH, maxBatches: MAX_BATCHES_PER_RUN },
+      async (tx, limit) =>
+        (
+          await sql.exec(
+            tx,
+            `WITH doomed AS (
              SELECT e.id FROM webhook_events e
              WHERE e.created_at < $1
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
@@ -56,9 +61,9 @@ export class WebhookRetention implements OnModuleInit {
              LIMIT $2
              FOR UPDATE OF e SKIP LOCKED)
            DELETE FROM webhook_events WHERE id IN (SELECT id FROM doomed)`,
-          [cutoff, limit],
-        ),
-      ),
+            [cutoff, limit],
+          )
+        ).count,
     );
   }
 }

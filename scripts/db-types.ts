@@ -1,0 +1,31 @@
+// `npm run db:types`: migrates a scratch database on DATABASE_URL's server (or the embedded
+// PostgreSQL of `npm start`), reads every table's columns and writes their row types to
+// src/platform/database/tables.ts. Run it after adding a migration; a test fails until you do.
+// The generator writes Prettier's layout itself (npm run lint checks it), so no formatter runs here.
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { scriptDatabase } from './lib/database';
+import { migratedScratchDatabase } from './lib/scratch-database';
+import { tableTypesSource } from './lib/table-types';
+
+export const TABLES_FILE = resolve(__dirname, '..', 'src', 'platform', 'database', 'tables.ts');
+
+async function main(): Promise<void> {
+  const server = await scriptDatabase();
+  const scratch = await migratedScratchDatabase(server.url);
+  try {
+    writeFileSync(TABLES_FILE, await tableTypesSource(scratch.url));
+    process.stderr.write(`wrote ${TABLES_FILE}\n`);
+  } finally {
+    await scratch.drop();
+    await server.stop();
+  }
+}
+
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write(`${e?.stack ?? e}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/platform/database/data-source.factory';
+import { runMigrationsLocked } from '../../src/platform/database/migrate';
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+async function admin<T>(serverUrl: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A new database on the server of `serverUrl` with every migration applied; `drop` removes it. */
+export async function migratedScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `scratch_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await admin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = withDatabase(serverUrl, name);
+  const drop = () => admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined);
+  const ds = new DataSource(dataSourceOptions(url, 2));
+  try {
+    await ds.initialize();
+    await runMigrationsLocked(ds);
+  } catch (e) {
+    await ds.destroy().catch(() => undefined);
+    await drop();
+    throw e;
+  }
+  await ds.destroy();
+  return { url, drop };
+}
