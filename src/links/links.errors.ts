@@ -5,6 +5,7 @@ import { LinkStateError, LinkStateErrorCode } from './domain/link.state-machine'
 import { PaymentItemStateError, PaymentItemStateErrorCode } from './domain/payment-item.state-machine';
 import { SplitError, SplitErrorCode } from './domain/splits';
 import { PixChargeRefused } from '../provider/pix-charges.port';
+import { MoneyError } from '../common/formats/money';
 
 /** Error codes of payment links, merchants, fees and the checkout. */
 export const LinkErrors = defineErrors({
@@ -55,6 +56,26 @@ registerDomainErrors<SplitErrorCode>(SplitError, {
 registerDomainErrors<LinkStateErrorCode>(LinkStateError, { invalid_transition: 409, link_status_not_settable: 400 });
 registerDomainErrors<PaymentItemStateErrorCode>(PaymentItemStateError, { invalid_transition: 409, unknown_status: 400 });
 registerDomainErrors(PixChargeRefused, { pix_charge_rejected: 400 });
+
+/**
+ * The one place a fee calculation's refusal becomes a links answer (the checkout, the quote, the
+ * simulator, a link's fixed price, a merchant's own table all go through it): `fee_invalid` on
+ * the request field the calculation came from, or `installments_invalid` on `installments` when
+ * the fee table has no rate for the count asked. The fee domain's own code stays in the detail.
+ * `fees` is a merchant's table, whose amounts can also fail as money.
+ */
+export function refusingFees<T>(field: 'amount' | 'fees', calculate: () => T): T {
+  try {
+    return calculate();
+  } catch (e) {
+    if (!(e instanceof FeeError || (field === 'fees' && e instanceof MoneyError))) throw e;
+    const installments = field === 'amount' && e.code === 'fee_installments_invalid';
+    const message = field === 'amount' ? `This amount cannot be charged: ${e.message}` : e.message;
+    throw LinkErrors.error(installments ? 'installments_invalid' : 'fee_invalid', message, {
+      details: [{ field: installments ? 'installments' : field, message, code: e.code }],
+    });
+  }
+}
 
 declare module '../platform/errors/app-error' {
   /** LinkErrors' codes are codes @ApiErrors may name. */

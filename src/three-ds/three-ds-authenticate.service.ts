@@ -40,20 +40,18 @@ export class ThreeDsAuthenticateService {
     const card = await this.base.card(tenantId, dto);
     if (card.fingerprint !== auth.cardFingerprint)
       throw ThreeDsErrors.error('card_mismatch', 'The card differs from the one given to setup');
-    const result = await this.base.ask(() =>
-      this.server.authenticate({
-        referenceId: auth.referenceId!,
-        merchantDocument: auth.documentId,
-        cardNumber: card.pan,
-        amount: decimal(auth.amountCents),
-        currency: auth.currency,
-        transType: TRANSACTION_TYPES[dto.transactionType],
-        deviceChannel: DEVICE_CHANNELS[dto.deviceChannel],
-        notificationUrl: this.notificationUrl,
-        challengeWindowSize: dto.acsWindowSize,
-        browser: { ...dto.deviceInformation },
-      }),
-    );
+    const result = await this.server.authenticate({
+      referenceId: auth.referenceId!,
+      merchantDocument: auth.documentId,
+      cardNumber: card.pan,
+      amount: decimal(auth.amountCents),
+      currency: auth.currency,
+      transType: TRANSACTION_TYPES[dto.transactionType],
+      deviceChannel: DEVICE_CHANNELS[dto.deviceChannel],
+      notificationUrl: this.notificationUrl,
+      challengeWindowSize: dto.acsWindowSize,
+      browser: { ...dto.deviceInformation },
+    });
     const trigger = triggerOf(result.transStatus, false);
     let saved: ThreeDsRecord | null;
     try {
@@ -110,7 +108,7 @@ export class ThreeDsAuthenticateService {
   /** Reads the server's result of a pending challenge and records it (conditional: once). */
   private async settle(auth: ThreeDsRecord): Promise<ThreeDsRecord> {
     if (auth.status !== 'CHALLENGE_PENDING') return auth;
-    const result: ThreeDsServerResult = await this.base.ask(() => this.server.result(auth.referenceId!));
+    const result: ThreeDsServerResult = await this.server.result(auth.referenceId!);
     if (result.transStatus === 'C') return auth;
     const trigger = triggerOf(result.transStatus === 'Y' ? 'Y' : 'N', true);
     const saved = await this.repo.recordChallengeResult(

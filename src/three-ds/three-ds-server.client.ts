@@ -4,13 +4,13 @@ import { SelfOrigin } from '../platform/http/self-origin';
 import { ProviderCallError, ResilientHttp } from '../platform/http/resilient-http';
 import {
   ThreeDsAuthenticateRequest,
-  ThreeDsServerError,
   ThreeDsServerPort,
   ThreeDsServerResult,
   ThreeDsSetupRequest,
   ThreeDsSetupResult,
 } from './ports/three-ds-server.port';
 import { ThreeDsConfig } from './three-ds.config';
+import { ThreeDsErrors } from './three-ds.errors';
 
 /** HTTP client of the 3DS server, through ResilientHttp (breaker `threeDs.<operation>`). */
 @Injectable()
@@ -37,19 +37,21 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
     return this.call({ operation: 'result', method: 'GET', path: `/transactions/${encodeURIComponent(referenceId)}`, idempotent: true });
   }
 
+  /**
+   * One call, answered in the spec's terms: 403 merchant not found, a reference the server does
+   * not know, and anything else (refused, down, breaker open) 500 acquirer communication.
+   */
   private async call<T>(c: Parameters<ResilientHttp['call']>[0]): Promise<T> {
     try {
       return await this.client().call<T>(c);
     } catch (e) {
-      if (e instanceof ProviderCallError && e.code === 'provider_rejected') {
-        const code = (e.body as { error?: string } | null)?.error;
-        if (e.status === 403 && code === 'merchant_not_found')
-          throw new ThreeDsServerError('merchant_not_found', 'The 3DS server does not know this merchant');
-        if (e.status === 404 && code === 'reference_not_found')
-          throw new ThreeDsServerError('reference_not_found', 'The 3DS server does not know this reference');
-        throw new ThreeDsServerError('rejected', `The 3DS server refused ${c.operation} (HTTP ${e.status})`);
-      }
-      throw new ThreeDsServerError('unavailable', `The 3DS server could not be reached for ${c.operation}`);
+      const code =
+        e instanceof ProviderCallError && e.code === 'provider_rejected' ? (e.body as { error?: string } | null)?.error : undefined;
+      if (code === 'merchant_not_found' && (e as ProviderCallError).status === 403)
+        throw ThreeDsErrors.error('merchant_not_found', 'The merchant (documentId) is not registered for 3DS with the acquirer');
+      if (code === 'reference_not_found' && (e as ProviderCallError).status === 404)
+        throw ThreeDsErrors.error('reference_mismatch', 'The 3DS server does not know this referenceId');
+      throw ThreeDsErrors.error('acquirer_unavailable', "Communication with the acquirer's 3DS server failed; retry later");
     }
   }
 

@@ -1,6 +1,4 @@
 import { defineErrors } from '../platform/errors/app-error';
-import { registerDomainErrors } from '../platform/errors/app-error';
-import { ThreeDsServerError, ThreeDsServerErrorCode } from './ports/three-ds-server.port';
 
 /** Error codes of 3DS authentication (spec table: 401 bad token, 403 merchant, 500 acquirer communication). */
 export const ThreeDsErrors = defineErrors({
@@ -18,14 +16,6 @@ export const ThreeDsErrors = defineErrors({
   challenge_pending: 409,
   not_challenged: 409,
   acquirer_unavailable: 500,
-});
-
-/** The 3DS server port's errors, when no use case answered them otherwise. */
-registerDomainErrors<ThreeDsServerErrorCode>(ThreeDsServerError, {
-  merchant_not_found: 500,
-  reference_not_found: 500,
-  rejected: 500,
-  unavailable: 500,
 });
 
 declare module '../platform/errors/app-error' {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
 import { InitializePaymentDto, InitializePaymentResultDto, ThreeDsSetupDto, ThreeDsSetupResultDto } from './dto/three-ds.dto';
 import { ThreeDsCard, ThreeDsCardReference, ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
-import { ThreeDsServerError, ThreeDsServerPort } from './ports/three-ds-server.port';
+import { ThreeDsServerPort } from './ports/three-ds-server.port';
 import { ThreeDsConfig } from './three-ds.config';
 import { ThreeDsErrors } from './three-ds.errors';
 import { newAuthenticationId, newToken, rfc3339, tokenHash } from './three-ds.ids';
@@ -42,7 +42,7 @@ export class ThreeDsService {
     if (!sourcesOf('setup').includes(auth.status))
       throw ThreeDsErrors.error('already_authenticated', 'This payment was already authenticated; initialize a new one');
     const card = await this.card(tenantId, dto);
-    const setup = await this.ask(() => this.server.setup({ merchantDocument: auth.documentId, cardNumber: card.pan }));
+    const setup = await this.server.setup({ merchantDocument: auth.documentId, cardNumber: card.pan });
     const ok = await this.repo.recordSetup(
       auth.id,
       sourcesOf('setup'),
@@ -82,20 +82,5 @@ export class ThreeDsService {
       });
     }
     throw ThreeDsErrors.error('card_not_found', 'No such stored card or live token for this tenant');
-  }
-
-  /** A 3DS server call with the spec's errors: 403 merchant not found, 500 acquirer communication. */
-  async ask<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (e) {
-      if (e instanceof ThreeDsServerError) {
-        if (e.code === 'merchant_not_found')
-          throw ThreeDsErrors.error('merchant_not_found', 'The merchant (documentId) is not registered for 3DS with the acquirer');
-        if (e.code === 'reference_not_found')
-          throw ThreeDsErrors.error('reference_mismatch', 'The 3DS server does not know this referenceId');
-      }
-      throw ThreeDsErrors.error('acquirer_unavailable', "Communication with the acquirer's 3DS server failed; retry later");
-    }
   }
 }

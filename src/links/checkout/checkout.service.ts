@@ -3,12 +3,12 @@ import { acceptsPayments } from '../domain/link.state-machine';
 import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
 import { formatLine, itfBarcodeSvg } from '../../common/formats/boleto';
 import { toCents } from '../../common/formats/money';
-import { FeeError, FeeSimulation } from '../domain/fees';
+import { FeeSimulation } from '../domain/fees';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';
 import { optionToApi, quoteAll } from '../fees/fee-quotes';
 import { LinksConfig } from '../links.config';
-import { LinkErrors } from '../links.errors';
+import { LinkErrors, refusingFees } from '../links.errors';
 import { LinkLifecycle } from '../links/link-lifecycle';
 import { Link } from '../links/link.types';
 import { LinksRepository } from '../links/links.repository';
@@ -58,12 +58,7 @@ export class CheckoutService {
       throw LinkErrors.error('invalid_amount', 'The amount is outside what this link accepts');
     }
     const owner = await this.merchants.get(link.tenantId, link.ownerMerchantId);
-    try {
-      return { amount, options: this.options(link, c, owner).map(optionToApi) };
-    } catch (e) {
-      if (e instanceof FeeError) throw LinkErrors.error('fee_invalid', `This amount cannot be charged: ${e.message}`);
-      throw e;
-    }
+    return { amount, options: refusingFees('amount', () => this.options(link, c, owner)).map(optionToApi) };
   }
 
   async pay(slug: string, dto: CheckoutPaymentDto) {

@@ -44,9 +44,10 @@ export interface Allocation {
 
 export type SplitErrorCode = 'split_owner_missing' | 'split_duplicate_merchant' | 'split_share_invalid' | 'split_total_mismatch';
 
+/** A refused split: always about a link's `splits` field, which the error envelope names. */
 export class SplitError extends CodedError<SplitErrorCode> {
   constructor(code: SplitErrorCode, message: string, details?: Record<string, unknown>) {
-    super(code, message, details);
+    super(code, message, { field: 'splits', ...details });
   }
 }
 

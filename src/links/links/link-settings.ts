@@ -1,14 +1,11 @@
-import { CodedError } from '../../common/formats/coded-error';
 import { toCents } from '../../common/formats/money';
 import { ErrorDetail } from '../../platform/errors/app-error';
-import { FeeError, FeeTable, PaymentMethod } from '../domain/fees';
+import { FeeTable, PaymentMethod } from '../domain/fees';
 import { allocate, splitsFromApi, validateSplits } from '../domain/splits';
 import { CreateLinkDto } from '../dto/link.dto';
 import { quoteAll } from '../fees/fee-quotes';
-import { LinkErrorCode, LinkErrors } from '../links.errors';
+import { LinkErrorCode, LinkErrors, refusingFees } from '../links.errors';
 import { LinkSettings } from './link.types';
-
-const SPLIT_CODES = ['split_owner_missing', 'split_duplicate_merchant', 'split_share_invalid', 'split_total_mismatch'];
 
 function invalid(field: string, message: string, code: LinkErrorCode = 'invalid_link'): never {
   throw LinkErrors.error(code, message, { details: [{ field, message, code }] as ErrorDetail[] });
@@ -45,14 +42,8 @@ export function buildSettings(input: CreateLinkDto, ownerId: string, now: Date):
   const notifyEmail = input.notifyEmail ?? false;
   if (notifyEmail && !actorEmail) invalid('actor.email', 'notifyEmail needs actor.email (who receives the notices)');
 
-  let splits;
-  try {
-    splits = splitsFromApi(input.splits ?? []);
-    validateSplits(splits, ownerId, amountCents ?? undefined);
-  } catch (e) {
-    if (e instanceof CodedError && SPLIT_CODES.includes(e.code)) invalid('splits', e.message, e.code as LinkErrorCode);
-    throw e;
-  }
+  const splits = splitsFromApi(input.splits ?? []); // a SplitError answers on `splits` by itself
+  validateSplits(splits, ownerId, amountCents ?? undefined);
   return {
     name: input.name,
     description: input.description ?? null,
@@ -76,13 +67,7 @@ export function buildSettings(input: CreateLinkDto, ownerId: string, now: Date):
  * with splits and the owner paying the fee, the owner's share covers the fee.
  */
 export function assertPriceable(s: LinkSettings, table: FeeTable, ownerId: string, priceCents: number): void {
-  let options;
-  try {
-    options = quoteAll(table, priceCents, s.paymentMethods, s.maxInstallments, s.passFee);
-  } catch (e) {
-    if (e instanceof FeeError) invalid('amount', `This amount cannot be charged: ${e.message}`, 'fee_invalid');
-    throw e;
-  }
+  const options = refusingFees('amount', () => quoteAll(table, priceCents, s.paymentMethods, s.maxInstallments, s.passFee));
   if (s.passFee || !s.splits.length) return;
   const ownerShare = allocate(priceCents, s.splits, ownerId).find((a) => a.merchantId === ownerId)!.amountCents;
   const worst = options.reduce((max, o) => Math.max(max, o.feeCents), 0);

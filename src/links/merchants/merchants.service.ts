@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { CodedError } from '../../common/formats/coded-error';
 import { TenantsRepository } from '../../tenants/tenants.repository';
 import { FeeTable } from '../domain/fees';
 import { CreateMerchantDto, MerchantDto, MerchantListDto } from '../dto/merchant.dto';
 import { LinksConfig } from '../links.config';
-import { LinkErrors } from '../links.errors';
+import { LinkErrors, refusingFees } from '../links.errors';
 import { feeTableFromApi, feeTableToApi } from './fee-table.mapper';
 import { Merchant, MerchantsRepository } from './merchants.repository';
 
@@ -79,14 +78,8 @@ export class MerchantsService {
 
   async addByOperator(tenantId: string, dto: CreateMerchantDto): Promise<MerchantDto> {
     if (!(await this.tenants.findById(tenantId))) throw LinkErrors.error('tenant_not_found', 'No such tenant');
-    let feeTable: FeeTable | null = null;
-    try {
-      feeTable = dto.fees ? feeTableFromApi(dto.fees) : null;
-    } catch (e) {
-      if (e instanceof CodedError)
-        throw LinkErrors.error('fee_invalid', e.message, { details: [{ field: 'fees', message: e.message, code: e.code }] });
-      throw e;
-    }
+    const fees = dto.fees;
+    const feeTable: FeeTable | null = fees ? refusingFees('fees', () => feeTableFromApi(fees)) : null;
     const wantsOwner = dto.isOwner === true;
     if (wantsOwner && (await this.repo.findDefault(tenantId))) {
       throw LinkErrors.error('invalid_link', 'This tenant already has its own merchant (isOwner); add this one as a partner');

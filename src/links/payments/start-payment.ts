@@ -8,10 +8,10 @@ import { AcquirerPort } from '../../provider/acquirer.port';
 import { CardCharges } from '../../provider/acquirer/card-charges';
 import { ProviderCallError } from '../../platform/http/resilient-http';
 import { PixChargeRefused, PixChargesPort } from '../../provider/pix-charges.port';
-import { FeeError, simulate } from '../domain/fees';
+import { simulate } from '../domain/fees';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';
 import { LinksConfig } from '../links.config';
-import { LinkErrors } from '../links.errors';
+import { LinkErrors, refusingFees } from '../links.errors';
 import { allocatePayment } from '../links/link-settings';
 import { Link } from '../links/link.types';
 import { LinksRepository } from '../links/links.repository';
@@ -66,13 +66,9 @@ export class StartPayment {
     const card = dto.method === 'CARD' ? this.checkCard(dto) : null;
 
     const owner = await this.merchants.get(link.tenantId, link.ownerMerchantId);
-    let priced;
-    try {
-      priced = simulate({ amountCents: price, method: dto.method, installments, passFee: link.passFee }, this.merchants.feeTable(owner));
-    } catch (e) {
-      if (e instanceof FeeError) bad('fee_invalid', 'amount', `This amount cannot be charged: ${e.message}`);
-      throw e;
-    }
+    const priced = refusingFees('amount', () =>
+      simulate({ amountCents: price, method: dto.method, installments, passFee: link.passFee }, this.merchants.feeTable(owner)),
+    );
     const splits = allocatePayment(link, owner.id, price, priced.feeCents);
     if (splits.some((s) => s.amountCents < 0))
       bad('fee_invalid', 'amount', 'This amount is too small to cover the fee from the owner’s share');

@@ -1,4 +1,3 @@
-import { CodedError } from '../../common/formats/coded-error';
 /**
  * Port: the 3DS server (Cardinal/CyberSource-like) that talks to the card schemes' directory
  * servers and the issuers' ACS. Bound to an HTTP client of THREE_DS_SERVER_URL (by default the
@@ -46,14 +45,11 @@ export interface ThreeDsServerResult {
   challenged: boolean;
 }
 
-export type ThreeDsServerErrorCode = 'merchant_not_found' | 'reference_not_found' | 'rejected' | 'unavailable';
-
-export class ThreeDsServerError extends CodedError<ThreeDsServerErrorCode> {
-  constructor(code: ThreeDsServerErrorCode, message: string) {
-    super(code, message);
-  }
-}
-
+/**
+ * The 3DS server (3DS Server + Directory Server + ACS behind one API). Its refusals come back in
+ * the spec's terms, as ThreeDsErrors: merchant_not_found (403), reference_mismatch (a reference
+ * it does not know) and acquirer_unavailable (500: refused, unreachable or breaker open).
+ */
 export abstract class ThreeDsServerPort {
   abstract setup(req: ThreeDsSetupRequest): Promise<ThreeDsSetupResult>;
   abstract authenticate(req: ThreeDsAuthenticateRequest): Promise<ThreeDsServerResult>;
