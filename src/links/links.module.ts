@@ -21,6 +21,7 @@ import { PaymentEffects } from './payments/payment-effects';
 import { PaymentLedger } from './payments/payment-ledger';
 import { PaymentsRepository, SqlPaymentsRepository } from './payments/payments.repository';
 import { StartPayment } from './payments/start-payment';
+import { PaymentInstruments } from './payments/payment-instruments';
 
 /**
  * Payment links: the tenant API, merchants and fees, the hosted checkout and its SDK, the
@@ -40,6 +41,7 @@ import { StartPayment } from './payments/start-payment';
     PaymentEffects,
     PaymentLedger,
     StartPayment,
+    PaymentInstruments,
     LinksHousekeeping,
     CheckoutService,
     EmailOutbox,

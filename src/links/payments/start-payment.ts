@@ -4,10 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { cardBrand, luhnValid, panDigits, validCvv, validExpiry } from '../../common/formats/card';
 import { toCents } from '../../common/formats/money';
 import { Clock, saoPauloDate } from '../../platform/clock/clock';
-import { AcquirerPort } from '../../provider/acquirer.port';
-import { CardCharges } from '../../provider/acquirer/card-charges';
-import { ProviderCallError } from '../../platform/http/resilient-http';
-import { PixChargeRefused, PixChargesPort } from '../../provider/pix-charges.port';
 import { simulate } from '../domain/fees';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';
 import { LinksConfig } from '../links.config';
@@ -19,6 +15,7 @@ import { MerchantsService } from '../merchants/merchants.service';
 import { PaymentLedger, unavailable } from './payment-ledger';
 import { PaymentItem } from './payment.types';
 import { NewPaymentItem } from './payments.repository';
+import { CheckedCard, PaymentInstruments } from './payment-instruments';
 
 const DAY = 86_400_000;
 
@@ -32,8 +29,9 @@ function bad(
 
 /**
  * A payer's attempt on the hosted checkout: checks (card again on the server: Luhn, brand,
- * expiry, CVV), prices it (fees, gross-up, split), holds a use, asks the acquirer, and records
- * the item with its counters. The card number is sent to the acquirer and never stored.
+ * expiry, CVV), prices it (fees, gross-up, split), holds a use, has PaymentInstruments make the
+ * card charge, Pix charge or boleto, and gives the use back if that fails before the item is
+ * recorded.
  */
 @Injectable()
 export class StartPayment {
@@ -41,9 +39,7 @@ export class StartPayment {
     private readonly links: LinksRepository,
     private readonly merchants: MerchantsService,
     private readonly ledger: PaymentLedger,
-    private readonly acquirer: AcquirerPort,
-    private readonly charges: CardCharges,
-    private readonly pixCharges: PixChargesPort,
+    private readonly instruments: PaymentInstruments,
     private readonly clock: Clock,
     private readonly config: LinksConfig,
   ) {}
@@ -96,20 +92,20 @@ export class StartPayment {
     if (dto.method === 'CARD') {
       const holdUntil = new Date(now.getTime() + this.config.cardHoldSeconds * 1000);
       await this.ledger.reserve(link.id, id, holdUntil);
-      return { link, item: await this.withHold(id, () => this.card(base, card!, owner.id)) };
+      return { link, item: await this.withHold(id, () => this.instruments.card(base, card!, owner.id)) };
     }
     if (dto.method === 'PIX') {
       const cap = link.expiresAt ? Math.floor((link.expiresAt.getTime() - now.getTime()) / 1000) : Infinity;
       const expiresIn = Math.max(60, Math.min(this.config.pixExpiresSeconds, cap));
       const holdUntil = new Date(now.getTime() + (expiresIn + 300) * 1000);
       await this.ledger.reserve(link.id, id, holdUntil);
-      return { link, item: await this.withHold(id, () => this.pix(base, owner.id, expiresIn, holdUntil, owner.name)) };
+      return { link, item: await this.withHold(id, () => this.instruments.pix(base, owner.id, expiresIn, holdUntil, owner.name)) };
     }
     let due = saoPauloDate(new Date(now.getTime() + this.config.boletoDueDays * DAY));
     if (link.expiresAt && saoPauloDate(link.expiresAt) < due) due = saoPauloDate(link.expiresAt);
     const holdUntil = new Date(Date.parse(`${due}T23:59:59-03:00`) + this.config.boletoHoldGraceDays * DAY);
     await this.ledger.reserve(link.id, id, holdUntil);
-    return { link, item: await this.withHold(id, () => this.boleto(base, owner.id, due, holdUntil)) };
+    return { link, item: await this.withHold(id, () => this.instruments.boleto(base, owner.id, due, holdUntil)) };
   }
 
   /**
@@ -153,7 +149,7 @@ export class StartPayment {
     return c;
   }
 
-  private checkCard(dto: CheckoutPaymentDto) {
+  private checkCard(dto: CheckoutPaymentDto): CheckedCard {
     const c = dto.card;
     if (!c) bad('card_invalid', 'card', 'Card data is required');
     const pan = panDigits(c.number);
@@ -172,108 +168,4 @@ export class StartPayment {
       holderName: c.holderName,
     };
   }
-
-  private async card(
-    base: NewPaymentItem,
-    c: NonNullable<ReturnType<StartPayment['checkCard']>>,
-    merchantId: string,
-  ): Promise<PaymentItem> {
-    const instrument = { brand: c.brand, last4: c.pan.slice(-4) };
-    // Kept until the answer is recorded: if this process dies meanwhile, LinksHousekeeping asks the acquirer.
-    await this.ledger.savePendingCard({ ...base, instrument }, this.config.cardHoldSeconds);
-    const r = await this.charges.authorize({
-      transactionId: base.id,
-      merchantId,
-      amountCents: base.amountCents,
-      installments: base.installments,
-      capture: 'SALE',
-      card: { pan: c.pan, expMonth: c.expMonth, expYear: c.expYear, cvv: c.cvv, holderName: c.holderName },
-    });
-    return this.ledger.record(
-      { ...base, status: r.status, reason: r.reason ?? null, acquirerId: r.acquirerTransactionId || null, instrument },
-      null,
-    );
-  }
-
-  private async pix(
-    base: NewPaymentItem,
-    merchantId: string,
-    expiresInSeconds: number,
-    holdUntil: Date,
-    merchantName: string,
-  ): Promise<PaymentItem> {
-    let charge;
-    try {
-      charge = await this.pixCharges.createCharge({
-        transactionId: base.id,
-        merchantId,
-        merchantName,
-        amountCents: base.amountCents,
-        payerName: base.payer.name,
-        ...(base.payer.taxId ? { payerTaxId: base.payer.taxId } : {}),
-        expiresInSeconds,
-      });
-    } catch (e) {
-      throw pixFailure(e);
-    }
-    return this.ledger.record(
-      { ...base, acquirerId: charge.txid, instrument: { txid: charge.txid, brCode: charge.brCode, expiresAt: charge.expiresAt } },
-      holdUntil,
-    );
-  }
-
-  /**
-   * The acquirer issues the boleto; its Pix QR comes from PixChargesPort (the acquirer's own QR,
-   * or with pix-api a cobv at the PSP with the boleto's due date). Issuing refused or down: a
-   * FAILED item, as before; the PSP refusing or down for the QR: 400/409 or 503 (the boleto,
-   * never shown, expires unpaid).
-   */
-  private async boleto(base: NewPaymentItem, merchantId: string, dueDate: string, holdUntil: Date): Promise<PaymentItem> {
-    const payer = { name: base.payer.name, taxId: base.payer.taxId! };
-    let b;
-    try {
-      b = await this.acquirer.createBoleto({ transactionId: base.id, merchantId, amountCents: base.amountCents, dueDate, payer });
-    } catch (e) {
-      if (!(e instanceof ProviderCallError)) throw e;
-      return this.ledger.record(
-        { ...base, status: 'FAILED', reason: e.code === 'provider_rejected' ? 'issuing_rejected' : 'acquirer_unavailable' },
-        null,
-      );
-    }
-    let pix;
-    try {
-      pix = await this.pixCharges.boletoPix({
-        transactionId: base.id,
-        merchantId,
-        amountCents: base.amountCents,
-        dueDate: b.dueDate,
-        payer,
-        boleto: b,
-      });
-    } catch (e) {
-      throw pixFailure(e);
-    }
-    return this.ledger.record(
-      {
-        ...base,
-        acquirerId: b.boletoId,
-        instrument: { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: pix.brCode },
-      },
-      holdUntil,
-    );
-  }
-}
-
-/** A Pix charge that could not be made, as the payer sees it: 503 to retry, or the PSP's refusal with its violations. */
-function pixFailure(e: unknown): unknown {
-  if (e instanceof PixChargeRefused) {
-    return LinkErrors.error(e.status === 400 ? 'pix_charge_rejected' : 'pix_charge_refused', e.message, {
-      details: e.violations.map((v) => ({ field: v.field, message: v.message, code: e.problem })),
-    });
-  }
-  if (e instanceof ProviderCallError)
-    return LinkErrors.error('provider_unavailable', 'Pix is unavailable right now; try again shortly or pay another way', {
-      headers: { 'Retry-After': '5' },
-    });
-  return e;
 }
