@@ -6,7 +6,7 @@ const { createHmac, randomBytes, timingSafeEqual } = require('node:crypto');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const vault = require(join(__dirname, '../../dist/src/cards/domain/vault-crypto.js'));
-const { isLuhnValid } = require(join(__dirname, '../../dist/src/cards/domain/pan.js'));
+const { isLuhnValid } = require(join(__dirname, '../../dist/src/common/formats/pan.js'));
 
 const ring = vault.parseKeyRing(process.env.VAULT_MASTER_KEYS);
 const fpKey = createHmac('sha256', vault.parseFingerprintKey(process.env.VAULT_FINGERPRINT_KEY)).update(`card-fingerprint/v1|${process.env.BARE_TENANT_ID}`).digest();

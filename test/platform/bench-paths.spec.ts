@@ -1,0 +1,20 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+function benchFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? benchFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
+}
+
+// The benchmarks load the built service (dist/src/…) at run time, outside typecheck: a module
+// moved in src would break `npm run bench` without any other test noticing (it happened once).
+describe('npm run bench loads only modules that exist', () => {
+  it.each(benchFiles(join(ROOT, 'bench')).map((f) => [relative(ROOT, f)]))('%s', (file) => {
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    const built = [...source.matchAll(/dist\/(src\/[\w./-]+?)(?:\.js)?['"`]/g)].map((m) => m[1]);
+    for (const path of built) expect([path, existsSync(join(ROOT, `${path.replace(/\.js$/, '')}.ts`))]).toEqual([path, true]);
+  });
+});
