@@ -92,17 +92,10 @@ export class SandboxPspPixFace implements PspPixFace, OnModuleInit, OnApplicatio
   }
 
   private async deliver(where: string, params: unknown[]): Promise<number> {
-    const rows: {
-      id: string;
-      webhook_url: string | null;
-      end_to_end_id: string;
-      txid: string;
-      chave: string;
-      amount_cents: string;
-      paid_at: Date;
-      info_pagador: string | null;
-      attempts: number;
-    }[] = await sql.rows(
+    // The claimed callback, its received Pix, and the key's webhook if one is registered.
+    type Claimed = Pick<sql.Row<'sandbox_psp_pix_callbacks'>, 'id' | 'attempts'> &
+      sql.Row<'sandbox_psp_pix'> & { webhook_url: sql.Row<'sandbox_psp_pix_webhooks'>['webhook_url'] | null };
+    const rows = await sql.rows<Claimed>(
       this.ds,
       `WITH claimed AS (
            UPDATE sandbox_psp_pix_callbacks SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
