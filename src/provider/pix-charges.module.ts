@@ -7,6 +7,8 @@ import { PixApiModule } from './pix-api/pix-api.module';
 import { PixApiPixCallbacksController } from './pix-api/pix-api-pix-callbacks.controller';
 import { PixApiPixWebhookRegistrar } from './pix-api/pix-api-pix-webhook.registrar';
 import { PixApiReceivedPix } from './pix-api/pix-api-received-pix';
+import { PixApiReceivedPixWorker } from './pix-api/pix-api-received-pix.worker';
+import { PixApiChargesPastTime } from './pix-api/pix-api-charges-past-time';
 import { PixChargesPort } from './pix-charges.port';
 
 /**
@@ -22,6 +24,8 @@ import { PixChargesPort } from './pix-charges.port';
     AcquirerPixCharges,
     PixApiCharges,
     PixApiReceivedPix,
+    PixApiChargesPastTime,
+    PixApiReceivedPixWorker,
     PixApiPixWebhookRegistrar,
     {
       provide: PixChargesPort,

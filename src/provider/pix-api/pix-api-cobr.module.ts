@@ -3,14 +3,14 @@ import { ProviderBankModule } from '../bank/provider-bank.module';
 import { PixApiCallbacksController } from './pix-api-callbacks.controller';
 import { PixApiCallbackQueue } from './pix-api-callbacks.queue';
 import { PixApiCallbackWorker } from './pix-api-callbacks.worker';
-import { PixApiReconciler } from './pix-api-reconciler';
+import { PixApiCobrDrift, PixApiRecDrift, PixApiReconciler } from './pix-api-reconciler';
 import { PixApiWebhookRegistrar } from './pix-api-webhooks.registrar';
 
 /** API Pix billings (cobr): the adapter half, the PSP's callbacks, reconciliation, webhook registration. */
 @Module({
   imports: [ProviderBankModule],
   controllers: [PixApiCallbacksController],
-  providers: [PixApiCallbackQueue, PixApiCallbackWorker, PixApiReconciler, PixApiWebhookRegistrar],
+  providers: [PixApiCallbackQueue, PixApiCallbackWorker, PixApiRecDrift, PixApiCobrDrift, PixApiReconciler, PixApiWebhookRegistrar],
   exports: [PixApiCallbackWorker, PixApiReconciler],
 })
 export class PixApiCobrModule {}

@@ -3,7 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { defineErrors } from '../../platform/errors/app-error';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { PixApiCobConfig } from './pix-api-cob.config';
-import { PixApiReceivedPix } from './pix-api-received-pix';
+import { PixApiReceivedPixWorker } from './pix-api-received-pix.worker';
 
 export const PixApiPixCallbackErrors = defineErrors({ invalid_callback: 400, pix_api_disabled: 404 });
 
@@ -37,7 +37,7 @@ export function endToEndIds(body: unknown): string[] {
 @Controller('provider/pix-api')
 export class PixApiPixCallbacksController {
   constructor(
-    private readonly received: PixApiReceivedPix,
+    private readonly received: PixApiReceivedPixWorker,
     private readonly config: PixApiCobConfig,
   ) {}
 

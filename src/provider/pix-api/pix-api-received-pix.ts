@@ -1,25 +1,28 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock, DayPassedSignal } from '../../platform/clock/clock';
-import { withAdvisoryLock } from '../../platform/database/advisory-lock';
-import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { Clock } from '../../platform/clock/clock';
 import { AcquirerNotification } from '../../common/protocols/acquirer-events';
 import { AcquirerEvents } from '../acquirer/acquirer-events';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
-import { PixApiCobConfig } from './pix-api-cob.config';
 import { decimalStringToCents } from '../../common/formats/money';
 import * as sql from '../../platform/database/sql';
 
-/** Advisory lock of the pass over charges past their time (one replica at a time). */
-const CHECK_LOCK = 0x70697863; // "pixc"
 const LEASE_MS = 60_000;
 const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 
-interface Charge {
+/** A cob or cobv we asked the PSP for (`pix_api_charges`). */
+export interface Charge {
   txid: string;
   kind: 'cob' | 'cobv';
   transactionId: string;
   amountCents: number;
+}
+
+/** The columns of `pix_api_charges` a {@link Charge} is read from. */
+export const CHARGE_COLUMNS = 'txid, kind, transaction_id, amount_cents';
+
+export function chargeOf(r: Pick<sql.Row<'pix_api_charges'>, 'txid' | 'kind' | 'transaction_id' | 'amount_cents'>): Charge {
+  return { txid: r.txid, kind: r.kind as Charge['kind'], transactionId: r.transaction_id, amountCents: Number(r.amount_cents) };
 }
 
 interface PixAnswer {
@@ -37,45 +40,28 @@ interface PixAnswer {
  * (received at the PSP, so in the receiver's account: confirmed and settled at once),
  * `boleto.updated` PAID_PIX for a boleto's cobv — on AcquirerEvents, so links apply it as
  * before. A Pix the PSP does not know, with another txid or another amount is ignored (kept
- * with the reason). Charges past their time are read back (`GET /cob`, `GET /cobv`): a Pix whose
- * callback was lost is applied from there; a cob unpaid past `calendario.expiracao` is EXPIRED.
+ * with the reason). PixApiReceivedPixWorker runs it; PixApiChargesPastTime finds the Pix whose
+ * callback was lost.
  */
 @Injectable()
-export class PixApiReceivedPix implements OnApplicationBootstrap {
+export class PixApiReceivedPix {
   private readonly logger = new Logger('PixApiReceivedPix');
-  private job: PeriodicJob | null = null;
 
   constructor(
     private readonly ds: DataSource,
     private readonly client: PixApiClient,
     private readonly events: AcquirerEvents,
     private readonly clock: Clock,
-    private readonly config: PixApiCobConfig,
-    private readonly jobs: PeriodicJobs,
-    private readonly days: DayPassedSignal,
   ) {}
 
-  onApplicationBootstrap(): void {
-    if (!this.config.enabled) return;
-    this.job = this.jobs.schedule({ name: 'pix-api-received-pix', everyMs: this.config.checkMs, run: () => this.runOnce() });
-    this.days.subscribe('pix-api-charges', () => this.runOnce(), 150);
-  }
-
   /** Records the endToEndIds of a callback (one statement); a repeat changes nothing. */
-  async accept(ids: string[]): Promise<void> {
+  async record(ids: string[]): Promise<void> {
     if (!ids.length) return;
     await sql.rows(
       this.ds,
       `INSERT INTO pix_api_pix_received (end_to_end_id) SELECT unnest($1::text[]) ON CONFLICT (end_to_end_id) DO NOTHING`,
       [[...new Set(ids)]],
     );
-    this.job?.kick();
-  }
-
-  async runOnce(): Promise<void> {
-    for (let i = 0; i < 100 && (await this.applyDue()) > 0; i++);
-    await withAdvisoryLock(this.ds, CHECK_LOCK, { wait: false }, () => this.checkPastTime());
-    await this.applyDue();
   }
 
   /** Applies the received Pix that are due (leased: replicas share them). */
@@ -107,7 +93,8 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
     return rows.length;
   }
 
-  private async apply(e2eid: string): Promise<void> {
+  /** Reads one received Pix back and applies it to its charge, or records why not. */
+  async apply(e2eid: string): Promise<void> {
     let pix: PixAnswer;
     try {
       pix = await this.client.call<PixAnswer>({
@@ -181,61 +168,9 @@ export class PixApiReceivedPix implements OnApplicationBootstrap {
   }
 
   private async charge(txid: string): Promise<Charge | null> {
-    const [r] = await sql.rows(this.ds, `SELECT txid, kind, transaction_id, amount_cents FROM pix_api_charges WHERE txid = $1`, [txid]);
-    return r ? { txid: r.txid, kind: r.kind, transactionId: r.transaction_id, amountCents: Number(r.amount_cents) } : null;
-  }
-
-  /**
-   * Open charges past their time (a cob past `calendario.expiracao`, a cobv past its due date):
-   * read back; a Pix found there is applied (its callback was lost), an unpaid cob is EXPIRED.
-   */
-  async checkPastTime(limit = 100): Promise<number> {
-    const rows = await sql.rows(
-      this.ds,
-      `SELECT txid, kind, transaction_id, amount_cents FROM pix_api_charges
-       WHERE closed_at IS NULL AND ((kind = 'cob' AND expires_at <= $1) OR (kind = 'cobv' AND due_date < $2::date))
-       ORDER BY created_at LIMIT ${limit}`,
-      [this.clock.now(), this.clock.today()],
-    );
-    let done = 0;
-    for (const r of rows) {
-      const c: Charge = { txid: r.txid, kind: r.kind, transactionId: r.transaction_id, amountCents: Number(r.amount_cents) };
-      try {
-        await this.settlePastTime(c);
-        done++;
-      } catch (e: any) {
-        this.logger.warn({ txid: c.txid, error: e?.message }, 'charge past its time not checked; will retry');
-      }
-    }
-    return done;
-  }
-
-  private async settlePastTime(c: Charge): Promise<void> {
-    let pix: { endToEndId: string }[] = [];
-    try {
-      const answer = await this.client.call<{ pix?: { endToEndId: string }[] }>({
-        operation: c.kind === 'cob' ? 'getCob' : 'getCobv',
-        method: 'GET',
-        path: `/${c.kind}/${encodeURIComponent(c.txid)}`,
-        idempotent: true,
-      });
-      pix = answer.pix ?? [];
-    } catch (e) {
-      if (!(e instanceof PixApiRejection && e.problem.status === 404)) throw e;
-    }
-    if (pix.length) {
-      await this.accept(pix.map((p) => p.endToEndId));
-      for (const p of pix) await this.apply(p.endToEndId).catch(() => undefined); // left PENDING for the worker if it fails
-    } else if (c.kind === 'cob') {
-      const at = this.clock.now().toISOString();
-      await this.events.dispatch({
-        eventId: `expired:${c.txid}`,
-        type: 'pix_charge.updated',
-        occurredAt: at,
-        data: { transactionId: c.transactionId, merchantId: '', acquirerId: c.txid, status: 'EXPIRED', amountCents: c.amountCents },
-      });
-    }
-    // A cobv unpaid past its due date ends with its boleto (the acquirer's expiry).
-    await sql.rows(this.ds, `UPDATE pix_api_charges SET closed_at = coalesce(closed_at, now()) WHERE txid = $1`, [c.txid]);
+    const r = await sql.maybeOne<Parameters<typeof chargeOf>[0]>(this.ds, `SELECT ${CHARGE_COLUMNS} FROM pix_api_charges WHERE txid = $1`, [
+      txid,
+    ]);
+    return r && chargeOf(r);
   }
 }

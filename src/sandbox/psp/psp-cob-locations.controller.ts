@@ -8,7 +8,7 @@ import { PlatformConfig } from '../../platform/config/platform.config';
 import { ensureDevCertificates } from '../../platform/tls/dev-certificates';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { PspAnswer, pspProblem } from './problems';
-import { PspCobHandlers } from './psp-cob.handlers';
+import { PspReceiver } from './psp-receiver';
 import { PspCobStore } from './psp-cob.store';
 import { payloadView } from './psp-cob.view';
 
@@ -29,7 +29,7 @@ export class SandboxPspCobLocationsController {
 
   constructor(
     private readonly store: PspCobStore,
-    private readonly handlers: PspCobHandlers,
+    private readonly receiver: PspReceiver,
     private readonly clock: Clock,
     private readonly platform: PlatformConfig,
   ) {}
@@ -104,7 +104,7 @@ export class SandboxPspCobLocationsController {
   private jws(payload: unknown): string {
     const k = this.keys();
     const b64 = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64url');
-    const head = b64({ alg: 'ES256', typ: 'JOSE', kid: k.kid, jku: `${this.handlers.base()}/sandbox/qr/jwks`, x5c: [k.x5c] });
+    const head = b64({ alg: 'ES256', typ: 'JOSE', kid: k.kid, jku: `${this.receiver.base()}/sandbox/qr/jwks`, x5c: [k.x5c] });
     const body = b64(payload);
     const sig = sign('sha256', Buffer.from(`${head}.${body}`), { key: k.key, dsaEncoding: 'ieee-p1363' }).toString('base64url');
     return `${head}.${body}.${sig}`;

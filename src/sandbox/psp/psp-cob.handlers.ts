@@ -3,13 +3,11 @@ import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { buildBrCode } from '../../common/formats/brcode';
 import { Clock } from '../../platform/clock/clock';
-import { PlatformConfig } from '../../platform/config/platform.config';
-import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
-import { SandboxConfig } from '../sandbox.config';
 import { PspAnswer, pspProblem } from './problems';
 import { parseCharge, ParsedCharge, TXID } from './psp-cob.parse';
 import { PspCharge, PspCobStore, PspLocation } from './psp-cob.store';
 import { chargeView, locationUrl, locView, SANDBOX_RECEIVER } from './psp-cob.view';
+import { PspReceiver } from './psp-receiver';
 import { PspRequest, SandboxPspServer } from './psp-server';
 import { Tx, pool, transaction } from '../../platform/database/sql';
 
@@ -33,9 +31,7 @@ export class PspCobHandlers implements OnModuleInit {
     private readonly store: PspCobStore,
     private readonly server: SandboxPspServer,
     private readonly clock: Clock,
-    private readonly acquirer: SandboxAcquirerConfig,
-    private readonly sandbox: SandboxConfig,
-    private readonly platform: PlatformConfig,
+    private readonly receiver: PspReceiver,
   ) {}
 
   onModuleInit(): void {
@@ -46,16 +42,6 @@ export class PspCobHandlers implements OnModuleInit {
     }
     this.server.register('POST', '/loc', (r) => this.postLoc(r));
     this.server.register('GET', '/loc/:id', (r) => this.getLoc(r));
-  }
-
-  /** Base of the location URLs (the sandbox's public origin). */
-  base(): string {
-    return (this.sandbox.publicUrl ?? this.platform.publicUrl).replace(/\/+$/, '');
-  }
-
-  /** The receiver's keys at this PSP. */
-  keys(): string[] {
-    return [this.acquirer.pixKey];
   }
 
   async put(kind: 'cob' | 'cobv', req: PspRequest): Promise<PspAnswer> {
@@ -80,7 +66,13 @@ export class PspCobHandlers implements OnModuleInit {
           },
         ]);
       }
-      const parsed = parseCharge(req.body, { kind, now, today: this.clock.today(), keys: this.keys(), ...(existing ? { existing } : {}) });
+      const parsed = parseCharge(req.body, {
+        kind,
+        now,
+        today: this.clock.today(),
+        keys: this.receiver.keys(),
+        ...(existing ? { existing } : {}),
+      });
       if ('violacoes' in parsed) return invalid(kind, parsed.violacoes);
       if (parsed.remove) return invalid(kind, [{ razao: 'O campo status não pode ser informado em PUT.', propriedade: `${kind}.status` }]);
       if (existing) return this.revise(m, existing, parsed, hash, now, 201);
@@ -113,7 +105,7 @@ export class PspCobHandlers implements OnModuleInit {
           { razao: 'A cobrança não está ATIVA, e a presente requisição busca alterá-la.', propriedade: `${kind}.status` },
         ]);
       const now = this.clock.now();
-      const parsed = parseCharge(req.body, { kind, now, today: this.clock.today(), keys: this.keys(), existing });
+      const parsed = parseCharge(req.body, { kind, now, today: this.clock.today(), keys: this.receiver.keys(), existing });
       if ('violacoes' in parsed) return invalid(kind, parsed.violacoes);
       if (parsed.remove) {
         await this.store.removeCharge(m, existing.txid, now);
@@ -140,7 +132,7 @@ export class PspCobHandlers implements OnModuleInit {
       );
     }
     const loc = (await this.store.location(c.locId))!;
-    return { status: 200, body: chargeView(c, loc, this.base(), await this.store.pixOf(c.txid)) };
+    return { status: 200, body: chargeView(c, loc, this.receiver.base(), await this.store.pixOf(c.txid)) };
   }
 
   async postLoc(req: PspRequest): Promise<PspAnswer> {
@@ -151,7 +143,7 @@ export class PspCobHandlers implements OnModuleInit {
       ]);
     }
     const loc = await this.store.newLocation(pool(this.ds), tipoCob, req.clientId, this.clock.now(), this.tokenLength(tipoCob));
-    const view = locView(loc, this.base());
+    const view = locView(loc, this.receiver.base());
     return { status: 201, headers: { location: view.location }, body: view };
   }
 
@@ -160,7 +152,7 @@ export class PspCobHandlers implements OnModuleInit {
     const loc = Number.isSafeInteger(id) && id > 0 ? await this.store.location(id) : null;
     if (!loc)
       return pspProblem(404, 'PayloadLocationNaoEncontrado', 'Location não encontrada.', 'Location não encontrada para o id informado.');
-    return { status: 200, body: locView(loc, this.base()) };
+    return { status: 200, body: locView(loc, this.receiver.base()) };
   }
 
   private async revise(m: Tx, c: PspCharge, parsed: ParsedCharge, hash: string, now: Date, status: number): Promise<PspAnswer> {
@@ -212,7 +204,7 @@ export class PspCobHandlers implements OnModuleInit {
   /** Dynamic BR Code: the location URL without its scheme, txid `***`, the value read from the payload. */
   private brCode(loc: PspLocation): string {
     return buildBrCode({
-      url: locationUrl(this.base(), loc).replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''),
+      url: locationUrl(this.receiver.base(), loc).replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''),
       merchantName: SANDBOX_RECEIVER.nome,
       merchantCity: SANDBOX_RECEIVER.cidade,
       singleUse: true,
@@ -221,13 +213,13 @@ export class PspCobHandlers implements OnModuleInit {
 
   /** The longest access token that keeps the location within the standard's 77 characters (at least 20). */
   private tokenLength(kind: 'cob' | 'cobv'): number {
-    const prefix = locationUrl(this.base(), { tipoCob: kind, token: '' }).replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+    const prefix = locationUrl(this.receiver.base(), { tipoCob: kind, token: '' }).replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
     return Math.max(20, Math.min(32, LOCATION_MAX - prefix.length));
   }
 
   private async answer(m: Tx, c: PspCharge, status: number): Promise<PspAnswer> {
     const loc = (await this.store.location(c.locId, m))!;
-    return { status, body: chargeView(c, loc, this.base()) };
+    return { status, body: chargeView(c, loc, this.receiver.base()) };
   }
 }
 

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
 import { PspAnswer, pspProblem } from './problems';
-import { PspCobHandlers } from './psp-cob.handlers';
+import { PspReceiver } from './psp-receiver';
 import { PspCobStore } from './psp-cob.store';
 import { pixView, SANDBOX_RECEIVER } from './psp-cob.view';
 import { PspRequest, SandboxPspServer } from './psp-server';
@@ -22,7 +22,7 @@ export class PspPixHandlers implements OnModuleInit {
     private readonly ds: DataSource,
     private readonly store: PspCobStore,
     private readonly server: SandboxPspServer,
-    private readonly cob: PspCobHandlers,
+    private readonly receiver: PspReceiver,
     private readonly clock: Clock,
   ) {}
 
@@ -104,7 +104,7 @@ export class PspPixHandlers implements OnModuleInit {
 
   async putWebhook(req: PspRequest): Promise<PspAnswer> {
     const chave = req.params.chave;
-    if (!this.cob.keys().includes(chave)) {
+    if (!this.receiver.keys().includes(chave)) {
       return invalidWebhook([
         { razao: 'O parâmetro {chave} não corresponde a uma chave DICT pertencente a este usuário recebedor.', propriedade: 'chave' },
       ]);

@@ -5,6 +5,8 @@ import { PspCobStore } from './psp-cob.store';
 import { SandboxPspCobLocationsController } from './psp-cob-locations.controller';
 import { PspPixHandlers } from './psp-pix.handlers';
 import { SandboxPspPixFace } from './psp-pix.face';
+import { PspPixCallbacks } from './psp-pix.callbacks';
+import { PspReceiver } from './psp-receiver';
 import { SandboxPspModule } from './sandbox-psp.module';
 
 /**
@@ -15,6 +17,6 @@ import { SandboxPspModule } from './sandbox-psp.module';
 @Module({
   imports: [SandboxPspModule, SandboxAcquirerModule],
   controllers: [SandboxPspCobLocationsController],
-  providers: [PspCobStore, PspCobHandlers, PspPixHandlers, SandboxPspPixFace],
+  providers: [PspReceiver, PspCobStore, PspCobHandlers, PspPixHandlers, PspPixCallbacks, SandboxPspPixFace],
 })
 export class SandboxPspCobModule {}
