@@ -1,12 +1,14 @@
 import { PAYER_INPUT_JS } from '../../common/payer-input.client';
+import { checkoutAmountField, checkoutCardFields, CheckoutUi } from './checkout-fields.client';
 
 /**
  * The checkout page's script, written in TypeScript for type checks and served as plain
  * JavaScript (`checkoutMain.toString()`), from our origin: the page's CSP allows no inline code.
- * It must be self-contained: no imports, no outer variables. Its words come from the page's
+ * It must be self-contained: no imports, no outer variables (type-only imports are erased); the
+ * parts in checkout-fields.client.ts are served beside it and handed in as `parts`. Its words come from the page's
  * JSON block (the message catalogue of the page's language); it formats money with `Intl`.
  */
-export function checkoutMain(): void {
+export function checkoutMain(parts: { amount: typeof checkoutAmountField; card: typeof checkoutCardFields }): void {
   const $ = (id: string) => document.getElementById(id) as any;
   document.querySelectorAll('[data-print]').forEach((b) => b.addEventListener('click', () => window.print()));
   const dataEl = $('checkout-data');
@@ -112,69 +114,9 @@ export function checkoutMain(): void {
     });
   });
 
-  // ---- amount (open links)
-  const amountInput = $('amount');
-  const parseAmount = (): number | null => {
-    const typed = (amountInput.value || '').trim();
-    // English pages write 1,234.56; Portuguese ones 1.234,56 (a lone "." is taken as the decimal point)
-    const raw =
-      I.locale === 'en'
-        ? typed.replace(/,/g, '')
-        : typed.replace(/\./g, (m: string, i: number, s: string) => (s.indexOf(',') >= 0 ? '' : m)).replace(',', '.');
-    return /^\d+(\.\d{1,2})?$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
-  };
-  validators['amount'] = () => {
-    const n = parseAmount();
-    if (n === null) return t('errAmount');
-    if (data.minAmount !== null && n < data.minAmount) return t('errAmountMin', { min: brl(data.minAmount) });
-    if (data.maxAmount !== null && n > data.maxAmount) return t('errAmountMax', { max: brl(data.maxAmount) });
-    return '';
-  };
-  let quoteTimer: any = null;
-  const installmentLabel = (amounts: number[], total: number) => {
-    const n = amounts.length;
-    const last = amounts[n - 1];
-    if (n <= 1) return t('inst1', { amount: brl(total) });
-    if (amounts.every((a) => a === last)) return t('instEqual', { n, each: brl(last), total: brl(total) });
-    return t('instUneven', { first: brl(amounts[0]), rest: n - 1, each: brl(last), total: brl(total) });
-  };
-  const applyQuote = (options: any[]) => {
-    const sel = $('installments');
-    if (sel) {
-      sel.innerHTML = '';
-      options
-        .filter((o) => o.paymentMethod === 'CARD')
-        .forEach((o) => {
-          const opt = document.createElement('option');
-          opt.value = String(o.installments);
-          opt.textContent = installmentLabel(o.installmentAmounts, o.grossAmount);
-          sel.appendChild(opt);
-        });
-    }
-    ['PIX', 'BOLETO'].forEach((m) => {
-      const f = $('figure-' + m);
-      const o = options.find((x) => x.paymentMethod === m);
-      if (f) f.textContent = o ? brl(o.grossAmount) : '';
-    });
-  };
-  if (amountInput) {
-    amountInput.addEventListener('input', () => {
-      clearTimeout(quoteTimer);
-      quoteTimer = setTimeout(() => {
-        const msg = amountInput.value.trim() ? validators['amount']() : '';
-        fieldError('amount', msg);
-        if (msg || !amountInput.value.trim()) return;
-        fetch(base + '/quote', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ amount: parseAmount() }),
-        })
-          .then((r) => (r.ok ? r.json() : null))
-          .then((q) => q && applyQuote(q.options))
-          .catch(() => undefined);
-      }, 300);
-    });
-  }
+  // ---- amount (open links; checkout-fields.client.ts)
+  const ui: CheckoutUi = { $, t, brl, digits, PI, validators, fieldError, locale: I.locale, data, base };
+  const { amountInput, parseAmount } = parts.amount(ui);
 
   // ---- payer
   PI.bind($('payer-taxid'), PI.taxId);
@@ -194,83 +136,8 @@ export function checkoutMain(): void {
   };
   const payerFields = () => (amountInput ? ['amount'] : []).concat(['payer-name', 'payer-email', 'payer-taxid']);
 
-  // ---- card checks (the server checks again)
-  const luhn = (n: string) => {
-    if (n.length < 12 || n.length > 19) return false;
-    let sum = 0;
-    let dbl = false;
-    for (let i = n.length - 1; i >= 0; i--) {
-      let d = n.charCodeAt(i) - 48;
-      if (dbl) {
-        d *= 2;
-        if (d > 9) d -= 9;
-      }
-      sum += d;
-      dbl = !dbl;
-    }
-    return sum % 10 === 0;
-  };
-  const brand = (n: string): string | null => {
-    const p2 = Number(n.slice(0, 2));
-    const p3 = Number(n.slice(0, 3));
-    const p4 = Number(n.slice(0, 4));
-    const p6 = Number(n.slice(0, 6));
-    if (
-      /^(401178|401179|431274|438935|451416|457393|45763[12]|504175|50(6699|67[0-7][0-9])|509\d{3}|627780|636297|636368|65003[1-3]|6500(3[5-9]|4\d|5[01])|650(4[0-3]\d|40[5-9])|6504(8[5-9]|9\d)|6505([0-2]\d|3[0-8])|6505(4[1-9]|[5-8]\d|9[0-8])|6507(0\d|1[0-8])|6507(2[0-7])|6509(0[1-9]|[1-6]\d|7[0-8])|6516(5[2-9]|[67]\d)|6550(0\d|1[0-9])|6550(2[1-9]|[34]\d|5[0-8]))/.test(
-        n,
-      )
-    )
-      return 'elo';
-    if (p6 === 606282 || p4 === 3841) return 'hipercard';
-    if (p2 === 34 || p2 === 37) return 'amex';
-    if (p2 === 36 || p2 === 38 || (p3 >= 300 && p3 <= 305)) return 'diners';
-    if (p4 === 6011 || p2 === 65) return 'discover';
-    if ((p2 >= 51 && p2 <= 55) || (p4 >= 2221 && p4 <= 2720)) return 'mastercard';
-    if (n.charAt(0) === '4') return 'visa';
-    return null;
-  };
-  const numberInput = $('card-number');
-  PI.bind(numberInput, PI.cardNumber);
-  PI.bind($('card-expiry'), PI.expiry);
-  PI.bind($('card-cvv'), (v: string) => digits(v).slice(0, 4));
-  if (numberInput) {
-    numberInput.addEventListener('input', () => {
-      const n = digits(numberInput.value);
-      $('card-brand').textContent = n.length >= 4 ? brand(n) || '' : '';
-    });
-  }
-  const expiry = () => {
-    const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec($('card-expiry').value || '');
-    if (!m) return null;
-    const year = Number(m[2]) < 100 ? Number(m[2]) + 2000 : Number(m[2]);
-    return { month: Number(m[1]), year };
-  };
-  validators['card-number'] = () => {
-    const n = digits(numberInput.value);
-    if (!luhn(n)) return t('errCardNumber');
-    return brand(n) ? '' : t('errBrand');
-  };
-  validators['card-expiry'] = () => {
-    const e = expiry();
-    if (!e || e.month < 1 || e.month > 12) return t('errExpiry');
-    const now = new Date();
-    return e.year * 12 + e.month - 1 < now.getFullYear() * 12 + now.getMonth() ? t('errExpired') : '';
-  };
-  validators['card-cvv'] = () => {
-    const len = brand(digits(numberInput.value)) === 'amex' ? 4 : 3;
-    return digits($('card-cvv').value).length === len ? '' : t('errCvv', { n: len });
-  };
-  validators['card-name'] = () => (($('card-name').value || '').trim().length < 2 ? t('errCardName') : '');
-  const cardData = () => {
-    const e = expiry()!;
-    return {
-      number: digits(numberInput.value),
-      expMonth: e.month,
-      expYear: e.year,
-      cvv: digits($('card-cvv').value),
-      holderName: ($('card-name').value || '').trim(),
-    };
-  };
+  // ---- card checks (the server checks again; checkout-fields.client.ts)
+  const { cardData } = parts.card(ui);
 
   // ---- attempts
   const attempt = (body: Record<string, unknown>) => {
@@ -493,4 +360,4 @@ export function checkoutMain(): void {
   }
 }
 
-export const CHECKOUT_JS = `${PAYER_INPUT_JS}(${checkoutMain.toString()})();\n`;
+export const CHECKOUT_JS = `${PAYER_INPUT_JS}(${checkoutMain.toString()})({ amount: ${checkoutAmountField.toString()}, card: ${checkoutCardFields.toString()} });\n`;
