@@ -43,7 +43,7 @@ async function navigate(url: string, allowedOrigins?: string[]): Promise<boolean
     props.onShouldStartLoadWithRequest,
   );
   decide({ nativeEvent: { url, lockIdentifier: 1, navigationType: 'other', isTopFrame: true } });
-  await new Promise((r) => setImmediate(r)); // let a Linking promise chain run, if one started
+  await new Promise<void>((r) => setImmediate(r)); // let a Linking promise chain run, if one started
   expect(decisions).toHaveLength(1);
   return decisions[0];
 }
