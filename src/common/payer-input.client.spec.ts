@@ -1,14 +1,20 @@
 import { payerInputMain } from './payer-input.client';
+import { isLuhnValid } from './formats/pan';
 
 /** The shared input formatting, run as the browser runs it (a global `window`). */
 describe('payer input formatting', () => {
   let PI: any;
   beforeAll(() => {
     (global as any).window = {};
-    payerInputMain();
+    payerInputMain(isLuhnValid);
     PI = (global as any).window.PayerInput;
   });
   afterAll(() => delete (global as any).window);
+
+  it("checks a card number with the server's Luhn (a test card passes, one digit off fails)", () => {
+    expect(PI.luhn('4111111111111111')).toBe(true);
+    expect(PI.luhn('4111111111111112')).toBe(false);
+  });
 
   it('formats the expiry from digits alone (numeric keypad)', () => {
     expect(['1', '12', '123', '1230', '12/30', '12/2030', '4', '0', '1a2b3c0'].map(PI.expiry)).toEqual([

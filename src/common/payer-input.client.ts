@@ -1,11 +1,14 @@
+import { isLuhnValid } from './formats/pan';
+
 /**
  * Input helpers shared by the payer pages that take a card (the link checkout and the hosted
  * card page): one implementation of expiry auto-format (`1230` → `12/30`, so the numeric
  * keypad, which has no `/`, is enough), card number grouping and CPF/CNPJ masks.
  * Served as plain JavaScript (`PAYER_INPUT_JS`) in front of each page's own script; it
- * defines `window.PayerInput`. Self-contained: no imports, no outer variables.
+ * defines `window.PayerInput`. Self-contained: no outer variables; the Luhn check is handed in,
+ * so the pages check a card number with the server's own `isLuhnValid` (common/formats/pan.ts).
  */
-export function payerInputMain(): void {
+export function payerInputMain(luhn: (digits: string) => boolean): void {
   const digits = (s: string) => String(s || '').replace(/\D/g, '');
   /** `1` → `1`, `4` → `04`, `123` → `12/3`, `1230` → `12/30`, `12/2030` → `12/30`. */
   const expiry = (v: string): string => {
@@ -63,7 +66,7 @@ export function payerInputMain(): void {
       }
     });
   };
-  (window as any).PayerInput = { digits, expiry, cardNumber, taxId, bind };
+  (window as any).PayerInput = { digits, expiry, cardNumber, taxId, bind, luhn };
 }
 
-export const PAYER_INPUT_JS = `(${payerInputMain.toString()})();\n`;
+export const PAYER_INPUT_JS = `(${payerInputMain.toString()})(${isLuhnValid.toString()});\n`;

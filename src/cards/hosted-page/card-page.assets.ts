@@ -52,15 +52,6 @@ export const CARD_PAGE_SCRIPT =
   var PI = window.PayerInput;
 
   function digits(s) { return String(s || '').replace(/[^0-9]/g, ''); }
-  function luhn(d) {
-    var sum = 0, dbl = false;
-    for (var i = d.length - 1; i >= 0; i--) {
-      var n = d.charCodeAt(i) - 48;
-      if (dbl) { n *= 2; if (n > 9) n -= 9; }
-      sum += n; dbl = !dbl;
-    }
-    return d.length > 0 && sum % 10 === 0;
-  }
   function brandOf(d) {
     if (/^4/.test(d)) return 'VISA';
     var two = Number(d.slice(0, 2)), four = Number(d.slice(0, 4));
@@ -114,7 +105,7 @@ export const CARD_PAGE_SCRIPT =
     var d = digits(number.value);
     var b = brandOf(d);
     if (d.length < 12 || d.length > 19) errors['card-number'] = t('errCardLength');
-    else if (!luhn(d)) errors['card-number'] = t('errCardNumber');
+    else if (!PI.luhn(d)) errors['card-number'] = t('errCardNumber');
     else if (!lengthOk(b, d.length)) errors['card-number'] = t('errCardNumber');
     var exp = parseExpiry(expiry.value);
     var today = cfg.today.split('-').map(Number);

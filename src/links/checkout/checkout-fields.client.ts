@@ -96,21 +96,7 @@ export function checkoutAmountField(ui: CheckoutUi): { amountInput: any; parseAm
 /** The card fields: number grouping and brand, expiry, security code, holder; their checks; the card as the API takes it. */
 export function checkoutCardFields(ui: CheckoutUi): { cardData: () => Record<string, unknown> } {
   const { $, t, digits, PI, validators } = ui;
-  const luhn = (n: string) => {
-    if (n.length < 12 || n.length > 19) return false;
-    let sum = 0;
-    let dbl = false;
-    for (let i = n.length - 1; i >= 0; i--) {
-      let d = n.charCodeAt(i) - 48;
-      if (dbl) {
-        d *= 2;
-        if (d > 9) d -= 9;
-      }
-      sum += d;
-      dbl = !dbl;
-    }
-    return sum % 10 === 0;
-  };
+  const luhn = (n: string) => n.length >= 12 && n.length <= 19 && PI.luhn(n);
   const brand = (n: string): string | null => {
     const p2 = Number(n.slice(0, 2));
     const p3 = Number(n.slice(0, 3));
