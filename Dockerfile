@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: full dependencies, compile TypeScript (the swagger CLI plugin runs here).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/react-native-card/package.json packages/react-native-card/package.json
@@ -14,7 +14,7 @@ RUN npx nest build
 # Runtime stage: production dependencies only, non-root, no build tools. The embedded
 # PostgreSQL (an optional dependency, for the two-command local default) is left out: the
 # image runs against DATABASE_URL. scripts/prune-runtime.js drops what is never loaded.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -5,6 +5,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
+import { satisfies } from 'semver';
 
 const ROOT = join(__dirname, '..', '..');
 const KINDS: Record<string, new (o: any) => { validate(): void }> = {
@@ -62,5 +63,19 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
     expect(docker.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
     expect(docker).toMatch(/npm ci --omit=dev/);
     expect(docker).toMatch(/^USER node$/m);
+  });
+
+  it('the image and CI run Node 24 LTS; the engines range takes 22 and 24 and leaves out the unsupported 20', () => {
+    const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const bases = docker.match(/^FROM \S+/gm) ?? [];
+    expect(bases.length).toBeGreaterThanOrEqual(2);
+    for (const b of bases) expect(b).toMatch(/^FROM node:24-/);
+    expect(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim()).toBe('24');
+    const range = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).engines.node;
+    for (const v of ['22.12.0', '24.0.0', '24.21.0']) expect(satisfies(v, range)).toBe(true);
+    for (const v of ['20.20.2', '21.7.0', '23.0.0']) expect(satisfies(v, range)).toBe(false);
+    expect(readFileSync(join(ROOT, '.ci/run'), 'utf8')).toMatch(/node@24/);
+    // CI runs this very suite on Node 24 (.ci/run puts the registry's node@24 first on PATH)
+    if (process.env.CI === 'true') expect(process.versions.node.split('.')[0]).toBe('24');
   });
 });
