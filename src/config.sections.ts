@@ -4,6 +4,7 @@ import { gatewayConfig } from './gateway/gateway.config';
 import { databaseConfig, platformConfig } from './platform/config/platform.config';
 import { linksConfig } from './links/links.config';
 import { acquirerConfig } from './provider/acquirer/acquirer.config';
+import { adyenConfig } from './provider/acquirer/adyen/adyen.config';
 import { pixAutomaticConfig } from './pix-automatic/pix-automatic.config';
 import { bankProviderConfig } from './provider/bank/bank-provider.config';
 import { pixApiCobrConfig } from './provider/pix-api/pix-api-cobr.config';
@@ -12,6 +13,7 @@ import { sandboxPspConfig } from './sandbox/psp/sandbox-psp.config';
 import { pixApiConfig } from './provider/pix-api/pix-api.config';
 import { pixApiCobConfig } from './provider/pix-api/pix-api-cob.config';
 import { sandboxAcquirerConfig } from './sandbox/acquirer/sandbox-acquirer.config';
+import { sandboxAdyenConfig } from './sandbox/acquirer/adyen/sandbox-adyen.config';
 import { webhooksConfig } from './webhooks/webhooks.config';
 import { cardsConfig } from './cards/cards.config';
 import { threeDsConfig } from './three-ds/three-ds.config';
@@ -24,7 +26,9 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   authConfig,
   gatewayConfig,
   acquirerConfig,
+  adyenConfig,
   sandboxAcquirerConfig,
+  sandboxAdyenConfig,
   webhooksConfig,
   linksConfig,
   cardsConfig,

@@ -13,6 +13,8 @@ export class ProviderProxy {
   calls = 0;
   /** When set, answers a request itself when the rule returns an answer (status and JSON body); else forwards. */
   rule: ((req: IncomingMessage, body: string) => { status: number; body: unknown } | null) | null = null;
+  /** When set, every forwarded exchange is recorded here (request and answer bodies as text). */
+  exchanges: Exchange[] | null = null;
 
   constructor() {
     this.server = createServer((req, res) => this.handle(req, res));
@@ -30,12 +32,12 @@ export class ProviderProxy {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
       return;
     }
-    if (this.rule) {
+    if (this.rule || this.exchanges) {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks);
-        const answer = this.rule?.(req, body.toString('utf8'));
+        const answer = this.rule?.(req, body.toString('utf8')) ?? null;
         if (answer) {
           res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
           return;
@@ -51,7 +53,21 @@ export class ProviderProxy {
     const url = new URL(req.url ?? '/', this.target);
     const up = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
+      if (!this.exchanges) return void r.pipe(res);
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => {
+        const answer = Buffer.concat(chunks);
+        this.exchanges?.push({
+          method: req.method ?? '',
+          path: url.pathname,
+          headers: req.headers as Record<string, string>,
+          request: body?.toString('utf8') ?? '',
+          status: r.statusCode ?? 0,
+          answer: answer.toString('utf8'),
+        });
+        res.end(answer);
+      });
     });
     up.on('error', () => res.writeHead(502).end());
     if (body) up.end(body);
@@ -62,4 +78,13 @@ export class ProviderProxy {
     this.server.closeAllConnections();
     await new Promise((r) => this.server.close(r));
   }
+}
+
+export interface Exchange {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  request: string;
+  status: number;
+  answer: string;
 }

@@ -3,6 +3,29 @@
 
 /** Every table's row, as node-postgres returns it (int8 and numeric as strings, json parsed). */
 export interface Tables {
+  adyen_notifications: {
+    id: string;
+    psp_reference: string;
+    original_reference: string | null;
+    merchant_reference: string;
+    event_code: string;
+    success: boolean;
+    amount_cents: string;
+    currency: string;
+    reason: string | null;
+    event_date: string;
+    received_at: Date;
+    applied_at: Date | null;
+  };
+  adyen_payment_attempts: {
+    reference: string;
+    capture_mode: string;
+    amount_cents: string;
+    psp_reference: string | null;
+    result_code: string | null;
+    created_at: Date;
+    answered_at: Date | null;
+  };
   auth_keys: {
     id: string;
     tenant_id: string;
@@ -306,6 +329,8 @@ export interface Tables {
     business_day: Date;
     created_at: Date;
     updated_at: Date;
+    psp_reference: string | null;
+    merchant_reference: string | null;
   };
   sandbox_acquirer_notifications: {
     id: string;
@@ -344,6 +369,15 @@ export interface Tables {
     loc_id: string | null;
     boleto_id: string | null;
     removed_by: string | null;
+  };
+  sandbox_adyen_webhooks: {
+    id: string;
+    item: unknown;
+    attempts: number;
+    next_attempt_at: Date;
+    delivered_at: Date | null;
+    last_error: string | null;
+    created_at: Date;
   };
   sandbox_bank_billings: {
     id_tx: string;

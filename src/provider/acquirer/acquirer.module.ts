@@ -5,14 +5,35 @@ import { AcquirerEvents } from './acquirer-events';
 import { AcquirerEventsController, RawBodyCapture } from './acquirer-events.controller';
 import { HttpAcquirer } from './http-acquirer';
 import { SelfOrigin } from '../../platform/http/self-origin';
+import { AdyenConfig } from './adyen/adyen.config';
+import { AdyenAcquirer } from './adyen/adyen-acquirer';
+import { AdyenStore } from './adyen/adyen-store';
+import { AdyenNotifications } from './adyen/adyen-notifications';
+import { AdyenWebhooksController } from './adyen/adyen-webhooks.controller';
 
 /**
  * The acquirer client: import this module to inject `AcquirerPort` (links and cards do), and
- * `AcquirerEvents` to receive the acquirer's status notifications (`POST /provider/acquirer-events`).
+ * `AcquirerEvents` to receive the acquirer's status notifications (`POST /provider/acquirer-events`,
+ * and Adyen's standard webhooks at `POST /provider/adyen/webhooks`). `ACQUIRER_PROVIDER` picks
+ * the protocol: `service` (this repository's own, HttpAcquirer) or `adyen` (Checkout v72).
  */
 @Module({
-  controllers: [AcquirerEventsController],
-  providers: [SelfOrigin, HttpAcquirer, { provide: AcquirerPort, useExisting: HttpAcquirer }, AcquirerEvents, RawBodyCapture, CardCharges],
+  controllers: [AcquirerEventsController, AdyenWebhooksController],
+  providers: [
+    SelfOrigin,
+    HttpAcquirer,
+    AdyenStore,
+    AdyenAcquirer,
+    AdyenNotifications,
+    {
+      provide: AcquirerPort,
+      inject: [AdyenConfig, HttpAcquirer, AdyenAcquirer],
+      useFactory: (config: AdyenConfig, service: HttpAcquirer, adyen: AdyenAcquirer) => (config.provider === 'adyen' ? adyen : service),
+    },
+    AcquirerEvents,
+    RawBodyCapture,
+    CardCharges,
+  ],
   exports: [AcquirerPort, SelfOrigin, AcquirerEvents, CardCharges],
 })
 export class AcquirerModule {}

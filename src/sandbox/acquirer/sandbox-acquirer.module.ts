@@ -8,6 +8,9 @@ import { SandboxBoletoService } from './sandbox-boleto.service';
 import { SandboxCardService } from './sandbox-card.service';
 import { SandboxNotifier } from './sandbox-notifier';
 import { SandboxPixService } from './sandbox-pix.service';
+import { SandboxAdyenController } from './adyen/sandbox-adyen.controller';
+import { SandboxAdyenCheckout } from './adyen/sandbox-adyen-checkout';
+import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
 
 /**
  * The simulated acquirer (card, Pix, boleto), in process under `/sandbox/acquirer`, reached by
@@ -15,13 +18,15 @@ import { SandboxPixService } from './sandbox-pix.service';
  * URL it notifies.
  */
 @Module({
-  controllers: [AcquirerCardApiController, AcquirerChargesApiController, BankAppController],
+  controllers: [AcquirerCardApiController, AcquirerChargesApiController, BankAppController, SandboxAdyenController],
   providers: [
     SelfOrigin,
     SandboxCardService,
     SandboxPixService,
     SandboxBoletoService,
     SandboxNotifier,
+    SandboxAdyenCheckout,
+    SandboxAdyenWebhooks,
     SandboxAcquirerTicker,
     AcquirerKeyGuard,
     SandboxEnabledGuard,

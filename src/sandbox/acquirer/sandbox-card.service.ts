@@ -42,7 +42,14 @@ export class SandboxCardService {
     private readonly clock: Clock,
   ) {}
 
-  async authorize(req: CardAuthorizationDto): Promise<SandboxCardAnswer> {
+  /**
+   * `forced` is an outcome another face of the acquirer chose from its own test data (the Adyen
+   * face's holder-name triggers); the card checks (Luhn, expiry) still come first.
+   */
+  async authorize(
+    req: CardAuthorizationDto,
+    forced?: { status: SandboxCardAnswer['status']; reason?: string },
+  ): Promise<SandboxCardAnswer> {
     let pan: string;
     try {
       pan = normalizePan(req.card.pan);
@@ -53,7 +60,8 @@ export class SandboxCardService {
     const existing = await this.find(req.transactionId);
     if (existing) return this.replay(existing, hash);
 
-    const outcome = this.decide(pan, req);
+    const decided = this.decide(pan, req);
+    const outcome = forced && decided.status !== 'AUTH_REJECTED' ? forced : decided;
     const now = this.clock.now();
     const id = `ctx_${randomBytes(12).toString('hex')}`;
     const code = outcome.status === 'ACCEPTED' || outcome.status === 'PREAUTH' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : null;

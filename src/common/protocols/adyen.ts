@@ -1,0 +1,167 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Adyen Checkout API v72 and Adyen's standard webhooks, as far as the card edge uses them: the
+ * wire shapes both the service's adapter and the sandbox's Adyen face speak (the vendored
+ * OpenAPI files in test/fixtures/adyen are the contract; the tests validate every exchange
+ * against them). Amounts are minor units (centavos) in `BRL`.
+ */
+export interface AdyenAmount {
+  currency: string;
+  value: number;
+}
+
+/** `POST /payments` with raw card data (`scheme`), the subset this service sends. */
+export interface AdyenPaymentRequest {
+  merchantAccount: string;
+  reference: string;
+  amount: AdyenAmount;
+  returnUrl: string;
+  paymentMethod: {
+    type: 'scheme';
+    number: string;
+    expiryMonth: string;
+    expiryYear: string;
+    cvc?: string;
+    holderName?: string;
+  };
+  installments?: { value: number };
+  shopperInteraction?: 'Ecommerce';
+  recurringProcessingModel?: string;
+  /** `manualCapture: "true"` holds the authorization for a later capture (our PREAUTH). */
+  additionalData?: Record<string, string>;
+  captureDelayHours?: number;
+  /** 3DS done by the service's own 3DS server, passed as an external MPI's result. */
+  mpiData?: { cavv?: string; eci?: string; dsTransID?: string; threeDSVersion?: string; authenticationResponse?: string };
+  shopperName?: { firstName: string; lastName: string };
+  socialSecurityNumber?: string;
+  countryCode?: string;
+}
+
+export type AdyenResultCode =
+  | 'AuthenticationFinished'
+  | 'AuthenticationNotRequired'
+  | 'Authorised'
+  | 'Cancelled'
+  | 'ChallengeShopper'
+  | 'Error'
+  | 'IdentifyShopper'
+  | 'PartiallyAuthorised'
+  | 'Pending'
+  | 'PresentToShopper'
+  | 'Received'
+  | 'RedirectShopper'
+  | 'Refused'
+  | 'Success';
+
+export interface AdyenPaymentResponse {
+  pspReference?: string;
+  resultCode?: AdyenResultCode;
+  merchantReference?: string;
+  amount?: AdyenAmount;
+  refusalReason?: string;
+  refusalReasonCode?: string;
+  additionalData?: Record<string, string>;
+}
+
+/** The answer to `/captures`, `/cancels` and `/refunds`: accepted, the outcome comes by webhook. */
+export interface AdyenModificationResponse {
+  merchantAccount: string;
+  paymentPspReference: string;
+  pspReference: string;
+  reference?: string;
+  amount?: AdyenAmount;
+  status: 'received';
+}
+
+/** Adyen's error answer (`ServiceError`). */
+export interface AdyenServiceError {
+  status: number;
+  errorCode: string;
+  message: string;
+  errorType: string;
+  pspReference?: string;
+}
+
+export type AdyenEventCode =
+  | 'AUTHORISATION'
+  | 'CAPTURE'
+  | 'CAPTURE_FAILED'
+  | 'CANCELLATION'
+  | 'REFUND'
+  | 'REFUND_FAILED'
+  | 'CHARGEBACK'
+  | 'CANCEL_OR_REFUND'
+  | 'TECHNICAL_CANCEL';
+
+/** One item of a standard webhook (`NotificationRequestItem`). */
+export interface AdyenNotificationItem {
+  pspReference: string;
+  originalReference?: string;
+  merchantAccountCode: string;
+  merchantReference: string;
+  eventCode: string;
+  eventDate: string;
+  success: 'true' | 'false';
+  amount: AdyenAmount;
+  paymentMethod?: string;
+  reason?: string;
+  additionalData?: Record<string, string>;
+}
+
+export interface AdyenNotificationRequest {
+  live: 'true' | 'false';
+  notificationItems: { NotificationRequestItem: AdyenNotificationItem }[];
+}
+
+/** The body a receiver answers so Adyen stops retrying. */
+export const ADYEN_ACCEPTED = '[accepted]';
+
+/**
+ * The HMAC key as configured: Adyen hands it out as hex (64 hex digits). A value that is not hex
+ * (a generated development secret) is read as base64url, so both sides derive the same bytes.
+ */
+export function adyenHmacKey(configured: string): Buffer {
+  return /^(?:[0-9a-fA-F]{2})+$/.test(configured) ? Buffer.from(configured, 'hex') : Buffer.from(configured, 'base64url');
+}
+
+/** Adyen's signing string: eight fields joined by `:`, empty for an absent one. */
+export function adyenSigningString(i: AdyenNotificationItem): string {
+  return [
+    i.pspReference ?? '',
+    i.originalReference ?? '',
+    i.merchantAccountCode ?? '',
+    i.merchantReference ?? '',
+    i.amount?.value ?? '',
+    i.amount?.currency ?? '',
+    i.eventCode ?? '',
+    i.success ?? '',
+  ].join(':');
+}
+
+/** HMAC-SHA256 of the signing string with the key's bytes, Base64 (`additionalData.hmacSignature`). */
+export function signAdyenItem(key: Buffer, item: AdyenNotificationItem): string {
+  return createHmac('sha256', key).update(adyenSigningString(item), 'utf8').digest('base64');
+}
+
+/** Whether the item carries a valid `hmacSignature` for this key (constant-time compare). */
+export function verifyAdyenItem(key: Buffer, item: AdyenNotificationItem): boolean {
+  if (key.length === 0) return false;
+  const given = item?.additionalData?.hmacSignature;
+  if (typeof given !== 'string') return false;
+  const expected = Buffer.from(signAdyenItem(key, item), 'base64');
+  const got = Buffer.from(given, 'base64');
+  return got.length === expected.length && timingSafeEqual(got, expected);
+}
+
+/** `Basic` credentials check (constant time over equal-length digests). */
+export function basicAuthMatches(header: string | undefined, username: string, password: string): boolean {
+  if (!password || typeof header !== 'string' || !header.startsWith('Basic ')) return false;
+  const given = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const a = createHmac('sha256', 'basic').update(given).digest();
+  const b = createHmac('sha256', 'basic').update(`${username}:${password}`).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Where the service receives Adyen's standard webhooks (the sandbox's Adyen face sends them there by default). */
+export const ADYEN_WEBHOOKS_PATH = '/provider/adyen/webhooks';

@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { BreakerRegistry } from '../../../platform/resilience/breaker-registry';
+import { ProviderCallError, ResilientHttp } from '../../../platform/http/resilient-http';
+import { SelfOrigin } from '../../../platform/http/self-origin';
+import type { AdyenModificationResponse, AdyenPaymentRequest, AdyenPaymentResponse } from '../../../common/protocols/adyen';
+import {
+  AcquirerPort,
+  BoletoRequest,
+  BoletoResult,
+  CardAuthorizationRequest,
+  CardAuthorizationResult,
+  PixChargeRequest,
+  PixChargeResult,
+} from '../../acquirer.port';
+import { AcquirerConfig } from '../acquirer.config';
+import { HttpAcquirer } from '../http-acquirer';
+import { AdyenConfig, SANDBOX_ADYEN_CHECKOUT_PATH } from './adyen.config';
+import { cardResultOf, REFUSAL_REASONS } from './adyen-result.map';
+import { AdyenStore } from './adyen-store';
+
+/**
+ * The card edge over Adyen Checkout v72 (`ACQUIRER_PROVIDER=adyen`). Authorization is
+ * `POST /payments` with the card from the vault (raw card fields, `scheme`), the amount in
+ * centavos and BRL, our payment id as `reference` and as Adyen's `Idempotency-Key`, so a retry of
+ * a call whose answer was lost gets the first answer and never a second charge. PREAUTH is
+ * `additionalData.manualCapture`; capture, void and their webhooks follow. Pix and boleto stay on
+ * the `service` protocol (Pix belongs to the bank edge; boleto on Adyen is not built yet).
+ * Each operation has its breaker (`acquirer.<operation>`); Adyen's 4xx never count against it.
+ */
+@Injectable()
+export class AdyenAcquirer extends AcquirerPort {
+  private http: ResilientHttp | null = null;
+
+  constructor(
+    private readonly config: AdyenConfig,
+    private readonly acquirer: AcquirerConfig,
+    private readonly breakers: BreakerRegistry,
+    private readonly self: SelfOrigin,
+    private readonly store: AdyenStore,
+    private readonly service: HttpAcquirer,
+  ) {
+    super();
+  }
+
+  private client(): ResilientHttp {
+    this.http ??= new ResilientHttp(
+      'acquirer',
+      {
+        baseUrl: this.config.checkoutUrl ?? `${this.self.get()}${SANDBOX_ADYEN_CHECKOUT_PATH}`,
+        timeoutMs: this.acquirer.timeoutMs,
+        retryDelaysMs: this.acquirer.retryDelaysMs,
+        headers: { 'x-api-key': this.config.apiKey },
+      },
+      this.breakers,
+    );
+    return this.http;
+  }
+
+  async authorizeCard(req: CardAuthorizationRequest): Promise<CardAuthorizationResult> {
+    await this.store.beginAttempt(req.transactionId, req.capture, req.amountCents);
+    const res = await this.client().call<AdyenPaymentResponse>({
+      operation: 'authorizeCard',
+      method: 'POST',
+      path: '/payments',
+      body: paymentRequest(req, this.config),
+      headers: { 'idempotency-key': req.transactionId },
+      idempotent: true,
+    });
+    await this.store.answered(req.transactionId, res?.pspReference ?? null, res?.resultCode ?? null);
+    return cardResultOf(res ?? {}, req.capture);
+  }
+
+  async capture(pspReference: string, amountCents?: number): Promise<{ status: 'CAPTURED' }> {
+    const attempt = await this.store.attemptByPsp(pspReference);
+    const value = amountCents ?? attempt?.amountCents;
+    if (value === undefined) throw new ProviderCallError('provider_rejected', 'capture: the authorized amount is not known here', 422);
+    await this.modify('capture', pspReference, 'captures', { amount: { currency: 'BRL', value } }, `capture-${pspReference}-${value}`);
+    // Adyen answers `received`; the CAPTURE webhook confirms (CAPTURE_FAILED is logged and dispatched).
+    return { status: 'CAPTURED' };
+  }
+
+  async void(pspReference: string): Promise<{ status: 'VOIDED' }> {
+    await this.modify('void', pspReference, 'cancels', {}, `cancel-${pspReference}`);
+    return { status: 'VOIDED' };
+  }
+
+  /**
+   * Reconciliation of an attempt whose answer was lost. Checkout v72 has no lookup of a payment
+   * by reference: the verdict is the AUTHORISATION webhook Adyen sent for it (kept by
+   * AdyenStore); none means Adyen never decided on it (or has not told yet) and the caller
+   * fails the attempt. The card is never sent again.
+   */
+  async findCardAuthorization(transactionId: string): Promise<CardAuthorizationResult | null> {
+    const [attempt, verdict] = await Promise.all([this.store.attemptByReference(transactionId), this.store.authorisationOf(transactionId)]);
+    if (!verdict) return null;
+    if (!verdict.success)
+      return {
+        acquirerTransactionId: verdict.pspReference,
+        status: 'AUTH_REJECTED',
+        reason: REFUSAL_REASONS[verdict.reason ?? ''] ?? 'generic_decline',
+      };
+    return { acquirerTransactionId: verdict.pspReference, status: attempt?.captureMode === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED' };
+  }
+
+  createPixCharge(req: PixChargeRequest): Promise<PixChargeResult> {
+    return this.service.createPixCharge(req);
+  }
+
+  createBoleto(req: BoletoRequest): Promise<BoletoResult> {
+    return this.service.createBoleto(req);
+  }
+
+  private modify(operation: string, pspReference: string, path: string, body: object, idempotencyKey: string) {
+    return this.client().call<AdyenModificationResponse>({
+      operation,
+      method: 'POST',
+      path: `/payments/${encodeURIComponent(pspReference)}/${path}`,
+      body: { merchantAccount: this.config.merchantAccount, reference: idempotencyKey, ...body },
+      headers: { 'idempotency-key': idempotencyKey },
+      idempotent: true,
+    });
+  }
+}
+
+/** Our authorization as Adyen's `PaymentRequest`: raw card fields, centavos in BRL, installments, capture mode, 3DS as MPI data. */
+export function paymentRequest(req: CardAuthorizationRequest, config: AdyenConfig): AdyenPaymentRequest {
+  const t = req.threeDs;
+  return {
+    merchantAccount: config.merchantAccount,
+    reference: req.transactionId,
+    amount: { currency: 'BRL', value: req.amountCents },
+    returnUrl: config.returnUrl,
+    paymentMethod: {
+      type: 'scheme',
+      number: req.card.pan,
+      expiryMonth: String(req.card.expMonth).padStart(2, '0'),
+      expiryYear: String(req.card.expYear),
+      ...(req.card.cvv ? { cvc: req.card.cvv } : {}),
+      ...(req.card.holderName ? { holderName: req.card.holderName } : {}),
+    },
+    ...(req.installments > 1 ? { installments: { value: req.installments } } : {}),
+    shopperInteraction: 'Ecommerce',
+    countryCode: 'BR',
+    ...(req.capture === 'PREAUTH' ? { additionalData: { manualCapture: 'true' } } : { captureDelayHours: 0 }),
+    ...(t && (t.cavv || t.eci)
+      ? {
+          mpiData: {
+            ...(t.cavv ? { cavv: t.cavv } : {}),
+            ...(t.eci ? { eci: t.eci } : {}),
+            ...(t.dsTransactionId ? { dsTransID: t.dsTransactionId } : {}),
+            ...(t.status ? { authenticationResponse: t.status } : {}),
+            threeDSVersion: '2.2.0',
+          },
+        }
+      : {}),
+  };
+}

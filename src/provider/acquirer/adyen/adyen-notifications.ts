@@ -1,0 +1,60 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
+import { PeriodicJob, PeriodicJobs } from '../../../platform/jobs/periodic-jobs';
+import { AcquirerEvents } from '../acquirer-events';
+import { AdyenStore, StoredAdyenNotification } from './adyen-store';
+
+/** Events whose failure or arrival an operator must see (money moved back, or did not move). */
+const NEEDS_ATTENTION = new Set(['CAPTURE_FAILED', 'REFUND_FAILED', 'CHARGEBACK']);
+
+/**
+ * Accepted Adyen webhook items, applied once each: stored by the receiver (unique per
+ * pspReference + eventCode + success, so a duplicate delivery adds nothing), then applied in
+ * order by this job, which hands each to AcquirerEvents as a `card_transaction.updated` and logs
+ * the ones an operator must act on. An AUTHORISATION is also what reconciles an attempt whose
+ * answer was lost (AdyenAcquirer.findCardAuthorization reads it).
+ */
+@Injectable()
+export class AdyenNotifications {
+  private readonly logger = new Logger('AdyenNotifications');
+  private readonly job: PeriodicJob;
+
+  constructor(
+    private readonly store: AdyenStore,
+    private readonly events: AcquirerEvents,
+    jobs: PeriodicJobs,
+  ) {
+    this.job = jobs.schedule({ name: 'adyen-notifications', everyMs: 5000, run: () => this.applyDue() });
+  }
+
+  async accept(items: AdyenNotificationItem[]): Promise<number> {
+    const fresh = await this.store.accept(items);
+    if (fresh.length) this.job.kick();
+    return fresh.length;
+  }
+
+  /** One pass: applies what is pending; answers how many items it applied. */
+  async applyDue(limit = 100): Promise<number> {
+    return this.store.applyPending(limit, (n) => this.apply(n));
+  }
+
+  private async apply(n: StoredAdyenNotification): Promise<void> {
+    if (NEEDS_ATTENTION.has(n.eventCode))
+      this.logger.warn(
+        { pspReference: n.pspReference, originalReference: n.originalReference, eventCode: n.eventCode, success: n.success },
+        'Adyen reported an event that needs attention',
+      );
+    await this.events.dispatch({
+      eventId: `adyen:${n.pspReference}:${n.eventCode}:${n.success}`,
+      type: 'card_transaction.updated',
+      occurredAt: new Date().toISOString(),
+      data: {
+        transactionId: n.merchantReference,
+        merchantId: '',
+        acquirerId: n.originalReference ?? n.pspReference,
+        status: `${n.eventCode}:${n.success ? 'success' : 'failure'}`,
+        amountCents: n.amountCents,
+      },
+    });
+  }
+}

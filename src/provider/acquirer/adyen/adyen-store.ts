@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
+import type { CardCaptureMode } from '../../acquirer.port';
+import * as sql from '../../../platform/database/sql';
+
+export interface AdyenAttempt {
+  reference: string;
+  captureMode: CardCaptureMode;
+  amountCents: number;
+  pspReference: string | null;
+}
+
+export interface StoredAdyenNotification {
+  id: string;
+  pspReference: string;
+  originalReference: string | null;
+  merchantReference: string;
+  eventCode: string;
+  success: boolean;
+  amountCents: number;
+  reason: string | null;
+}
+
+interface AttemptRow {
+  reference: string;
+  capture_mode: CardCaptureMode;
+  amount_cents: string;
+  psp_reference: string | null;
+}
+
+interface NotificationRow {
+  id: string;
+  psp_reference: string;
+  original_reference: string | null;
+  merchant_reference: string;
+  event_code: string;
+  success: boolean;
+  amount_cents: string;
+  reason: string | null;
+}
+
+const attempt = (r: AttemptRow): AdyenAttempt => ({
+  reference: r.reference,
+  captureMode: r.capture_mode,
+  amountCents: Number(r.amount_cents),
+  pspReference: r.psp_reference,
+});
+
+const notification = (r: NotificationRow): StoredAdyenNotification => ({
+  id: r.id,
+  pspReference: r.psp_reference,
+  originalReference: r.original_reference,
+  merchantReference: r.merchant_reference,
+  eventCode: r.event_code,
+  success: r.success,
+  amountCents: Number(r.amount_cents),
+  reason: r.reason,
+});
+
+const NOTIFICATION_COLUMNS = 'id::text, psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, reason';
+
+/**
+ * What the Adyen adapter remembers: each authorization it sent (so a capture knows the amount
+ * and a reconciliation the capture mode) and each webhook item it accepted, once per
+ * (pspReference, eventCode, success) by a unique constraint.
+ */
+@Injectable()
+export class AdyenStore {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Recorded before `POST /payments` is sent; a retry of the same reference keeps the first row. */
+  async beginAttempt(reference: string, captureMode: CardCaptureMode, amountCents: number): Promise<void> {
+    await sql.exec(
+      this.ds,
+      `INSERT INTO adyen_payment_attempts (reference, capture_mode, amount_cents) VALUES ($1, $2, $3) ON CONFLICT (reference) DO NOTHING`,
+      [reference, captureMode, amountCents],
+    );
+  }
+
+  async answered(reference: string, pspReference: string | null, resultCode: string | null): Promise<void> {
+    await sql.exec(
+      this.ds,
+      `UPDATE adyen_payment_attempts SET psp_reference = COALESCE(psp_reference, $2), result_code = $3, answered_at = now() WHERE reference = $1`,
+      [reference, pspReference, resultCode],
+    );
+  }
+
+  async attemptByReference(reference: string): Promise<AdyenAttempt | null> {
+    const r = await sql.maybeOne<AttemptRow>(
+      this.ds,
+      `SELECT reference, capture_mode, amount_cents, psp_reference FROM adyen_payment_attempts WHERE reference = $1`,
+      [reference],
+    );
+    return r ? attempt(r) : null;
+  }
+
+  async attemptByPsp(pspReference: string): Promise<AdyenAttempt | null> {
+    const r = await sql.maybeOne<AttemptRow>(
+      this.ds,
+      `SELECT reference, capture_mode, amount_cents, psp_reference FROM adyen_payment_attempts WHERE psp_reference = $1`,
+      [pspReference],
+    );
+    return r ? attempt(r) : null;
+  }
+
+  /** Keeps the items not seen before; answers the ids of the new ones (a duplicate delivery adds none). */
+  async accept(items: AdyenNotificationItem[]): Promise<string[]> {
+    return sql.transaction(this.ds, async (tx) => {
+      const ids: string[] = [];
+      for (const i of items) {
+        const rows = await sql.rows<{ id: string }>(
+          tx,
+          `INSERT INTO adyen_notifications
+             (psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, currency, reason, event_date)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
+           ON CONFLICT ON CONSTRAINT adyen_notifications_once DO NOTHING RETURNING id::text`,
+          [
+            i.pspReference,
+            i.originalReference ?? null,
+            i.merchantReference,
+            i.eventCode,
+            i.success === 'true',
+            i.amount.value,
+            i.amount.currency,
+            i.reason ?? null,
+            i.eventDate,
+          ],
+        );
+        if (rows[0]) ids.push(rows[0].id);
+      }
+      return ids;
+    });
+  }
+
+  /** The AUTHORISATION verdict Adyen sent for our reference, if one came. */
+  async authorisationOf(reference: string): Promise<StoredAdyenNotification | null> {
+    const r = await sql.maybeOne<NotificationRow>(
+      this.ds,
+      `SELECT ${NOTIFICATION_COLUMNS} FROM adyen_notifications WHERE merchant_reference = $1 AND event_code = 'AUTHORISATION'
+       ORDER BY success DESC, id LIMIT 1`,
+      [reference],
+    );
+    return r ? notification(r) : null;
+  }
+
+  /**
+   * Claims items not applied yet and marks them applied in the same transaction as `apply`
+   * runs for each: a replica that crashes mid-way leaves them for the next pass, and two
+   * replicas never apply one item twice (FOR UPDATE SKIP LOCKED).
+   */
+  async applyPending(limit: number, apply: (n: StoredAdyenNotification) => Promise<void>): Promise<number> {
+    return sql.transaction(this.ds, async (tx) => {
+      const rows = await sql.rows<NotificationRow>(
+        tx,
+        `SELECT ${NOTIFICATION_COLUMNS} FROM adyen_notifications WHERE applied_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit],
+      );
+      for (const r of rows) {
+        await apply(notification(r));
+        await sql.exec(tx, `UPDATE adyen_notifications SET applied_at = now() WHERE id = $1 AND applied_at IS NULL`, [r.id]);
+      }
+      return rows.length;
+    });
+  }
+}

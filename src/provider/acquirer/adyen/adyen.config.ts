@@ -1,0 +1,51 @@
+import { defineConfig } from '../../../platform/config/config';
+
+/** Which protocol the card edge speaks: this repository's own (`service`) or Adyen Checkout v72 (`adyen`). */
+export type AcquirerProvider = 'service' | 'adyen';
+
+/** Path of the sandbox's Adyen face under this service's own origin (Checkout v72). */
+export const SANDBOX_ADYEN_CHECKOUT_PATH = '/sandbox/adyen/checkout/v72';
+
+/**
+ * The card edge on Adyen. `ADYEN_CHECKOUT_URL` is Adyen's test URL (`https://checkout-test.adyen.com/v72`)
+ * or the live one with the account's prefix; unset, the sandbox's Adyen face at this service's own
+ * origin. The API key, the webhook HMAC key and the webhook Basic-auth password are secrets:
+ * required in production, generated in development and test (the sandbox reads the same ones).
+ */
+export class AdyenConfig {
+  provider: AcquirerProvider;
+  checkoutUrl: string | undefined;
+  apiKey: string;
+  merchantAccount: string;
+  /** Hex as Adyen hands it out (a generated development value is base64url). */
+  hmacKey: string;
+  webhookUsername: string;
+  webhookPassword: string;
+  /** Where a shopper returns after a redirect; Adyen requires one on every `/payments` (default PUBLIC_URL). */
+  returnUrl: string;
+}
+
+export const adyenConfig = defineConfig(AdyenConfig, (env) => {
+  const provider = env.str('ACQUIRER_PROVIDER', 'service');
+  if (provider !== 'service' && provider !== 'adyen') env.problems.push(`ACQUIRER_PROVIDER must be service or adyen, got "${provider}"`);
+  const merchantAccount = env.str('ADYEN_MERCHANT_ACCOUNT', 'SandboxMerchantBR');
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(merchantAccount))
+    env.problems.push(`ADYEN_MERCHANT_ACCOUNT must be an Adyen merchant account code, got "${merchantAccount}"`);
+  // In production the Adyen secrets are required only when Adyen is the acquirer; unset, the
+  // webhook route refuses everything (an empty password never matches).
+  const needed = provider === 'adyen' || env.runtime !== 'production';
+  const secret = (name: string, minLength: number) => (needed ? env.secret(name, { minLength }) : (env.raw(name) ?? ''));
+  const checkoutUrl = env.url('ADYEN_CHECKOUT_URL');
+  if (provider === 'adyen' && !checkoutUrl && !env.bool('SANDBOX_ENABLED', env.runtime !== 'production'))
+    env.problems.push("ADYEN_CHECKOUT_URL is required when the sandbox is disabled: the default is the sandbox's Adyen face");
+  return {
+    provider: provider === 'adyen' ? 'adyen' : 'service',
+    checkoutUrl,
+    apiKey: secret('ADYEN_API_KEY', 24),
+    merchantAccount,
+    hmacKey: secret('ADYEN_HMAC_KEY', 32),
+    webhookUsername: env.str('ADYEN_WEBHOOK_USERNAME', 'adyen-webhooks'),
+    webhookPassword: secret('ADYEN_WEBHOOK_PASSWORD', 16),
+    returnUrl: env.url('ADYEN_RETURN_URL') ?? env.raw('PUBLIC_URL') ?? `http://localhost:${env.raw('PORT') ?? '3000'}`,
+  };
+});

@@ -1,0 +1,61 @@
+/**
+ * The sandbox's Adyen face reads test data as Adyen's test platform documents it ("Testing
+ * result codes and refusal reasons"): a `holderName` from this table forces the result, on any
+ * card number; otherwise the sandbox's own test cards decide (docs/guide/cards.md), so every
+ * card the `service` face knows behaves the same here.
+ */
+export interface AdyenTestOutcome {
+  resultCode: 'Authorised' | 'Refused' | 'Error';
+  refusalReason?: string;
+  refusalReasonCode?: string;
+}
+
+export const ADYEN_HOLDER_NAME_TRIGGERS: Readonly<Record<string, AdyenTestOutcome>> = {
+  APPROVED: { resultCode: 'Authorised' },
+  DECLINED: { resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2' },
+  REFERRAL: { resultCode: 'Refused', refusalReason: 'Referral', refusalReasonCode: '3' },
+  ERROR: { resultCode: 'Error', refusalReason: 'Acquirer Error', refusalReasonCode: '4' },
+  BLOCK_CARD: { resultCode: 'Refused', refusalReason: 'Blocked Card', refusalReasonCode: '5' },
+  CARD_EXPIRED: { resultCode: 'Refused', refusalReason: 'Expired Card', refusalReasonCode: '6' },
+  INVALID_AMOUNT: { resultCode: 'Refused', refusalReason: 'Invalid Amount', refusalReasonCode: '7' },
+  INVALID_CARD: { resultCode: 'Refused', refusalReason: 'Invalid Card Number', refusalReasonCode: '8' },
+  ISSUER_UNAVAILABLE: { resultCode: 'Error', refusalReason: 'Issuer Unavailable', refusalReasonCode: '9' },
+  NOT_ENOUGH_BALANCE: { resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12' },
+  FRAUD: { resultCode: 'Refused', refusalReason: 'FRAUD', refusalReasonCode: '20' },
+  CVC_DECLINED: { resultCode: 'Refused', refusalReason: 'CVC Declined', refusalReasonCode: '24' },
+  DO_NOT_HONOR: { resultCode: 'Refused', refusalReason: 'Do Not Honor', refusalReasonCode: '27' },
+};
+
+/** The sandbox acquirer's own verdicts (status + reason) as Adyen answers them. */
+export function adyenOutcomeOf(status: string, reason?: string): AdyenTestOutcome {
+  if (status === 'ACCEPTED' || status === 'PREAUTH') return { resultCode: 'Authorised' };
+  if (status === 'FAILED') return { resultCode: 'Error', refusalReason: 'Acquirer Error', refusalReasonCode: '4' };
+  switch (reason) {
+    case 'insufficient_funds':
+      return ADYEN_HOLDER_NAME_TRIGGERS.NOT_ENOUGH_BALANCE;
+    case 'expired_card':
+      return ADYEN_HOLDER_NAME_TRIGGERS.CARD_EXPIRED;
+    case 'invalid_card':
+      return ADYEN_HOLDER_NAME_TRIGGERS.INVALID_CARD;
+    default:
+      return ADYEN_HOLDER_NAME_TRIGGERS.DECLINED;
+  }
+}
+
+/** A trigger as the sandbox card service's forced outcome. */
+export function forcedOutcome(
+  trigger: AdyenTestOutcome,
+  capture: 'SALE' | 'PREAUTH',
+): { status: 'ACCEPTED' | 'PREAUTH' | 'AUTH_REJECTED' | 'FAILED'; reason?: string } {
+  if (trigger.resultCode === 'Authorised') return { status: capture === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED' };
+  if (trigger.resultCode === 'Error') return { status: 'FAILED', reason: 'processing_error' };
+  const reason =
+    trigger.refusalReason === 'Not enough balance'
+      ? 'insufficient_funds'
+      : trigger.refusalReason === 'Expired Card'
+        ? 'expired_card'
+        : ['Invalid Card Number', 'Blocked Card', 'CVC Declined'].includes(trigger.refusalReason ?? '')
+          ? 'invalid_card'
+          : 'generic_decline';
+  return { status: 'AUTH_REJECTED', reason };
+}

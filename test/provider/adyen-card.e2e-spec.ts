@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import { AcquirerPort, CardAuthorizationRequest } from '../../src/provider/acquirer.port';
+import { CardCharges } from '../../src/provider/acquirer/card-charges';
+import { AdyenNotifications } from '../../src/provider/acquirer/adyen/adyen-notifications';
+import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { adyenHmacKey, AdyenNotificationItem, signAdyenItem } from '../../src/common/protocols/adyen';
+import { api, CardsApp, MERCHANT, startCardsApp, tokenize } from '../cards/support';
+import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
+import { Exchange, ProviderProxy } from '../support/provider-proxy';
+
+const API_KEY = 'adyen-test-api-key-0123456789abcdef';
+const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
+const WEBHOOK_PASSWORD = 'adyen-webhook-password-0123';
+const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+
+async function until<T>(what: () => Promise<T | null | undefined>, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The card edge on Adyen Checkout v72 (ACQUIRER_PROVIDER=adyen) against the sandbox's Adyen
+ * face, over real HTTP through recording hops: every request the adapter sends and every answer
+ * and webhook the sandbox gives is validated against Adyen's own OpenAPI files.
+ */
+describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
+  let c: CardsApp;
+  const checkout = new ProviderProxy();
+  const hooks = new ProviderProxy();
+  const sent: Exchange[] = [];
+  const delivered: Exchange[] = [];
+
+  beforeAll(async () => {
+    checkout.exchanges = sent;
+    hooks.exchanges = delivered;
+    const checkoutUrl = await checkout.start();
+    const hooksUrl = await hooks.start();
+    c = await startCardsApp({
+      ACQUIRER_PROVIDER: 'adyen',
+      ADYEN_CHECKOUT_URL: `${checkoutUrl}/sandbox/adyen/checkout/v72`,
+      ADYEN_API_KEY: API_KEY,
+      ADYEN_HMAC_KEY: HMAC_KEY,
+      ADYEN_WEBHOOK_PASSWORD: WEBHOOK_PASSWORD,
+      ADYEN_MERCHANT_ACCOUNT: 'PagamentosBR',
+      SANDBOX_ADYEN_WEBHOOK_URL: `${hooksUrl}/provider/adyen/webhooks`,
+    });
+    checkout.target = c.t.url;
+    hooks.target = c.t.url;
+  });
+  afterAll(async () => {
+    await c.close();
+    await checkout.close();
+    await hooks.close();
+  });
+
+  const port = () => c.t.app.get(AcquirerPort);
+  const req = (pan: string, over: Partial<CardAuthorizationRequest> = {}): CardAuthorizationRequest => ({
+    transactionId: `pay_${randomUUID()}`,
+    merchantId: MERCHANT,
+    amountCents: 12345,
+    installments: 1,
+    capture: 'SALE',
+    card: { pan, expMonth: 3, expYear: 2030, cvv: '737' },
+    ...over,
+  });
+  const exchangesTo = (suffix: string) => sent.filter((e) => e.path.endsWith(suffix));
+
+  it('charges a card through the tenant API: POST /payments with the card, centavos in BRL, installments, our id as reference and Idempotency-Key', async () => {
+    const tok = await tokenize(c, { cardNumber: '5555555555554444' });
+    const pay = await api(c, 'POST', '/v1/acquiring/payments', {
+      amount: 150.75,
+      installments: 3,
+      tokenData: { slugToken: tok.slugToken },
+      documentId: MERCHANT,
+    });
+    expect(pay.status).toBe(201);
+    expect(pay.body).toMatchObject({
+      status: 'ACCEPTED',
+      amount: 150.75,
+      installments: 3,
+      authorizationCode: expect.stringMatching(/^\d{6}$/),
+    });
+    const ex = exchangesTo('/payments').find((e) => JSON.parse(e.request).reference === pay.body.paymentId)!;
+    const body = JSON.parse(ex.request);
+    expect(ex.headers['idempotency-key']).toBe(pay.body.paymentId);
+    expect(ex.headers['x-api-key']).toBe(API_KEY);
+    expect(body).toMatchObject({
+      merchantAccount: 'PagamentosBR',
+      amount: { currency: 'BRL', value: 15075 },
+      installments: { value: 3 },
+      paymentMethod: { type: 'scheme', number: '5555555555554444', expiryMonth: '12', expiryYear: '2031', cvc: '123' },
+      captureDelayHours: 0,
+    });
+    expect(checkoutErrors(operationSchema('/payments'), body)).toEqual([]);
+    expect(ex.status).toBe(200);
+    expect(checkoutErrors(operationSchema('/payments', '200'), JSON.parse(ex.answer))).toEqual([]);
+    expect(JSON.parse(ex.answer)).toMatchObject({ resultCode: 'Authorised', pspReference: expect.stringMatching(/^[0-9A-F]{16}$/) });
+  });
+
+  it('pre-authorizes with manualCapture, captures part of it and voids a sale; /captures and /cancels follow the file', async () => {
+    const tok = await tokenize(c, { cardNumber: '4111111111111111' });
+    const pre = await api(c, 'POST', '/v1/acquiring/payments', {
+      amount: 200,
+      captureMode: 'PREAUTH',
+      tokenData: { slugToken: tok.slugToken },
+      documentId: MERCHANT,
+    });
+    expect(pre.body).toMatchObject({ status: 'PREAUTH' });
+    const sentPre = JSON.parse(exchangesTo('/payments').find((e) => JSON.parse(e.request).reference === pre.body.paymentId)!.request);
+    expect(sentPre.additionalData).toEqual({ manualCapture: 'true' });
+    const cap = await api(c, 'POST', `/v1/acquiring/payments/${pre.body.paymentId}/capture`, { amount: 150 });
+    expect(cap.status).toBeLessThan(300);
+    const capEx = exchangesTo('/captures').pop()!;
+    expect(JSON.parse(capEx.request)).toMatchObject({ merchantAccount: 'PagamentosBR', amount: { currency: 'BRL', value: 15000 } });
+    expect(checkoutErrors(operationSchema('/payments/{paymentPspReference}/captures'), JSON.parse(capEx.request))).toEqual([]);
+    expect(capEx.status).toBe(201);
+    expect(checkoutErrors(operationSchema('/payments/{paymentPspReference}/captures', '201'), JSON.parse(capEx.answer))).toEqual([]);
+    const rows = await c.t.sql(`SELECT status, captured_cents FROM sandbox_acquirer_card_transactions WHERE merchant_reference = $1`, [
+      pre.body.paymentId,
+    ]);
+    expect(rows).toEqual([{ status: 'CAPTURED', captured_cents: '15000' }]);
+
+    const sale = await port().authorizeCard(req('4111111111111111'));
+    await expect(port().void(sale.acquirerTransactionId)).resolves.toEqual({ status: 'VOIDED' });
+    const cancelEx = exchangesTo('/cancels').pop()!;
+    expect(checkoutErrors(operationSchema('/payments/{paymentPspReference}/cancels'), JSON.parse(cancelEx.request))).toEqual([]);
+    expect(checkoutErrors(operationSchema('/payments/{paymentPspReference}/cancels', '201'), JSON.parse(cancelEx.answer))).toEqual([]);
+  });
+
+  it("answers the sandbox's test cards and Adyen's holder-name triggers as the spec's statuses and card codes", async () => {
+    await expect(port().authorizeCard(req('4000000000009995'))).resolves.toMatchObject({
+      status: 'AUTH_REJECTED',
+      reason: 'insufficient_funds',
+    });
+    await expect(port().authorizeCard(req('4000000000000002'))).resolves.toMatchObject({
+      status: 'AUTH_REJECTED',
+      reason: 'generic_decline',
+    });
+    await expect(port().authorizeCard(req('4000000000000119'))).resolves.toMatchObject({ status: 'FAILED', reason: 'processing_error' });
+    await expect(port().authorizeCard(req('4111111111111112'))).resolves.toMatchObject({ status: 'AUTH_REJECTED', reason: 'invalid_card' });
+    const holder = (name: string) =>
+      req('4111111111111111', { card: { pan: '4111111111111111', expMonth: 3, expYear: 2030, cvv: '737', holderName: name } });
+    await expect(port().authorizeCard(holder('NOT_ENOUGH_BALANCE'))).resolves.toMatchObject({
+      status: 'AUTH_REJECTED',
+      reason: 'insufficient_funds',
+    });
+    await expect(port().authorizeCard(holder('CARD_EXPIRED'))).resolves.toMatchObject({ status: 'AUTH_REJECTED', reason: 'expired_card' });
+    await expect(port().authorizeCard(holder('DECLINED'))).resolves.toMatchObject({ status: 'AUTH_REJECTED', reason: 'generic_decline' });
+    await expect(port().authorizeCard(holder('ISSUER_UNAVAILABLE'))).resolves.toMatchObject({
+      status: 'FAILED',
+      reason: 'acquirer_unavailable',
+    });
+    const refused = exchangesTo('/payments').filter((e) => JSON.parse(e.answer).resultCode === 'Refused');
+    expect(refused.length).toBeGreaterThan(3);
+    for (const e of refused) expect(checkoutErrors('PaymentResponse', JSON.parse(e.answer))).toEqual([]);
+  });
+
+  it('a retry with the same Idempotency-Key answers the first authorization, never a second charge', async () => {
+    const r = req('4242424242424242');
+    const [a, b] = await Promise.all([port().authorizeCard(r), port().authorizeCard(r)]);
+    expect(a).toEqual(b);
+    const rows = await c.t.sql(`SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE merchant_reference = $1`, [
+      r.transactionId,
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it("receives the sandbox's AUTHORISATION and CAPTURE webhooks (valid against Webhooks-v1), answers [accepted] and applies each once", async () => {
+    const r = req('5555555555554444', { capture: 'PREAUTH' });
+    const pre = await port().authorizeCard(r);
+    await port().capture(pre.acquirerTransactionId, 1000);
+    const events = await until(async () => {
+      const rows = await c.t.sql(
+        `SELECT event_code, success, applied_at IS NOT NULL AS applied FROM adyen_notifications
+         WHERE merchant_reference = $1 OR original_reference = $2 ORDER BY id`,
+        [r.transactionId, pre.acquirerTransactionId],
+      );
+      return rows.length === 2 && rows.every((x: any) => x.applied) ? rows : null;
+    });
+    expect(events.map((e: any) => [e.event_code, e.success])).toEqual([
+      ['AUTHORISATION', true],
+      ['CAPTURE', true],
+    ]);
+    expect(delivered.length).toBeGreaterThan(0);
+    for (const d of delivered) {
+      expect(webhookErrors(JSON.parse(d.request))).toEqual([]);
+      expect(d.headers.authorization).toBe(basic('adyen-webhooks', WEBHOOK_PASSWORD));
+      expect(d.status).toBe(200);
+      expect(d.answer).toBe('[accepted]');
+    }
+    // the reconciliation of a lost answer reads the AUTHORISATION webhook, never authorizes again
+    const before = exchangesTo('/payments').length;
+    await expect(port().findCardAuthorization(r.transactionId)).resolves.toEqual({
+      acquirerTransactionId: pre.acquirerTransactionId,
+      status: 'PREAUTH',
+    });
+    await expect(c.t.app.get(CardCharges).reconcile(`pay_${randomUUID()}`)).resolves.toBeNull();
+    expect(exchangesTo('/payments').length).toBe(before);
+  });
+
+  it('refuses a webhook with a bad HMAC or bad Basic credentials (401, nothing kept); a duplicate delivery is kept once', async () => {
+    const item: AdyenNotificationItem = {
+      pspReference: 'ZZ11223344556677',
+      merchantAccountCode: 'PagamentosBR',
+      merchantReference: 'pay_dup',
+      eventCode: 'CHARGEBACK',
+      eventDate: '2026-11-26T10:00:00+00:00',
+      success: 'true',
+      amount: { currency: 'BRL', value: 5000 },
+      additionalData: {},
+    };
+    const signed = { ...item, additionalData: { hmacSignature: signAdyenItem(adyenHmacKey(HMAC_KEY), item) } };
+    const post = (body: unknown, auth = basic('adyen-webhooks', WEBHOOK_PASSWORD)) =>
+      fetch(`${c.t.url}/provider/adyen/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: auth },
+        body: JSON.stringify(body),
+      });
+    const wrap = (i: unknown) => ({ live: 'false', notificationItems: [{ NotificationRequestItem: i }] });
+    const tampered = { ...signed, amount: { currency: 'BRL', value: 1 } };
+    const bad = await post(wrap(tampered));
+    expect(bad.status).toBe(401);
+    expect((await bad.json()).error).toBe('adyen_webhook_unauthorized');
+    expect((await post(wrap(signed), basic('adyen-webhooks', 'wrong'))).status).toBe(401);
+    expect(await c.t.sql(`SELECT 1 FROM adyen_notifications WHERE psp_reference = $1`, [item.pspReference])).toEqual([]);
+    const ok1 = await post(wrap(signed));
+    const ok2 = await post(wrap(signed));
+    expect([ok1.status, await ok1.text(), ok2.status, await ok2.text()]).toEqual([200, '[accepted]', 200, '[accepted]']);
+    await c.t.app.get(AdyenNotifications).applyDue();
+    expect(
+      await c.t.sql(`SELECT event_code, applied_at IS NOT NULL AS applied FROM adyen_notifications WHERE psp_reference = $1`, [
+        item.pspReference,
+      ]),
+    ).toEqual([{ event_code: 'CHARGEBACK', applied: true }]);
+    expect(c.t.logs()).toContain('Adyen reported an event that needs attention');
+  });
+
+  it("an Adyen 4xx is the acquirer's answer: not retried, the breaker stays closed, the attempt fails as acquirer_rejected", async () => {
+    const calls = checkout.calls;
+    checkout.rule = (r) =>
+      r.url?.endsWith('/payments')
+        ? { status: 422, body: { status: 422, errorCode: '101', message: 'Invalid card number', errorType: 'validation' } }
+        : null;
+    try {
+      for (let i = 0; i < 12; i++) {
+        await expect(c.t.app.get(CardCharges).authorize(req('4111111111111111'))).resolves.toMatchObject({
+          status: 'FAILED',
+          reason: 'acquirer_rejected',
+        });
+      }
+    } finally {
+      checkout.rule = null;
+    }
+    expect(checkout.calls - calls).toBe(12);
+    expect(c.t.app.get(BreakerRegistry).states()['acquirer.authorizeCard']).toBe('closed');
+    await expect(port().authorizeCard(req('4111111111111111'))).resolves.toMatchObject({ status: 'ACCEPTED' });
+  });
+
+  it('never writes a card number, security code, API key, HMAC key or webhook password to a log line', () => {
+    const logs = c.t.logs();
+    expect(logs.length).toBeGreaterThan(0);
+    for (const secret of ['5555555555554444', '4111111111111111', '"737"', '"123"', API_KEY, HMAC_KEY, WEBHOOK_PASSWORD]) {
+      expect(logs).not.toContain(secret);
+    }
+  });
+});
