@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 
 /**
- * The one database layer every adapter uses (issue 15): plain SQL over the pg pool or inside a
+ * The one database layer every adapter uses (it replaced five private copies): plain SQL over the pg pool or inside a
  * transaction, typed rows, one opaque transaction type for ports, constraint violations
  * recognised in one place. TypeORM stays for the data source, the migrations and the
  * transaction plumbing; nothing outside this file reaches into its driver.
