@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run fuzz`: issue 18's schema-driven fuzz at full size. Every operation of the committed
+// `npm run fuzz`: the schema-driven fuzz of test/platform/fuzz.e2e-spec.ts at full size. Every operation of the committed
 // openapi.json, FUZZ_REQUESTS requests (default 10 000) from FUZZ_SEED (default fixed), against
 // the real service and PostgreSQL (DATABASE_URL, or an embedded one, as `npm test`). Prints the
 // answers per status and every broken rule; the report is also in test-artifacts/fuzz-report.*.

@@ -1,4 +1,5 @@
-import { DataSource, EntityManager } from 'typeorm';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
 import { EngineRepository } from '../../src/pix-automatic/engine/engine.repository';
 import { TestApp } from '../support/test-app';
 import { newTenant, startPixApp, today } from './support';
@@ -42,19 +43,19 @@ describe('billing engine claim plan', () => {
     const repo = t.app.get(EngineRepository);
     const plans: PlanNode[] = [];
     await transaction(ds, async (m) => {
-      const qr = (m as unknown as EntityManager).queryRunner!; // a Tx is TypeORM's manager underneath
-      const run = qr.query.bind(qr);
+      const client = (m as unknown as { client: PoolClient }).client; // a Tx is a client of the SQL pool underneath
+      const run = client.query.bind(client) as (sql: string, params?: unknown[]) => Promise<{ rows: any[] }>;
       // The repository's own statement, explained instead of run.
-      qr.query = (async (sql: string, params?: unknown[]) => {
-        const r = await run(`EXPLAIN (FORMAT JSON) ${sql}`, params, true);
-        plans.push(r.records[0]['QUERY PLAN'][0].Plan);
-        return { records: [], affected: 0 };
+      client.query = (async (sql: string, params?: unknown[]) => {
+        const r = await run(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+        plans.push(r.rows[0]['QUERY PLAN'][0].Plan);
+        return { rows: [], rowCount: 0 };
       }) as never;
       try {
         await repo.claimDueRecurrences(m, day, 500);
         await repo.claimDueRecurrences(m, day, 500, { date: day, id: '80000000-0000-0000-0000-000000000000' });
       } finally {
-        qr.query = run;
+        client.query = run as never;
       }
     });
 

@@ -5,7 +5,7 @@ import { startPixApp } from '../pix-automatic/support';
 import { recurrenceBody } from '../support/fixtures';
 
 /**
- * Issue 18: the bank's circuit breaker is shared by every tenant, so a tenant's bad input must
+ * The bank's circuit breaker is shared by every tenant, so a tenant's bad input must
  * never count against it. A hop in front of the sandbox bank refuses ACME's recurrences with
  * 400 (what a bank answers to input it will not take); the breaker stays closed and Beta keeps
  * creating. The last case shows the same traffic answered 503 does open it: the first case

@@ -9,9 +9,9 @@ import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 
 /**
- * Issue 18's schema-driven fuzz: every operation of the committed openapi.json, each field
- * missing, null, wrong-typed, oversized, with control characters and boundary values, malformed
- * bodies and content types, hostile path and query parameters, plus seeded random values. Rules:
+ * The schema-driven fuzz (hand-written reproductions find only the holes someone thought of):
+ * every operation of the committed openapi.json, each field missing, null, wrong-typed,
+ * oversized, with control characters and boundary values, malformed bodies and content types, hostile path and query parameters, plus seeded random values. Rules:
  * no 5xx, no 4xx outside the error envelope, no 2xx for input the document (or the input
  * boundary: no control characters) forbids. `npm test` runs a fixed-seed sample (FUZZ_REQUESTS,
  * default 1500); `npm run fuzz` runs 10 000 and prints the counts per status.

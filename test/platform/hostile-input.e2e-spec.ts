@@ -3,7 +3,7 @@ import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 
 const PROVIDER_KEY = 'hostile-provider-key-0123456789abcdef';
 
-/** Issue 18's reproductions, each a clear 4xx in the envelope, never a 500, nothing half-written. */
+/** Reproductions of hostile input that once answered 500, each now a clear 4xx in the envelope, never a 500, nothing half-written. */
 describe('hostile input gets a clear 4xx in the envelope', () => {
   jest.setTimeout(60_000);
   let t: TestApp;

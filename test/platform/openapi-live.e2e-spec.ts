@@ -3,7 +3,8 @@ import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { OpenApiValidator, RecordingProxy } from '../support/openapi-validator';
 
 /**
- * Issue 14 item 8: the document tells the truth. A walk through every domain goes through a
+ * The document tells the truth (clients generate code from it, so an answer it does not
+ * describe breaks them). A walk through every domain goes through a
  * recording hop; each live answer (status, documented headers, JSON body) is validated against
  * the committed openapi.json by ajv, strict, formats on.
  */

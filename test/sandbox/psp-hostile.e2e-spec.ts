@@ -4,7 +4,8 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { PixApiClient, PixApiRejection } from '../../src/provider/pix-api/pix-api-client';
 
 /**
- * Issue 18: the sandbox answers bad input with 400, never 500. Every write route of the sandbox
+ * The sandbox answers bad input with 400, never 500, as the service does: a client's bad input is
+ * its own fault and must say so. Every write route of the sandbox
  * PSP (API Pix over mutual TLS and OAuth2, through the service's own client) gets malformed,
  * wrong-typed, oversized, control-character and seeded random bodies; each answer is a 4xx
  * problem, never a 5xx.

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { Pool, PoolConfig } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { registeredEntities } from './entity-registry';
+import { bindSqlPool } from './sql';
 
 /** Where the migrations live, compiled (dist) or as sources (tests, ts-node). */
 export function migrationsGlob(): string {
@@ -9,26 +11,63 @@ export function migrationsGlob(): string {
   return join(root, 'migrations', compiled ? '*.js' : '*.ts');
 }
 
-export function dataSourceOptions(url: string, poolSize = 10, statementTimeoutMs = 15000): DataSourceOptions {
+/**
+ * Connections the TypeORM data source keeps for what is still TypeORM's: the migrations at boot
+ * (the advisory lock's session and the migration runner), the advisory lock each periodic job
+ * holds while it runs (the billing engine, the API Pix reconciler and received-Pix check), and the
+ * tenants' entity repository (behind a cache). Every statement and transaction runs on the SQL
+ * pool, sized by DB_POOL_SIZE; so a replica opens at most DB_POOL_SIZE + 4 connections here (the
+ * webhook worker's own pool, WEBHOOK_DB_POOL_SIZE, aside).
+ */
+export const DATA_SOURCE_POOL_SIZE = 4;
+
+/** What a replica's database connections are made from (`DatabaseConfig`). */
+export interface DatabaseSettings {
+  url: string;
+  /** Connections of the SQL pool (DB_POOL_SIZE). */
+  poolSize?: number;
+  statementTimeoutMs?: number;
+}
+
+/**
+ * The one place connection settings are made; the SQL pool and the data source's pool both take
+ * them. TLS comes from the URL (`?sslmode=require`, read by pg for both); a connection that
+ * cannot be made in 3 s fails, and the boot loop (`DatabaseLifecycle`, DB_CONNECT_RETRY_MAX_MS)
+ * retries with backoff.
+ */
+export function connectionSettings(url: string, poolSize: number, statementTimeoutMs = 15000): PoolConfig {
+  return {
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 3000,
+    statement_timeout: statementTimeoutMs,
+    idleTimeoutMillis: 30000,
+    application_name: 'payments-platform',
+  };
+}
+
+export function dataSourceOptions(url: string, poolSize = DATA_SOURCE_POOL_SIZE, statementTimeoutMs = 15000): DataSourceOptions {
+  const { connectionString, ...extra } = connectionSettings(url, poolSize, statementTimeoutMs);
   return {
     type: 'postgres',
-    url,
+    url: connectionString,
     entities: registeredEntities(),
     migrations: [migrationsGlob()],
     migrationsTableName: 'typeorm_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: {
-      max: poolSize,
-      connectionTimeoutMillis: 3000,
-      statement_timeout: statementTimeoutMs,
-      idleTimeoutMillis: 30000,
-      application_name: 'payments-platform',
-    },
+    extra,
   };
 }
 
-export function createDataSource(url: string, poolSize?: number, statementTimeoutMs?: number): DataSource {
-  return new DataSource(dataSourceOptions(url, poolSize, statementTimeoutMs));
+/**
+ * The service's database: the TypeORM data source (migrations, advisory locks, entities) and
+ * the SQL pool bound to it (`sql.ts`: every statement and transaction), both from `s`. The
+ * pool connects on first use and is ended by `closeSqlPool(ds)`.
+ */
+export function openDatabase(s: DatabaseSettings): DataSource {
+  const ds = new DataSource(dataSourceOptions(s.url, DATA_SOURCE_POOL_SIZE, s.statementTimeoutMs));
+  bindSqlPool(ds, new Pool(connectionSettings(s.url, s.poolSize ?? 10, s.statementTimeoutMs)));
+  return ds;
 }

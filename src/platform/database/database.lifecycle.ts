@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../config/platform.config';
 import { DatabaseState } from './database.state';
 import { runMigrationsLocked } from './migrate';
+import { closeSqlPool, rows } from './sql';
 
 /**
  * Connects in the background with backoff so the process never crash-loops on a database
@@ -34,6 +35,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, BeforeApplicat
     for (let attempt = 1; !this.stopped; attempt++) {
       try {
         if (!this.ds.isInitialized) await this.ds.initialize();
+        await rows(this.ds, 'SELECT 1'); // the SQL pool reaches the database too
         const applied = await runMigrationsLocked(this.ds);
         if (applied.length) this.logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
         this.state.markReady();
@@ -53,6 +55,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, BeforeApplicat
 
   async close(): Promise<void> {
     this.stopped = true;
+    await closeSqlPool(this.ds).catch(() => undefined);
     if (this.ds.isInitialized) await this.ds.destroy().catch(() => undefined);
   }
 }

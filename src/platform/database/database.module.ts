@@ -2,7 +2,7 @@ import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../config/platform.config';
-import { createDataSource } from './data-source.factory';
+import { openDatabase } from './data-source.factory';
 import { DatabaseLifecycle } from './database.lifecycle';
 import { DatabaseState } from './database.state';
 
@@ -13,7 +13,7 @@ import { DatabaseState } from './database.state';
     {
       provide: DataSource,
       inject: [DatabaseConfig],
-      useFactory: (c: DatabaseConfig) => createDataSource(c.url!, c.poolSize, c.statementTimeoutMs),
+      useFactory: (c: DatabaseConfig) => openDatabase({ url: c.url!, poolSize: c.poolSize, statementTimeoutMs: c.statementTimeoutMs }),
     },
     DatabaseLifecycle,
   ],
@@ -22,7 +22,7 @@ import { DatabaseState } from './database.state';
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly moduleRef: ModuleRef) {}
 
-  /** The pool closes last, after timers and in-flight work have stopped. */
+  /** The pools (the SQL pool and the data source's) close last, after timers and in-flight work have stopped. */
   async onApplicationShutdown(): Promise<void> {
     await this.moduleRef.get(DatabaseLifecycle).close();
   }

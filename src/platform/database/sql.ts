@@ -1,10 +1,13 @@
-import { DataSource, EntityManager } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
 
 /**
- * The one database layer every adapter uses (issue 15): plain SQL over the pg pool or inside a
- * transaction, typed rows, one opaque transaction type for ports, constraint violations
- * recognised in one place. TypeORM stays for the data source, the migrations and the
- * transaction plumbing; nothing outside this file reaches into its driver.
+ * The one database layer every adapter uses (it replaced five private copies): plain SQL over the
+ * service's own pg pool, or inside a transaction on one client of that pool; typed rows, one
+ * opaque transaction type for ports, constraint violations recognised in one place. The pool is
+ * opened beside the TypeORM data source from the same settings (`openDatabase` in
+ * `data-source.factory.ts`) and bound to it here, so callers keep passing the data source. TypeORM
+ * keeps the migrations, the advisory locks and the entities; this file never touches its driver.
  */
 
 export type { Tx } from '../../common/tx';
@@ -20,47 +23,75 @@ export type AsText<R, K extends keyof R> = Omit<R, K> & { [P in K]: null extends
 /** A row whose nullable `K` columns the statement guarantees are set (its WHERE or JOIN rules NULL out). */
 export type Present<R, K extends keyof R> = Omit<R, K> & { [P in K]: Exclude<R[P], null> };
 
-/** What runs SQL: a session, or the data source (its pool). */
+/** What runs SQL: a session, or the data source (its SQL pool). */
 export type Db = Tx | DataSource;
 
-function managerOfDb(db: Db): EntityManager {
-  return db instanceof DataSource ? db.manager : (db as unknown as EntityManager);
+/** What a `Tx` is underneath: the pool (each statement on its own) or the client of one transaction. */
+class Session {
+  constructor(readonly client: Pool | PoolClient) {}
+}
+
+const sqlPools = new WeakMap<DataSource, Pool>();
+
+/** Binds the SQL pool opened for `ds` (only `openDatabase` does). */
+export function bindSqlPool(ds: DataSource, pool: Pool): void {
+  pool.on('error', () => undefined); // an idle client lost its connection: the next statement reconnects
+  sqlPools.set(ds, pool);
+}
+
+/** The SQL pool of `ds`; a data source not opened by `openDatabase` has none. */
+export function sqlPoolOf(ds: DataSource): Pool {
+  const p = sqlPools.get(ds);
+  if (!p) throw new Error('This data source has no SQL pool: open it with openDatabase() (data-source.factory.ts)');
+  return p;
+}
+
+/** Ends the SQL pool of `ds` (shutdown); statements after it fail. */
+export async function closeSqlPool(ds: DataSource): Promise<void> {
+  const p = sqlPools.get(ds);
+  if (p && !p.ending && !p.ended) await p.end();
 }
 
 /** The pool as a session: each statement on its own, no transaction. */
 export function pool(ds: DataSource): Tx {
-  return ds.manager as unknown as Tx;
+  return new Session(sqlPoolOf(ds)) as unknown as Tx;
 }
 
-/** Runs `fn` in one transaction (committed when it resolves, rolled back when it throws). */
-export function transaction<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return ds.transaction((m) => fn(m as unknown as Tx));
+/**
+ * Runs `fn` in one transaction on one client of the SQL pool (committed when it resolves, rolled
+ * back when it throws; READ COMMITTED, the server's default). A client whose rollback fails is
+ * discarded, not returned to the pool.
+ */
+export async function transaction<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await sqlPoolOf(ds).connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const out = await fn(new Session(client) as unknown as Tx);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch((r: Error) => (broken = r));
+    throw e;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /**
  * Rows and affected count of one statement (UPDATE/DELETE … RETURNING included), inside the
- * session's transaction when it has one. Outside a transaction the statement goes straight to
- * the pg pool: a TypeORM query runner per statement costs more CPU than the statement on the
- * hot paths (creates, the engine).
+ * session's transaction when it has one, else straight on the pool (no TypeORM query runner per
+ * statement: on the hot paths, creates and the engine, it cost more CPU than the statement).
  */
 export async function exec<T = Record<string, any>>(db: Db, text: string, params: unknown[] = []): Promise<{ rows: T[]; count: number }> {
-  const m = managerOfDb(db);
-  if (!m.queryRunner) {
-    const master = (
-      m.dataSource.driver as unknown as { master?: { query: (t: string, p: unknown[]) => Promise<{ rows: T[]; rowCount: number | null }> } }
-    ).master;
-    if (master) {
-      const r = await master.query(text, params);
-      return { rows: r.rows, count: r.rowCount ?? 0 };
-    }
-  }
-  const runner = m.queryRunner ?? m.dataSource.createQueryRunner();
-  try {
-    const r = await runner.query(text, params as any[], true);
-    return { rows: (r.records ?? []) as T[], count: r.affected ?? 0 };
-  } finally {
-    if (!m.queryRunner) await runner.release();
-  }
+  const client = db instanceof DataSource ? sqlPoolOf(db) : sessionOf(db).client;
+  const r = await client.query(text, params);
+  return { rows: r.rows as T[], count: r.rowCount ?? 0 };
+}
+
+function sessionOf(tx: Tx): Session {
+  if (!((tx as unknown) instanceof Session)) throw new Error('Not a database session: open one with transaction() or pool()');
+  return tx as unknown as Session;
 }
 
 /** The rows of one statement, typed by the caller (`rows<RecurrenceRow>(…)`). */

@@ -66,7 +66,7 @@ export class HealthController {
     if (!this.db.isReady()) return i.down({ migrations: 'pending', error: this.db.lastError ?? 'connecting' });
     try {
       await Promise.race([
-        sql.rows(this.ds, 'SELECT 1'),
+        sql.rows(this.ds, 'SELECT 1'), // on the SQL pool, which carries every statement and transaction
         new Promise((_, rej) => setTimeout(() => rej(new Error('timeout after 1000 ms')), 1000).unref()),
       ]);
       return i.up({ migrations: 'applied' });

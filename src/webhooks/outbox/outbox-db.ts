@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DatabaseConfig } from '../../platform/config/platform.config';
+import { connectionSettings } from '../../platform/database/data-source.factory';
 import { WebhooksConfig } from '../webhooks.config';
 
 /**
@@ -34,12 +35,9 @@ export class OutboxDb implements OnApplicationShutdown {
   private connect(): Pool {
     if (!this.pool) {
       // The URL is read on first use: with the embedded PostgreSQL it is known only after boot.
+      // The same connection settings as the service's pools (one place makes them), its own name and size.
       this.pool = new Pool({
-        connectionString: this.database.url,
-        max: this.config.dbPoolSize,
-        connectionTimeoutMillis: 3000,
-        idleTimeoutMillis: 30000,
-        statement_timeout: this.database.statementTimeoutMs,
+        ...connectionSettings(this.database.url!, this.config.dbPoolSize, this.database.statementTimeoutMs),
         application_name: 'payments-platform-webhooks',
         options: '-c synchronous_commit=off',
       });

@@ -14,7 +14,7 @@ export interface FuzzReport {
   requests: number;
   byStatus: Record<string, number>;
   byOperation: Record<string, Record<string, number>>;
-  /** Each a rule of issue 18 broken by one answer. */
+  /** Each a rule of `judge` broken by one answer. */
   violations: { rule: string; op: string; name: string; status: number; body: string }[];
 }
 
@@ -51,7 +51,10 @@ export function send(base: string, c: FuzzCase): Promise<FuzzAnswer> {
  */
 export const SPEC_500_CODES = new Set(['provider_error', 'provider_unavailable', 'recurrence_not_authorized', 'acquirer_unavailable']);
 
-/** Issue 18's three rules for one answer. */
+/**
+ * The fuzz's rules for one answer: no 5xx but the document's own 500s, no 4xx outside the
+ * envelope, no 2xx for input the document forbids.
+ */
 export function judge(a: FuzzAnswer): string[] {
   const out: string[] = [];
   if (a.status === 0) out.push('no answer');
