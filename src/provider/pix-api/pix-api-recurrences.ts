@@ -6,6 +6,7 @@ import { ProviderCallError } from '../../platform/http/resilient-http';
 import { PixApiClient } from './pix-api-client';
 import { PERIODICIDADE, RecState, recEventsToReach, recurrenceStatusOfRec } from './rec-status.map';
 import * as sql from '../../platform/database/sql';
+import { contratoOf } from '../../common/protocols/pix-api-rec';
 
 interface RecAnswer extends RecState {
   vinculo?: { contrato?: string };
@@ -22,11 +23,6 @@ export function withScheme(location: string): string {
 
 export function reais(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-}
-
-/** Our recurrence id as the rec's `vinculo.contrato` (35 characters at most: the UUID without dashes). */
-export function contratoOf(recurrenceId: string): string {
-  return recurrenceId.replace(/-/g, '');
 }
 
 /** The `POST /rec` body (RecSolicitada) of a recurrence, for a location made first (Jornada 2). */

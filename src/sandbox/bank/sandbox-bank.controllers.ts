@@ -211,7 +211,10 @@ export class SandboxBankPagesController {
   }
 }
 
-/** What the pages do, as HTTP calls for scripts and tests (ARCHITECTURE.md). */
+/**
+ * What the pages do, as HTTP calls for scripts and tests (ARCHITECTURE.md). They take the id the
+ * tenant has (on API Pix the bank finds the rec by it) and answer with it.
+ */
 @ApiTags('sandbox')
 @UseGuards(SandboxEnabledGuard)
 @ApiErrors([404, 'sandbox_recurrence_not_found', 'The bank holds no such recurrence'], [404, 'sandbox_disabled', 'The sandbox is disabled'])
@@ -225,7 +228,7 @@ export class SandboxPayerController {
   @ApiOkResponse({ type: SandboxRecurrenceStatusDto })
   @ApiErrors([409, 'recurrence_not_pending', 'Not PENDING, or `authorization_expired`'])
   async approve(@Param('recurrenceId') id: string) {
-    return view(await this.bank.approve(id));
+    return { recurrenceId: id, status: (await this.bank.approve(id)).status };
   }
 
   @Post(':recurrenceId/reject')
@@ -234,7 +237,7 @@ export class SandboxPayerController {
   @ApiOkResponse({ type: SandboxRecurrenceStatusDto })
   @ApiErrors([409, 'recurrence_not_pending', 'Not PENDING, or `authorization_expired`'])
   async reject(@Param('recurrenceId') id: string) {
-    return view(await this.bank.reject(id));
+    return { recurrenceId: id, status: (await this.bank.reject(id)).status };
   }
 
   @Post(':recurrenceId/cancel')
@@ -243,6 +246,6 @@ export class SandboxPayerController {
   @ApiOkResponse({ type: SandboxRecurrenceStatusDto })
   @ApiErrors([409, 'recurrence_not_cancelable', 'Not ACCEPTED or ACTIVE'])
   async cancel(@Param('recurrenceId') id: string) {
-    return view(await this.bank.payerCancel(id));
+    return { recurrenceId: id, status: (await this.bank.payerCancel(id)).status };
   }
 }

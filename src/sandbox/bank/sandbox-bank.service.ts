@@ -4,6 +4,7 @@ import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
 import { SandboxConfig } from '../sandbox.config';
 import { SandboxErrors } from '../sandbox.errors';
 import { parseBillingBatch } from './bank-api.dto';
+import { contratoOf } from '../../common/protocols/pix-api-rec';
 import { BankEvent, SETTLEMENT_EVENT, settlementOf, variants } from './bank-rules';
 import { SandboxBankEvents } from './sandbox-bank.events';
 import { BankRecurrence, SandboxBankStore } from './sandbox-bank.store';
@@ -165,12 +166,23 @@ export class SandboxBankService implements OnModuleInit {
     return r.status === 'PENDING' && this.clock.today() > r.authorizationDeadline;
   }
 
+  /**
+   * The bank's id of the recurrence the payer acts on: the id itself on the `service` protocol,
+   * and on API Pix, where the bank knows the rec by its idRec, also the service's recurrence id
+   * (which the rec carries as `vinculo.contrato`), as a payer's bank finds the authorization the
+   * receiver names. Unknown ids stay as given (and are not found).
+   */
+  private async bankIdOf(recurrenceId: string): Promise<string> {
+    if (await this.store.findRecurrence(recurrenceId)) return recurrenceId;
+    return (await this.store.recurrenceIdOfContrato(contratoOf(recurrenceId))) ?? recurrenceId;
+  }
+
   async approve(recurrenceId: string): Promise<BankRecurrence> {
-    return this.decide(recurrenceId, 'ACCEPTED', 'RECURRENCE_ACCEPTED');
+    return this.decide(await this.bankIdOf(recurrenceId), 'ACCEPTED', 'RECURRENCE_ACCEPTED');
   }
 
   async reject(recurrenceId: string): Promise<BankRecurrence> {
-    return this.decide(recurrenceId, 'REJECTED', 'RECURRENCE_REJECTED');
+    return this.decide(await this.bankIdOf(recurrenceId), 'REJECTED', 'RECURRENCE_REJECTED');
   }
 
   private async decide(recurrenceId: string, to: string, event: string): Promise<BankRecurrence> {
@@ -187,7 +199,8 @@ export class SandboxBankService implements OnModuleInit {
   }
 
   /** The payer cancels the automatic debit in their bank: open billings are cancelled by the payer too. */
-  async payerCancel(recurrenceId: string): Promise<BankRecurrence> {
+  async payerCancel(id: string): Promise<BankRecurrence> {
+    const recurrenceId = await this.bankIdOf(id);
     await this.get(recurrenceId);
     const r = await this.store.transaction(async (m) => {
       const moved = await this.store.moveRecurrence(m, recurrenceId, 'CANCELLED_PAYER', ['ACCEPTED', 'ACTIVE']);

@@ -108,6 +108,16 @@ export class SandboxBankStore {
     return rec(out[0]);
   }
 
+  /** The bank's id (the idRec) of the API Pix rec whose `vinculo.contrato` is this one, or null. */
+  async recurrenceIdOfContrato(contrato: string): Promise<string | null> {
+    const r = await rows<{ recurrence_id: string }>(
+      pool(this.ds),
+      `SELECT recurrence_id FROM sandbox_bank_recurrences WHERE contrato = $1 AND id_rec IS NOT NULL ORDER BY created_at DESC LIMIT 1`,
+      [contrato],
+    );
+    return r[0]?.recurrence_id ?? null;
+  }
+
   async findRecurrence(id: string, m: Tx = pool(this.ds)): Promise<BankRecurrence | null> {
     const r = await rows<RecurrenceRow>(m, `SELECT ${REC} FROM sandbox_bank_recurrences WHERE recurrence_id = $1`, [id]);
     return r[0] ? rec(r[0]) : null;

@@ -108,9 +108,12 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
       answer = PspProblems.internal();
     }
     const body = answer.body === undefined ? '' : JSON.stringify(answer.body);
+    // An answer without a body claims no media type: a strict client would try to parse an
+    // empty string as JSON (API Pix's `PUT /webhookrec`… answer 200 with no content).
+    const headers = Object.entries(answer.headers ?? {}).filter(([k]) => body || k.toLowerCase() !== 'content-type');
     res.writeHead(answer.status, {
-      'content-type': 'application/json',
-      ...answer.headers,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...Object.fromEntries(headers),
       ...(body ? { 'content-length': Buffer.byteLength(body) } : {}),
     });
     res.end(body);
