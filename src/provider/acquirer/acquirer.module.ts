@@ -7,6 +7,8 @@ import { HttpAcquirer } from './http-acquirer';
 import { SelfOrigin } from '../../platform/http/self-origin';
 import { AdyenConfig } from './adyen/adyen.config';
 import { AdyenAcquirer } from './adyen/adyen-acquirer';
+import { AdyenBoletos } from './adyen/adyen-boletos';
+import { AdyenCheckoutClient } from './adyen/adyen-checkout.client';
 import { AdyenStore } from './adyen/adyen-store';
 import { AdyenNotifications } from './adyen/adyen-notifications';
 import { AdyenWebhooksController } from './adyen/adyen-webhooks.controller';
@@ -23,6 +25,8 @@ import { AdyenWebhooksController } from './adyen/adyen-webhooks.controller';
     SelfOrigin,
     HttpAcquirer,
     AdyenStore,
+    AdyenCheckoutClient,
+    AdyenBoletos,
     AdyenAcquirer,
     AdyenNotifications,
     {

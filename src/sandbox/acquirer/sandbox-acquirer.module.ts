@@ -11,6 +11,7 @@ import { SandboxPixService } from './sandbox-pix.service';
 import { SandboxAdyenController } from './adyen/sandbox-adyen.controller';
 import { SandboxAdyenCheckout } from './adyen/sandbox-adyen-checkout';
 import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
+import { SandboxAdyenBoletos } from './adyen/sandbox-adyen-boletos';
 
 /**
  * The simulated acquirer (card, Pix, boleto), in process under `/sandbox/acquirer`, reached by
@@ -26,6 +27,7 @@ import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
     SandboxBoletoService,
     SandboxNotifier,
     SandboxAdyenCheckout,
+    SandboxAdyenBoletos,
     SandboxAdyenWebhooks,
     SandboxAcquirerTicker,
     AcquirerKeyGuard,

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BreakerRegistry } from '../../../platform/resilience/breaker-registry';
-import { ProviderCallError, ResilientHttp } from '../../../platform/http/resilient-http';
-import { SelfOrigin } from '../../../platform/http/self-origin';
+import { ProviderCallError } from '../../../platform/http/resilient-http';
 import type { AdyenModificationResponse, AdyenPaymentRequest, AdyenPaymentResponse } from '../../../common/protocols/adyen';
 import {
   AcquirerPort,
@@ -12,9 +10,10 @@ import {
   PixChargeRequest,
   PixChargeResult,
 } from '../../acquirer.port';
-import { AcquirerConfig } from '../acquirer.config';
 import { HttpAcquirer } from '../http-acquirer';
-import { AdyenConfig, SANDBOX_ADYEN_CHECKOUT_PATH } from './adyen.config';
+import { AdyenConfig } from './adyen.config';
+import { AdyenBoletos } from './adyen-boletos';
+import { AdyenCheckoutClient } from './adyen-checkout.client';
 import { cardResultOf, REFUSAL_REASONS } from './adyen-result.map';
 import { AdyenStore } from './adyen-store';
 
@@ -23,49 +22,29 @@ import { AdyenStore } from './adyen-store';
  * `POST /payments` with the card from the vault (raw card fields, `scheme`), the amount in
  * centavos and BRL, our payment id as `reference` and as Adyen's `Idempotency-Key`, so a retry of
  * a call whose answer was lost gets the first answer and never a second charge. PREAUTH is
- * `additionalData.manualCapture`; capture, void and their webhooks follow. Pix and boleto stay on
- * the `service` protocol (Pix belongs to the bank edge; boleto on Adyen is not built yet).
+ * `additionalData.manualCapture`; capture, void and their webhooks follow. Pix stays on
+ * the `service` protocol (Pix belongs to the bank edge); boletos go through AdyenBoletos.
  * Each operation has its breaker (`acquirer.<operation>`); Adyen's 4xx never count against it.
  */
 @Injectable()
 export class AdyenAcquirer extends AcquirerPort {
-  private http: ResilientHttp | null = null;
-
   constructor(
-    private readonly config: AdyenConfig,
-    private readonly acquirer: AcquirerConfig,
-    private readonly breakers: BreakerRegistry,
-    private readonly self: SelfOrigin,
+    private readonly adyen: AdyenCheckoutClient,
     private readonly store: AdyenStore,
     private readonly service: HttpAcquirer,
+    private readonly boletos: AdyenBoletos,
   ) {
     super();
   }
 
-  private client(): ResilientHttp {
-    this.http ??= new ResilientHttp(
-      'acquirer',
-      {
-        baseUrl: this.config.checkoutUrl ?? `${this.self.get()}${SANDBOX_ADYEN_CHECKOUT_PATH}`,
-        timeoutMs: this.acquirer.timeoutMs,
-        retryDelaysMs: this.acquirer.retryDelaysMs,
-        headers: { 'x-api-key': this.config.apiKey },
-      },
-      this.breakers,
-    );
-    return this.http;
-  }
-
   async authorizeCard(req: CardAuthorizationRequest): Promise<CardAuthorizationResult> {
     await this.store.beginAttempt(req.transactionId, req.capture, req.amountCents);
-    const res = await this.client().call<AdyenPaymentResponse>({
-      operation: 'authorizeCard',
-      method: 'POST',
-      path: '/payments',
-      body: paymentRequest(req, this.config),
-      headers: { 'idempotency-key': req.transactionId },
-      idempotent: true,
-    });
+    const res = await this.adyen.post<AdyenPaymentResponse>(
+      'authorizeCard',
+      '/payments',
+      paymentRequest(req, this.adyen.config),
+      req.transactionId,
+    );
     await this.store.answered(req.transactionId, res?.pspReference ?? null, res?.resultCode ?? null);
     return cardResultOf(res ?? {}, req.capture);
   }
@@ -107,18 +86,16 @@ export class AdyenAcquirer extends AcquirerPort {
   }
 
   createBoleto(req: BoletoRequest): Promise<BoletoResult> {
-    return this.service.createBoleto(req);
+    return this.boletos.create(req);
   }
 
   private modify(operation: string, pspReference: string, path: string, body: object, idempotencyKey: string) {
-    return this.client().call<AdyenModificationResponse>({
+    return this.adyen.post<AdyenModificationResponse>(
       operation,
-      method: 'POST',
-      path: `/payments/${encodeURIComponent(pspReference)}/${path}`,
-      body: { merchantAccount: this.config.merchantAccount, reference: idempotencyKey, ...body },
-      headers: { 'idempotency-key': idempotencyKey },
-      idempotent: true,
-    });
+      `/payments/${encodeURIComponent(pspReference)}/${path}`,
+      { merchantAccount: this.adyen.config.merchantAccount, reference: idempotencyKey, ...body },
+      idempotencyKey,
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import type { AdyenPaymentRequest } from '../../../common/protocols/adyen';
 import { SandboxEnabledGuard } from '../sandbox-acquirer.guard';
 import { AdyenAnswerError, SandboxAdyenCheckout } from './sandbox-adyen-checkout';
 import { SandboxAdyenConfig } from './sandbox-adyen.config';
+import { SandboxAdyenBoletos } from './sandbox-adyen-boletos';
 
 /**
  * The sandbox acquirer's Adyen face: Checkout v72's `/payments`, `/captures` and `/cancels`,
@@ -20,6 +21,7 @@ export class SandboxAdyenController {
 
   constructor(
     private readonly checkout: SandboxAdyenCheckout,
+    private readonly boletos: SandboxAdyenBoletos,
     private readonly config: SandboxAdyenConfig,
   ) {
     this.key = createHash('sha256').update(config.apiKey).digest();
@@ -33,7 +35,12 @@ export class SandboxAdyenController {
     @Body() body: AdyenPaymentRequest,
     @Res() reply: FastifyReply,
   ) {
-    return this.answer(reply, apiKey, idempotencyKey, () => this.checkout.pay(body, idempotencyKey, this.config.merchantAccount));
+    const method = (body as { paymentMethod?: { type?: string } } | undefined)?.paymentMethod?.type;
+    return this.answer(reply, apiKey, idempotencyKey, () =>
+      method === 'boletobancario'
+        ? this.boletos.pay(body as Record<string, any>, idempotencyKey, this.config.merchantAccount)
+        : this.checkout.pay(body, idempotencyKey, this.config.merchantAccount),
+    );
   }
 
   @Post('payments/:pspReference/captures')

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { BreakerRegistry } from '../../../platform/resilience/breaker-registry';
+import { ResilientHttp } from '../../../platform/http/resilient-http';
+import { SelfOrigin } from '../../../platform/http/self-origin';
+import { AcquirerConfig } from '../acquirer.config';
+import { AdyenConfig, SANDBOX_ADYEN_CHECKOUT_PATH } from './adyen.config';
+
+/**
+ * HTTP to Adyen Checkout v72 (`ADYEN_CHECKOUT_URL`, by default the sandbox's Adyen face):
+ * `X-API-Key` on every call, an `Idempotency-Key` on every POST, one breaker per operation
+ * (`acquirer.<operation>`), the acquirer's timeout and retry delays. Adyen's 4xx come back as
+ * ProviderCallError `provider_rejected` with Adyen's `ServiceError` as the body: never retried,
+ * never counted against the breaker.
+ */
+@Injectable()
+export class AdyenCheckoutClient {
+  private http: ResilientHttp | null = null;
+
+  constructor(
+    readonly config: AdyenConfig,
+    private readonly acquirer: AcquirerConfig,
+    private readonly breakers: BreakerRegistry,
+    private readonly self: SelfOrigin,
+  ) {}
+
+  post<T>(operation: string, path: string, body: object, idempotencyKey: string): Promise<T> {
+    return this.client().call<T>({
+      operation,
+      method: 'POST',
+      path,
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+      idempotent: true,
+    });
+  }
+
+  private client(): ResilientHttp {
+    this.http ??= new ResilientHttp(
+      'acquirer',
+      {
+        baseUrl: this.config.checkoutUrl ?? `${this.self.get()}${SANDBOX_ADYEN_CHECKOUT_PATH}`,
+        timeoutMs: this.acquirer.timeoutMs,
+        retryDelaysMs: this.acquirer.retryDelaysMs,
+        headers: { 'x-api-key': this.config.apiKey },
+      },
+      this.breakers,
+    );
+    return this.http;
+  }
+}
