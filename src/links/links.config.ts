@@ -8,8 +8,8 @@ export class LinksConfig {
   defaultFeeTable: FeeTable;
   /** Life of a Pix QR made on the checkout (capped by the link's expiresAt). */
   pixExpiresSeconds: number;
-  /** A boleto's due date is this many days after issue (capped by the link's expiresAt). */
-  boletoDueDays: number;
+  /** A boleto's due date is this many business days after issue (capped by the link's expiresAt); see domain/boleto-due-date.ts. */
+  boletoDueBusinessDays: number;
   /** How long a card attempt holds a use of a maxUses link at most (the authorization call). */
   cardHoldSeconds: number;
   /** Days after a boleto's due date its use stays held (bank clearing can report late). */
@@ -32,13 +32,17 @@ export const linksConfig = defineConfig(LinksConfig, (env) => {
       env.problems.push(`LINKS_DEFAULT_FEE_TABLE must be a JSON fee table (${e instanceof FeeError ? e.message : 'not JSON'})`);
     }
   }
+  if (env.raw('LINKS_BOLETO_DUE_DAYS') !== undefined)
+    env.problems.push(
+      'LINKS_BOLETO_DUE_DAYS is no longer read: boleto due dates count business days, set LINKS_BOLETO_DUE_BUSINESS_DAYS (default 3) instead',
+    );
   const frameAncestors = env.str('CHECKOUT_FRAME_ANCESTORS', '*');
   if (/[;,'"]/.test(frameAncestors)) env.problems.push('CHECKOUT_FRAME_ANCESTORS must be space-separated origins or *');
   return {
     sandbox: env.bool('SANDBOX_ENABLED', env.runtime !== 'production'),
     defaultFeeTable,
     pixExpiresSeconds: env.int('LINKS_PIX_EXPIRES_SECONDS', 1800, 60, 7 * 86400),
-    boletoDueDays: env.int('LINKS_BOLETO_DUE_DAYS', 3, 0, 60),
+    boletoDueBusinessDays: env.int('LINKS_BOLETO_DUE_BUSINESS_DAYS', 3, 0, 40),
     cardHoldSeconds: env.int('LINKS_CARD_HOLD_SECONDS', 120, 10, 3600),
     boletoHoldGraceDays: env.int('LINKS_BOLETO_HOLD_GRACE_DAYS', 3, 0, 30),
     frameAncestors,

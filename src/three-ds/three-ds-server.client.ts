@@ -61,7 +61,7 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
     const baseUrl = this.config.serverUrl ?? `${this.self.get()}/sandbox/three-ds`;
     this.http = new ResilientHttp(
       'threeDs',
-      { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs },
+      { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs, breaker: this.config.breaker },
       this.breakers,
     );
     return this.http;

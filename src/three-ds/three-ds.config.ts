@@ -1,4 +1,5 @@
 import { defineConfig } from '../platform/config/config';
+import { BreakerSettings, readBreakerSettings } from '../platform/resilience/breaker-settings';
 
 /** Configuration of 3DS authentication. */
 export class ThreeDsConfig {
@@ -9,6 +10,8 @@ export class ThreeDsConfig {
   retryDelaysMs: number[];
   /** Life of the token answered by POST /v1/acquiring/payments/initialize. */
   authenticationTtlMinutes: number;
+  /** The 3DS server's breakers (`threeDs.*`): THREE_DS_BREAKER_RESET_MS, _ERROR_THRESHOLD_PERCENT, _VOLUME_THRESHOLD. */
+  breaker: BreakerSettings;
 }
 
 export const threeDsConfig = defineConfig(ThreeDsConfig, (env) => {
@@ -22,5 +25,6 @@ export const threeDsConfig = defineConfig(ThreeDsConfig, (env) => {
     timeoutMs: env.int('THREE_DS_TIMEOUT_MS', 5000, 100, 60000),
     retryDelaysMs,
     authenticationTtlMinutes: env.int('THREE_DS_AUTHENTICATION_TTL_MINUTES', 30, 5, 24 * 60),
+    breaker: readBreakerSettings(env, 'THREE_DS'),
   };
 });

@@ -12,6 +12,10 @@ export const WebhookErrors = defineErrors({
   delivery_not_found: 404,
   /** Replay of a delivery that is still scheduled. */
   delivery_pending: 409,
+  /** Retry-now of a delivery that has finished (DELIVERED, DEAD, CANCELLED, NO_ENDPOINT): replay it instead. */
+  delivery_not_pending: 409,
+  /** Retry-now of a delivery a worker is sending at this moment. */
+  delivery_in_flight: 409,
   /** Replay needs an active registration for the delivery's domain. */
   no_active_endpoint: 409,
   /** A feature published an event the outbox cannot take (a programming error, never caller input). */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BOLETO_DUE_DATE_RULE } from '../domain/boleto-due-date';
 
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { NestedObject } from '../../common/dto/nested';
@@ -114,7 +115,7 @@ export class CheckoutBoletoDto {
   digitableLine: string;
   @ApiProperty({ example: '23791.23405 09000.000123 12345.670000 1 12340000025000' })
   formattedLine: string;
-  @ApiProperty({ example: '2026-11-23' })
+  @ApiProperty({ description: BOLETO_DUE_DATE_RULE, example: '2026-11-25' })
   dueDate: string;
   @ApiProperty({ description: 'ITF barcode, SVG', example: '/checkout/q7Xk2mP9aZ/payments/0c9d…/barcode.svg' })
   barcodeUrl: string;

@@ -1,5 +1,6 @@
 import { PAYMENT_ITEM_STATUSES } from '../domain/payment-item.state-machine';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BOLETO_DUE_DATE_RULE } from '../domain/boleto-due-date';
 import { LinkDto } from './link.dto';
 
 export class PayerDto {
@@ -26,7 +27,7 @@ export class PaymentMethodDetailDto {
   boletoId?: string;
   @ApiPropertyOptional({ description: 'Boleto, 47 digits', example: '23791234050900000012312345670000112340000025000' })
   digitableLine?: string;
-  @ApiPropertyOptional({ description: 'Boleto', example: '2026-11-23' })
+  @ApiPropertyOptional({ description: `Boleto. ${BOLETO_DUE_DATE_RULE}`, example: '2026-11-25' })
   dueDate?: string;
 }
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { cardBrand, luhnValid, panDigits, validCvv, validExpiry } from '../../common/formats/card';
 import { toCents } from '../../common/formats/money';
 import { Clock, saoPauloDate } from '../../platform/clock/clock';
+import { boletoDueDate } from '../domain/boleto-due-date';
 import { simulate } from '../domain/fees';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';
 import { LinksConfig } from '../links.config';
@@ -101,8 +102,7 @@ export class StartPayment {
       await this.ledger.reserve(link.id, id, holdUntil);
       return { link, item: await this.withHold(id, () => this.instruments.pix(base, owner.id, expiresIn, holdUntil, owner.name)) };
     }
-    let due = saoPauloDate(new Date(now.getTime() + this.config.boletoDueDays * DAY));
-    if (link.expiresAt && saoPauloDate(link.expiresAt) < due) due = saoPauloDate(link.expiresAt);
+    const due = boletoDueDate(saoPauloDate(now), this.config.boletoDueBusinessDays, link.expiresAt ? saoPauloDate(link.expiresAt) : null);
     const holdUntil = new Date(Date.parse(`${due}T23:59:59-03:00`) + this.config.boletoHoldGraceDays * DAY);
     await this.ledger.reserve(link.id, id, holdUntil);
     return { link, item: await this.withHold(id, () => this.instruments.boleto(base, owner.id, due, holdUntil)) };

@@ -4,6 +4,7 @@ import { Agent as HttpAgent, IncomingMessage, request as httpRequest, RequestOpt
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BreakerRegistry } from '../resilience/breaker-registry';
+import type { BreakerSettings } from '../resilience/breaker-settings';
 
 export interface ResilientCall {
   /** Breaker name: one breaker per operation (e.g. `bank.createRecurrence`). */
@@ -44,6 +45,8 @@ export interface ResilientHttpOptions {
   headers?: Record<string, string>;
   /** Mutual TLS (API Pix): the client certificate and key, and the CA the party's certificate must chain to. */
   tls?: { cert: string; key: string; ca?: string };
+  /** How this party's breakers trip and recover (the edge's `<PREFIX>_BREAKER_*` settings); unset: the registry's defaults. */
+  breaker?: BreakerSettings;
 }
 
 /**
@@ -71,6 +74,7 @@ export class ResilientHttp {
   async call<T>(c: ResilientCall): Promise<T> {
     const breaker = this.breakers.get(`${this.name}.${c.operation}`, (call: ResilientCall) => this.once(call), {
       timeoutMs: c.timeoutMs ?? this.opts.timeoutMs,
+      ...this.opts.breaker,
       critical: false,
     });
     const delays = c.idempotent ? this.opts.retryDelaysMs : [];

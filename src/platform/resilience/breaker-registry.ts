@@ -3,13 +3,11 @@ import CircuitBreaker from 'opossum';
 import { Counter, Gauge } from 'prom-client';
 import { HealthRegistry } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
+import { BreakerSettings, DEFAULT_BREAKER_SETTINGS } from './breaker-settings';
 
-export interface BreakerOptions {
+export interface BreakerOptions extends Partial<BreakerSettings> {
   /** Per-call timeout in ms (opossum rejects after it). */
   timeoutMs: number;
-  errorThresholdPercentage?: number;
-  resetTimeoutMs?: number;
-  volumeThreshold?: number;
   /** Whether an open breaker makes readiness fail (`down`) or only `degraded`. */
   critical?: boolean;
 }
@@ -61,9 +59,9 @@ export class BreakerRegistry {
     if (existing) return existing.breaker as unknown as CircuitBreaker<A, R>;
     const breaker = new CircuitBreaker(fn, {
       timeout: opts.timeoutMs,
-      errorThresholdPercentage: opts.errorThresholdPercentage ?? 50,
-      resetTimeout: opts.resetTimeoutMs ?? 10000,
-      volumeThreshold: opts.volumeThreshold ?? 5,
+      errorThresholdPercentage: opts.errorThresholdPercentage ?? DEFAULT_BREAKER_SETTINGS.errorThresholdPercentage,
+      resetTimeout: opts.resetTimeoutMs ?? DEFAULT_BREAKER_SETTINGS.resetTimeoutMs,
+      volumeThreshold: opts.volumeThreshold ?? DEFAULT_BREAKER_SETTINGS.volumeThreshold,
       rollingCountTimeout: 10000,
       name,
     });

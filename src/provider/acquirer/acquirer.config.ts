@@ -1,4 +1,5 @@
 import { defineConfig } from '../../platform/config/config';
+import { BreakerSettings, readBreakerSettings } from '../../platform/resilience/breaker-settings';
 
 /**
  * How the service reaches the acquirer. `ACQUIRER_URL` unset means the in-process sandbox at
@@ -15,6 +16,8 @@ export class AcquirerConfig {
   eventsToleranceSeconds: number;
   timeoutMs: number;
   retryDelaysMs: number[];
+  /** The acquirer's breakers (`acquirer.*`): ACQUIRER_BREAKER_RESET_MS, _ERROR_THRESHOLD_PERCENT, _VOLUME_THRESHOLD. */
+  breaker: BreakerSettings;
 }
 
 export const acquirerConfig = defineConfig(AcquirerConfig, (env) => {
@@ -30,5 +33,6 @@ export const acquirerConfig = defineConfig(AcquirerConfig, (env) => {
     eventsToleranceSeconds: env.int('ACQUIRER_EVENTS_TOLERANCE_SECONDS', 300, 10, 86400),
     timeoutMs: env.int('ACQUIRER_TIMEOUT_MS', 5000, 100, 60000),
     retryDelaysMs,
+    breaker: readBreakerSettings(env, 'ACQUIRER'),
   };
 });

@@ -45,6 +45,7 @@ export class HttpAcquirer extends AcquirerPort {
         baseUrl: this.baseUrl(),
         timeoutMs: this.config.timeoutMs,
         retryDelaysMs: this.config.retryDelaysMs,
+        breaker: this.config.breaker,
         headers: { 'x-acquirer-key': this.config.apiKey },
       },
       this.breakers,

@@ -1,4 +1,5 @@
 import { defineConfig } from '../../platform/config/config';
+import { BreakerSettings, readBreakerSettings } from '../../platform/resilience/breaker-settings';
 
 /** How the service reaches its banking provider and how the provider's events are proven. */
 export class BankProviderConfig {
@@ -14,6 +15,8 @@ export class BankProviderConfig {
   timeoutMs: number;
   /** Waits before each retry of an idempotent call (the spec's 1 s, 3 s, 9 s by default). */
   retryDelaysMs: number[];
+  /** The bank's breakers (one per operation, `bank.*` and `psp.*`): PROVIDER_BREAKER_RESET_MS, _ERROR_THRESHOLD_PERCENT, _VOLUME_THRESHOLD. */
+  breaker: BreakerSettings;
 }
 
 export const bankProviderConfig = defineConfig(BankProviderConfig, (env) => {
@@ -37,5 +40,6 @@ export const bankProviderConfig = defineConfig(BankProviderConfig, (env) => {
     eventsSecret: env.secret('PROVIDER_EVENTS_SECRET', { minLength: 24 }),
     timeoutMs: env.int('PROVIDER_TIMEOUT_MS', 5000, 50, 60000),
     retryDelaysMs,
+    breaker: readBreakerSettings(env, 'PROVIDER'),
   };
 });

@@ -43,6 +43,7 @@ export class HttpBankProvider extends BankProvider {
           baseUrl,
           timeoutMs: this.config.timeoutMs,
           retryDelaysMs: this.config.retryDelaysMs,
+          breaker: this.config.breaker,
           headers: { [PROVIDER_KEY_HEADER]: this.config.apiKey },
         },
         this.breakers,

@@ -177,7 +177,12 @@ export class PixApiClient {
             const pki = ensureDevCertificates(join(this.platform.dataDir, 'psp-certs'));
             return { cert: pki.clientCert, key: pki.clientKey, ca: pki.ca };
           })();
-      const common = { timeoutMs: this.provider.timeoutMs, retryDelaysMs: this.provider.retryDelaysMs, tls };
+      const common = {
+        timeoutMs: this.provider.timeoutMs,
+        retryDelaysMs: this.provider.retryDelaysMs,
+        breaker: this.provider.breaker,
+        tls,
+      };
       return {
         http: new ResilientHttp('psp', { baseUrl, ...common }, this.breakers),
         tokens: new ResilientHttp('psp', { baseUrl: tokenUrl, ...common }, this.breakers),

@@ -53,4 +53,22 @@ export class WebhookDeliveriesController {
   replay(@CurrentTenant() t: TenantContext, @Param('deliveryId') id: string): Promise<DeliveryDto> {
     return this.deliveries.replay(t.tenantId, id);
   }
+
+  @Post(':deliveryId/retry-now')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'retryWebhookDeliveryNow',
+    summary: 'Send a waiting delivery now instead of at its next scheduled attempt (after your receiver is back)',
+    description:
+      'Only a PENDING delivery is hurried: its next attempt becomes due now and the delivery worker sends it within a poll interval, as one attempt of its schedule (a failure is retried on the usual backoff). A delivery is never sent twice at once: one being sent at this moment answers `delivery_in_flight`. A finished delivery (DELIVERED, DEAD, CANCELLED, NO_ENDPOINT) answers `delivery_not_pending`: use replay to send its event again.',
+  })
+  @ApiAcceptedResponse({ type: DeliveryDto, description: 'The delivery, PENDING with nextAttemptAt now' })
+  @ApiErrors(NOT_FOUND, [
+    409,
+    'delivery_not_pending',
+    'The delivery has finished (`delivery_not_pending`: replay it) or is being sent at this moment (`delivery_in_flight`)',
+  ])
+  retryNow(@CurrentTenant() t: TenantContext, @Param('deliveryId') id: string): Promise<DeliveryDto> {
+    return this.deliveries.retryNow(t.tenantId, id);
+  }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeliveryAttemptDto, DeliveryDto } from '../dto/delivery.dto';
 import { DeliveryStatus } from '../event-types';
+import { EventDomain } from '../event-publisher';
 import * as sql from '../../platform/database/sql';
 import type { Row } from '../../platform/database/sql';
 
@@ -14,6 +15,14 @@ export interface DeliveryFilter {
 
 export type ReplayOutcome = { ok: true; delivery: DeliveryDto } | { ok: false; reason: 'not_found' | 'pending' | 'no_active_endpoint' };
 
+export type RetryNowOutcome = { ok: true; delivery: DeliveryDto } | { ok: false; reason: 'not_found' | 'not_pending' | 'in_flight' };
+
+/** `now` is business time (which rows are due, as the worker's claim sees it); `wallNow` is wall-clock time (leases). */
+export interface RetryClock {
+  now: Date;
+  wallNow: Date;
+}
+
 /** Port: the tenant's view of the delivery log. */
 export abstract class DeliveriesRepository {
   abstract list(tenantId: string, f: DeliveryFilter): Promise<[DeliveryDto[], number]>;
@@ -21,7 +30,20 @@ export abstract class DeliveriesRepository {
   abstract attempts(deliveryId: string): Promise<DeliveryAttemptDto[]>;
   /** A new PENDING delivery of the same event to the domain's active endpoint, due at `now`. */
   abstract replay(tenantId: string, id: string, now: Date): Promise<ReplayOutcome>;
+  /** A PENDING delivery no worker holds becomes due at `now` (its attempt count and schedule are kept). */
+  abstract retryNow(tenantId: string, id: string, at: RetryClock): Promise<RetryNowOutcome>;
+  /** Every PENDING delivery of the domain's active endpoint that no worker holds becomes due at `now`; their ids. */
+  abstract retryPending(tenantId: string, domain: EventDomain, at: RetryClock): Promise<string[]>;
 }
+
+/**
+ * Hurrying a delivery only moves its due time: the worker, which claims due rows FOR UPDATE SKIP
+ * LOCKED, still makes the attempt, so a delivery is never sent twice at once. A row a worker
+ * holds (an unexpired lease) is left alone: it is being sent right now. Under READ COMMITTED a
+ * claim that commits while this statement waits on the row is re-checked, so the lease test
+ * holds even then.
+ */
+const HURRY_WHERE = `d.status = 'PENDING' AND (d.leased_until IS NULL OR d.leased_until <= $4)`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COLUMNS = `id, event_id, domain, event_type, status, attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, delivered_at, replay_of, created_at`;
@@ -100,6 +122,33 @@ export class SqlDeliveriesRepository extends DeliveriesRepository {
     const original = await this.find(tenantId, id);
     if (!original) return { ok: false, reason: 'not_found' };
     return { ok: false, reason: original.status === 'PENDING' ? 'pending' : 'no_active_endpoint' };
+  }
+
+  async retryNow(tenantId: string, id: string, at: RetryClock): Promise<RetryNowOutcome> {
+    if (!UUID.test(id)) return { ok: false, reason: 'not_found' };
+    const rows = await sql.rows<DeliveryRow>(
+      this.ds,
+      `UPDATE webhook_deliveries d SET next_attempt_at = LEAST(d.next_attempt_at, $3::timestamptz)
+       WHERE d.id = $1 AND d.tenant_id = $2 AND ${HURRY_WHERE}
+       RETURNING ${COLUMNS}`,
+      [id, tenantId, at.now, at.wallNow],
+    );
+    if (rows[0]) return { ok: true, delivery: toDto(rows[0]) };
+    const current = await this.find(tenantId, id);
+    if (!current) return { ok: false, reason: 'not_found' };
+    return { ok: false, reason: current.status === 'PENDING' ? 'in_flight' : 'not_pending' };
+  }
+
+  async retryPending(tenantId: string, domain: EventDomain, at: RetryClock): Promise<string[]> {
+    const rows = await sql.rows<{ id: string }>(
+      this.ds,
+      `UPDATE webhook_deliveries d SET next_attempt_at = LEAST(d.next_attempt_at, $3::timestamptz)
+       FROM webhook_endpoints e
+       WHERE e.tenant_id = $1 AND e.domain = $2 AND e.status = 'ACTIVE' AND d.endpoint_id = e.id AND ${HURRY_WHERE}
+       RETURNING d.id`,
+      [tenantId, domain, at.now, at.wallNow],
+    );
+    return rows.map((r) => r.id).sort();
   }
 }
 

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../platform/clock/clock';
 import { Page, page } from '../../platform/pagination/pagination';
-import { DeliveryDetailDto, DeliveryDto, DeliveryQueryDto } from '../dto/delivery.dto';
+import { DeliveryDetailDto, DeliveryDto, DeliveryQueryDto, RetryPendingDto } from '../dto/delivery.dto';
+import { EventDomain } from '../event-publisher';
 import { WebhookErrors } from '../webhooks.errors';
+import { EndpointsRepository } from '../endpoints/endpoints.repository';
 import { DeliveriesRepository } from './deliveries.repository';
 
-/** The tenant's delivery log and replays. */
+/** The tenant's delivery log, replays and hurried retries. */
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(
     private readonly repo: DeliveriesRepository,
     private readonly clock: Clock,
+    private readonly endpoints: EndpointsRepository,
   ) {}
 
   async list(tenantId: string, q: DeliveryQueryDto): Promise<Page<DeliveryDto>> {
@@ -37,6 +40,35 @@ export class WebhookDeliveriesService {
       'no_active_endpoint',
       "No active webhook is registered for this delivery's domain; register one (PUT) and replay again",
     );
+  }
+
+  /** Makes a waiting delivery due now; the worker sends it (one attempt of its schedule). */
+  async retryNow(tenantId: string, id: string): Promise<DeliveryDto> {
+    const r = await this.repo.retryNow(tenantId, id, this.times());
+    if (r.ok) return r.delivery;
+    if (r.reason === 'not_found') throw notFound(id);
+    if (r.reason === 'in_flight')
+      throw WebhookErrors.error(
+        'delivery_in_flight',
+        'The delivery is being sent at this moment; its outcome is in the delivery log shortly',
+      );
+    throw WebhookErrors.error(
+      'delivery_not_pending',
+      'The delivery has finished (DELIVERED, DEAD, CANCELLED or NO_ENDPOINT); replay it to send the event again',
+    );
+  }
+
+  /** Makes every waiting delivery of the domain's registration due now. */
+  async retryPending(tenantId: string, domain: EventDomain): Promise<RetryPendingDto> {
+    const at = this.times();
+    const ids = await this.repo.retryPending(tenantId, domain, at);
+    if (!ids.length && !(await this.endpoints.find(tenantId, domain)))
+      throw WebhookErrors.error('webhook_not_found', `No ${domain} webhook is registered`);
+    return { domain, scheduled: ids.length, deliveryIds: ids, dueAt: at.now.toISOString() };
+  }
+
+  private times() {
+    return { now: this.clock.now(), wallNow: new Date() };
   }
 }
 

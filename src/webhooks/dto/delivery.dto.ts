@@ -112,3 +112,24 @@ export class DeliveryDetailDto extends DeliveryDto {
 }
 
 export class DeliveryPageDto extends PageOf(DeliveryDto) {}
+
+export class RetryPendingDto {
+  @ApiProperty({ enum: ['acquiring', 'pix-automatic'], example: 'acquiring' })
+  domain: string;
+
+  @ApiProperty({ example: 2, description: 'How many waiting deliveries were made due now (0 when none was waiting)' })
+  scheduled: number;
+
+  @ApiProperty({
+    type: [String],
+    example: ['0b7e4a3c-1f2d-4e5f-8a9b-0c1d2e3f4a5b', '5d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6'],
+    description: 'The deliveries made due now; follow each in the delivery log',
+  })
+  deliveryIds: string[];
+
+  @ApiProperty({
+    example: '2026-11-20T12:05:00.000Z',
+    description: 'The time they were made due; the worker sends them within a poll interval',
+  })
+  dueAt: string;
+}

@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
 import type { TenantContext } from '../../platform/http/tenant-context';
 import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
@@ -11,9 +11,16 @@ import {
   RegisterAcquiringWebhookDto,
   RegisterPixAutomaticWebhookDto,
 } from '../dto/endpoint.dto';
+import { RetryPendingDto } from '../dto/delivery.dto';
+import { WebhookDeliveriesService } from '../deliveries/deliveries.service';
 import { WebhookEndpointsService } from './endpoints.service';
 
 const NOT_FOUND: ApiError = [404, 'webhook_not_found', 'No webhook is registered for this domain'];
+const RETRY_PENDING = {
+  summary: "Send every waiting delivery of this registration now (after your receiver's outage)",
+  description:
+    'Each PENDING delivery not being sent at this moment becomes due now; the delivery worker sends them within a poll interval, each as one attempt of its schedule, never two at once. Deliveries being sent right now are left to finish. `scheduled` is 0 when nothing was waiting.',
+};
 const BAD_URL: ApiError = [
   400,
   'invalid_webhook_url',
@@ -24,7 +31,10 @@ const BAD_URL: ApiError = [
 @TenantRoute()
 @Controller('v1/banking/webhooks')
 export class WebhookEndpointsController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly deliveries: WebhookDeliveriesService,
+  ) {}
 
   @Put('acquiring')
   @HttpCode(200)
@@ -95,5 +105,23 @@ export class WebhookEndpointsController {
   @ApiErrors(NOT_FOUND)
   deletePixAutomatic(@CurrentTenant() t: TenantContext): Promise<void> {
     return this.endpoints.remove(t.tenantId, 'pix-automatic');
+  }
+
+  @Post('acquiring/retry-pending')
+  @HttpCode(202)
+  @ApiOperation({ operationId: 'retryPendingAcquiringDeliveries', ...RETRY_PENDING })
+  @ApiAcceptedResponse({ type: RetryPendingDto })
+  @ApiErrors(NOT_FOUND)
+  retryPendingAcquiring(@CurrentTenant() t: TenantContext): Promise<RetryPendingDto> {
+    return this.deliveries.retryPending(t.tenantId, 'acquiring');
+  }
+
+  @Post('pix-automatic/retry-pending')
+  @HttpCode(202)
+  @ApiOperation({ operationId: 'retryPendingPixAutomaticDeliveries', ...RETRY_PENDING })
+  @ApiAcceptedResponse({ type: RetryPendingDto })
+  @ApiErrors(NOT_FOUND)
+  retryPendingPixAutomatic(@CurrentTenant() t: TenantContext): Promise<RetryPendingDto> {
+    return this.deliveries.retryPending(t.tenantId, 'pix-automatic');
   }
 }

@@ -41,6 +41,7 @@ export class AdyenCheckoutClient {
         baseUrl: this.config.checkoutUrl ?? `${this.self.get()}${SANDBOX_ADYEN_CHECKOUT_PATH}`,
         timeoutMs: this.acquirer.timeoutMs,
         retryDelaysMs: this.acquirer.retryDelaysMs,
+        breaker: this.acquirer.breaker,
         headers: { 'x-api-key': this.config.apiKey },
       },
       this.breakers,
