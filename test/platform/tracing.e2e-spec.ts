@@ -7,6 +7,7 @@ import { day } from '../pix-automatic/support';
 import { OtlpReceiver } from '../support/otlp-receiver';
 import { http, startTestApp } from '../support/test-app';
 import { initialize } from '../three-ds/support';
+import { endpoints, pixEvent, publish, Receiver, waitFor } from '../webhooks/support';
 
 const RECURRENCES = '/v1/banking/pix/automatic/recurrences';
 const TAX_ID = '52998224725';
@@ -112,6 +113,31 @@ describe('OpenTelemetry traces', () => {
     }
     // no query strings and no bodies either
     for (const s of receiver.spans()) for (const v of Object.values(s.attributes)) expect(String(v)).not.toMatch(/[?{]/);
+  });
+
+  it('a webhook delivery attempt is a client span, and the receiver gets its traceparent', async () => {
+    const rx = await new Receiver().start();
+    try {
+      const { encryptionKey } = await endpoints(c.t).registerPixAutomatic(c.tenant.tenantId, { url: rx.url });
+      await publish(c.t, [pixEvent(c.tenant.tenantId, 1)]);
+      await waitFor('the delivery', () => rx.received.length > 0);
+      const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(rx.received[0].headers.traceparent)) ?? [];
+      expect(traceId).toBeDefined();
+      const delivery = await receiver.waitFor('the delivery span', (s) => s.spanId === spanId);
+      expect(delivery).toMatchObject({ kind: CLIENT, traceId, name: 'POST webhook' });
+      expect(delivery.attributes).toMatchObject({
+        'server.address': '127.0.0.1',
+        'server.port': rx.port,
+        'http.response.status_code': 200,
+      });
+      // the delivery worker is a loop of its own, not a request: each attempt starts its own trace
+      expect(delivery.parentSpanId ?? '').toBe('');
+      const everything = JSON.stringify(receiver.bodies);
+      expect(everything.includes(encryptionKey)).toBe(false);
+      expect(everything.includes('/hooks')).toBe(false);
+    } finally {
+      await rx.stop();
+    }
   });
 
   it('makes each periodic job pass a span, the root of its own trace', async () => {
