@@ -151,6 +151,28 @@ describe('OpenTelemetry traces', () => {
   });
 });
 
+describe('OpenTelemetry traces, default protocol', () => {
+  it('exports OTLP/HTTP protobuf to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces', async () => {
+    const receiver = await new OtlpReceiver().start();
+    const t = await startTestApp({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'payments-protobuf', OTEL_BSP_SCHEDULE_DELAY: '50' },
+    });
+    try {
+      expect((await http(t.url, 'GET', RECURRENCES)).status).toBe(401);
+      const until = Date.now() + 10000;
+      const seen = () => receiver.bodies.some((b) => b.raw.includes(`GET ${RECURRENCES}`));
+      while (!seen() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(seen()).toBe(true);
+      expect(receiver.bodies[0].contentType).toBe('application/x-protobuf');
+      // protobuf keeps strings as UTF-8 bytes: the resource and the span name are there as sent
+      expect(receiver.bodies.some((b) => b.raw.includes('payments-protobuf'))).toBe(true);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+});
+
 describe('OpenTelemetry traces, off', () => {
   it('with no OTEL endpoint: no provider registered, no trace id in the log, nothing exported', async () => {
     const receiver = await new OtlpReceiver().start();

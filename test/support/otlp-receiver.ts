@@ -21,8 +21,9 @@ function attributesOf(list: { key: string; value: Record<string, unknown> }[] | 
 }
 
 /**
- * A tiny OTLP/HTTP traces receiver (JSON encoding): collects every POST /v1/traces body, as a
- * collector would receive it from the service's real exporter.
+ * A tiny OTLP/HTTP traces receiver: collects every POST /v1/traces body, as a collector would
+ * receive it from the service's real exporter. JSON bodies are parsed into spans; protobuf ones
+ * are kept raw.
  */
 export class OtlpReceiver {
   readonly bodies: any[] = [];
@@ -35,7 +36,9 @@ export class OtlpReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         if (req.method === 'POST' && req.url === '/v1/traces') {
-          this.bodies.push({ contentType: req.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+          const raw = Buffer.concat(chunks);
+          const json = req.headers['content-type'] === 'application/json';
+          this.bodies.push({ contentType: req.headers['content-type'], body: json ? JSON.parse(raw.toString('utf8')) : {}, raw });
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
