@@ -1,6 +1,8 @@
 /** Unit and integration tests run from TypeScript sources through swc. */
-// Dependencies published as ES modules only; swc turns them into CommonJS for jest.
-const ESM_DEPS = ['content-disposition'];
+// Dependencies published as ES modules only, or that load node:http through import() (the OTLP
+// exporter: jest's CommonJS sandbox refuses import() without --experimental-vm-modules); swc
+// turns them into CommonJS for jest.
+const ESM_DEPS = ['content-disposition', '@opentelemetry/otlp-exporter-base'];
 
 module.exports = {
   rootDir: '.',

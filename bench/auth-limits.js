@@ -6,7 +6,13 @@
 // The in-process rounds also run the framework floor (bare/auth-limits-nest.js: an empty NestJS +
 // Fastify app, one guard with the same hand-rolled check, the same JSON) in turn with the other
 // two, so one run tells how much of the gap is the framework's and how much is the service's.
+//
+// `auth.limits (tracing on)`: the in-process service with OpenTelemetry on (every request
+// sampled, spans exported over OTLP/HTTP protobuf to a sink in this process that only drains
+// them), against the same bare route: its ratio beside the in-process one is what tracing costs.
+// BENCH_TRACING=0 leaves it out.
 const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:crypto');
+const { createServer } = require('node:http');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair } = require('./lib');
@@ -39,15 +45,35 @@ async function onboard(base, dbUrl) {
   return { tenantId: t.tenantId, token: tok.access_token };
 }
 
+/** An OTLP/HTTP endpoint that accepts and drops every export (the collector's cost is not ours). */
+async function otlpSink() {
+  let exports = 0;
+  const server = createServer((req, res) => {
+    exports++;
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, stop: () => new Promise((r) => server.close(r)) };
+}
+
 async function main() {
   const db = await freshDatabase();
+  const sink = process.env.BENCH_TRACING === '0' ? null : await otlpSink();
   const bare = await startBare(join(__dirname, 'bare/auth-limits.js'), { JWT_SIGNING_KEYS });
   const floor = await startBare(join(__dirname, 'bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS });
   const variants = [['auth.limits (in-process)', { REDIS_URL: '' }]];
   if (process.env.REDIS_URL) variants.push(['auth.limits (redis)', { REDIS_URL: process.env.REDIS_URL }]);
+  if (sink) {
+    variants.push([
+      'auth.limits (tracing on)',
+      { REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'always_on', OTEL_SERVICE_NAME: 'payments-bench' },
+    ]);
+  }
   try {
     for (const [name, env] of variants) {
-      const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, ...env });
+      // tracing off unless the variant turns it on, whatever the shell's OTEL_* say
+      const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', ...env });
       try {
         const o = await onboard(svc.url, db.url);
         const path = `/v1/banking/accounts/${o.tenantId}/limits`;
@@ -58,7 +84,8 @@ async function main() {
           pair(name, b, s, { goal: 'ratio >= 0.6', ofFloor: +(s.rps / f.rps).toFixed(3) });
         } else {
           const r = await compare({ url: `${bare.url}${path}`, headers }, { url: `${svc.url}${path}`, headers });
-          pair(name, r.bare, r.service, { goal: 'reported' });
+          const tracing = name.includes('tracing') ? { goal: 'reported: compare with the in-process ratio', otlpExports: sink.exports() } : { goal: 'reported' };
+          pair(name, r.bare, r.service, tracing);
         }
       } finally {
         await svc.stop();
@@ -67,6 +94,7 @@ async function main() {
   } finally {
     await bare.stop();
     await floor.stop();
+    await sink?.stop();
     await db.drop();
   }
 }

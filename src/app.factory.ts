@@ -12,6 +12,8 @@ import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { ErrorDetail, PlatformErrors } from './platform/errors/app-error';
 import { genReqId, installHttpHooks } from './platform/http/http-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
+import { installTracingHooks } from './platform/tracing/http-tracing';
+import { Tracing } from './platform/tracing/tracing.service';
 import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { buildOpenApiDocument, SWAGGER_UI_CSS } from './platform/openapi/openapi';
@@ -58,6 +60,8 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
   app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new InputBoundaryPipe(), validationPipe);
+  // First, so the request span covers the other hooks (and a 503 before the database is ready).
+  if (app.get(Tracing).enabled) installTracingHooks(app.getHttpAdapter().getInstance());
   installHttpHooks(app.getHttpAdapter().getInstance(), {
     db: app.get(DatabaseState),
     metrics: app.get(MetricsService),

@@ -2,6 +2,7 @@ import { ConfigSection } from './platform/config/config';
 import { authConfig } from './auth/auth.config';
 import { gatewayConfig } from './gateway/gateway.config';
 import { databaseConfig, platformConfig } from './platform/config/platform.config';
+import { tracingConfig } from './platform/tracing/tracing.config';
 import { linksConfig } from './links/links.config';
 import { acquirerConfig } from './provider/acquirer/acquirer.config';
 import { adyenConfig } from './provider/acquirer/adyen/adyen.config';
@@ -23,6 +24,7 @@ import { sandboxThreeDsConfig } from './sandbox/three-ds/sandbox-three-ds.config
 export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   platformConfig,
   databaseConfig,
+  tracingConfig,
   authConfig,
   gatewayConfig,
   acquirerConfig,

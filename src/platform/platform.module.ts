@@ -13,6 +13,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { BreakerRegistry } from './resilience/breaker-registry';
 import { LocalEndpoints } from './http/local-endpoints';
+import { Tracing } from './tracing/tracing.service';
 
 export interface PlatformOptions {
   /** Tests capture log lines here to prove nothing secret is logged. */
@@ -40,6 +41,7 @@ export class PlatformModule {
         BreakerRegistry,
         PeriodicJobs,
         LocalEndpoints,
+        Tracing,
       ],
       exports: [
         AppLogger,
@@ -52,6 +54,7 @@ export class PlatformModule {
         BreakerRegistry,
         PeriodicJobs,
         LocalEndpoints,
+        Tracing,
         DatabaseModule,
       ],
     };

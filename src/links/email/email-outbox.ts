@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { createTransport, Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { endClientSpan, startClientSpan } from '../../platform/tracing/tracing';
 import { HealthRegistry } from '../../platform/health/health-registry';
 import { LinksConfig } from '../links.config';
 import { Notice } from './payment-notice';
@@ -89,6 +90,8 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async send(r: OutboxMail): Promise<void> {
+    // a client span per message (tracing on): the server only, never the addresses or the content
+    const span = startClientSpan('smtp send', smtpServer(this.config.smtpUrl));
     try {
       await this.transport!.sendMail({
         from: this.config.mailFrom,
@@ -97,8 +100,10 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
         text: r.text_body,
         html: r.html_body,
       });
+      endClientSpan(span);
       await sql.rows(this.ds, `UPDATE links_email_outbox SET status = 'SENT', sent_at = now(), last_error = NULL WHERE id = $1`, [r.id]);
     } catch (e: any) {
+      endClientSpan(span, undefined, e ?? 'error');
       const dead = r.attempts >= MAX_ATTEMPTS;
       const wait = BACKOFF_SECONDS[Math.min(r.attempts - 1, BACKOFF_SECONDS.length - 1)];
       this.logger.warn(
@@ -117,4 +122,14 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     await this.job?.stop();
     this.transport?.close();
   }
+}
+
+/** The SMTP server as span attributes: host and port only (the URL's user and password stay out). */
+function smtpServer(url: string | undefined): Record<string, string | number> {
+  const u = new URL(url ?? 'smtp://localhost');
+  return {
+    'server.address': u.hostname,
+    'server.port': Number(u.port) || (u.protocol === 'smtps:' ? 465 : 587),
+    'network.protocol.name': 'smtp',
+  };
 }

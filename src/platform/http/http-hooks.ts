@@ -6,6 +6,7 @@ import { CONTROL } from '../../common/formats/text';
 import { DatabaseState } from '../database/database.state';
 import { MetricsService } from '../metrics/metrics.service';
 import { isProbe, stripQuery } from '../logging/logger.options';
+import { traceIdOf } from '../tracing/trace-id';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -72,16 +73,19 @@ export function urlDefect(url: string): Error | null {
 
 /**
  * One line per request (probes and scrapes excepted): method, path without its query (query
- * strings can carry tokens), route template, status, duration; never headers or bodies.
+ * strings can carry tokens), route template, status, duration, the trace id when tracing is on;
+ * never headers or bodies.
  * 5xx at error, 4xx at warn, the rest at info; nothing is built when the level is off.
  */
 function logRequest(log: Pino, req: FastifyRequest, reply: FastifyReply): void {
   const status = reply.statusCode;
   const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
   if (!log.isLevelEnabled(level) || isProbe(req.url)) return;
+  const traceId = traceIdOf(req);
   log[level](
     {
       requestId: req.id,
+      ...(traceId ? { traceId } : {}),
       req: { method: req.method, url: stripQuery(req.url), route: routeTemplate(req), remoteAddress: req.ip },
       res: { statusCode: status },
       responseTime: Math.round(reply.elapsedTime * 10) / 10,

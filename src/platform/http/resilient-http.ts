@@ -5,6 +5,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BreakerRegistry } from '../resilience/breaker-registry';
 import type { BreakerSettings } from '../resilience/breaker-settings';
+import { endClientSpan, startClientSpan } from '../tracing/tracing';
 
 export interface ResilientCall {
   /** Breaker name: one breaker per operation (e.g. `bank.createRecurrence`). */
@@ -58,6 +59,8 @@ export class ResilientHttp {
   /** Kept-alive connections to the party (global fetch costs ~15 % of a recurrence create in web streams alone). */
   private readonly agent: HttpAgent;
   private readonly send: (url: URL, options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ReturnType<typeof httpRequest>;
+  /** The party, as span attributes: its host and port, never the path (paths carry ids) or the query. */
+  private readonly server: Record<string, string | number>;
 
   constructor(
     private readonly name: string,
@@ -69,6 +72,8 @@ export class ResilientHttp {
       ? new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, minVersion: 'TLSv1.2', ...(opts.tls ?? {}) })
       : new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
     this.send = https ? httpsRequest : httpRequest;
+    const base = new URL(opts.baseUrl);
+    this.server = { 'server.address': base.hostname, 'server.port': Number(base.port) || (https ? 443 : 80), 'peer.service': name };
   }
 
   async call<T>(c: ResilientCall): Promise<T> {
@@ -101,7 +106,8 @@ export class ResilientHttp {
   /**
    * One attempt: 5xx and network errors reject (they count against the breaker); 4xx resolves.
    * The breaker times the call out; the socket is also destroyed shortly after, so a hung
-   * party does not keep connections.
+   * party does not keep connections. Each attempt is a client span (when tracing is on) and
+   * carries its `traceparent`.
    */
   private once(c: ResilientCall): Promise<{ status: number; body: unknown }> {
     const payload = c.form
@@ -118,10 +124,17 @@ export class ResilientHttp {
       ...c.headers,
     };
     const limitMs = (c.timeoutMs ?? this.opts.timeoutMs) + 50;
+    const span = startClientSpan(
+      `${c.method} ${this.name}.${c.operation}`,
+      { ...this.server, 'http.request.method': c.method, 'payments.operation': c.operation },
+      headers,
+    );
     return new Promise((resolveOnce, rejectOnce) => {
       let settled = false;
-      const resolve = (v: { status: number; body: unknown }) => void (settled || ((settled = true), resolveOnce(v)));
-      const reject = (e: unknown) => void (settled || ((settled = true), rejectOnce(e)));
+      const resolve = (v: { status: number; body: unknown }) =>
+        void (settled || ((settled = true), endClientSpan(span, v.status), resolveOnce(v)));
+      const reject = (e: unknown) =>
+        void (settled || ((settled = true), endClientSpan(span, (e as ProviderCallError)?.status, e ?? 'error'), rejectOnce(e)));
       const req = this.send(new URL(`${this.opts.baseUrl}${c.path}`), { method: c.method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

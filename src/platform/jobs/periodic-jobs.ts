@@ -3,6 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { DatabaseState } from '../database/database.state';
 import { HealthRegistry } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
+import { inJobSpan } from '../tracing/tracing';
 
 export interface PeriodicJobSpec {
   /** Stable name: in logs and in the `job` label of the metrics. */
@@ -63,8 +64,8 @@ class Job implements PeriodicJob {
 
   runNow(): Promise<void> {
     if (this.stopped) return this.running ?? Promise.resolve();
-    this.running ??= this.spec
-      .run()
+    // each pass is a span (tracing on), the root of its own trace
+    this.running ??= inJobSpan(this.spec.name, () => this.spec.run())
       .then(
         () => {
           this.failuresInARow = 0;

@@ -11,6 +11,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIpLiteral, judgeAddress, stripBrackets } from './address-policy';
 import { HttpOutcome, responseSnippet, SNIPPET_MAX_BYTES } from './attempt-outcome';
+import { endClientSpan, startClientSpan } from '../../platform/tracing/tracing';
 
 export interface HttpTransportOptions {
   allowPrivateTargets: boolean;
@@ -96,6 +97,11 @@ export class HttpTransport {
       const done = (o: HttpOutcome) => {
         if (settled) return;
         settled = true;
+        endClientSpan(
+          span,
+          o.kind === 'response' ? o.statusCode : undefined,
+          o.kind === 'error' ? { code: errorCode(o.error) } : undefined,
+        );
         clearTimeout(timer);
         this.active.delete(cr);
         resolve(o);
@@ -117,16 +123,24 @@ export class HttpTransport {
         }
       }
       const secure = u.protocol === 'https:';
+      const port = u.port || (secure ? 443 : 80);
+      // a client span per attempt (tracing on): the receiver's host and port, never its path or query
+      const headers: Record<string, string> = { ...req.headers };
+      const span = startClientSpan(
+        'POST webhook',
+        { 'http.request.method': 'POST', 'server.address': stripBrackets(u.hostname), 'server.port': Number(port) },
+        headers,
+      );
       const cr = (secure ? https : http).request({
         protocol: u.protocol,
         hostname: stripBrackets(u.hostname),
-        port: u.port || (secure ? 443 : 80),
+        port,
         path: `${u.pathname}${u.search}`,
         method: 'POST',
         agent: secure ? this.httpsAgent : this.httpAgent,
         lookup: this.guardedLookup,
         headers: {
-          ...req.headers,
+          ...headers,
           'Content-Type': 'application/json',
           'Content-Length': String(Buffer.byteLength(req.body)),
           'User-Agent': this.opts.userAgent,
@@ -183,6 +197,11 @@ export class HttpTransport {
       callback(null, address, family);
     });
   };
+}
+
+/** The code at the head of an outcome's error (`ECONNREFUSED: …`, `timeout after …`), for the span. */
+function errorCode(error: string): string {
+  return /^[A-Za-z_]+/.exec(error)?.[0] ?? 'error';
 }
 
 function headerValue(h: string | string[] | undefined): string | undefined {

@@ -1,0 +1,160 @@
+import {
+  Attributes,
+  context,
+  defaultTextMapSetter,
+  propagation,
+  ROOT_CONTEXT,
+  Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  Tracer,
+} from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  Sampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-node';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { TracingConfig } from './tracing.config';
+
+/**
+ * The process's tracer while tracing is on, null otherwise. Every choke point (request hooks,
+ * outbound clients, the job runner) tests it first: tracing off costs one property read.
+ */
+let active: { provider: NodeTracerProvider; tracer: Tracer } | null = null;
+
+/** The only propagator: W3C `traceparent`/`tracestate` (no baggage: it would carry caller data along). */
+export const PROPAGATOR = new W3CTraceContextPropagator();
+
+export function activeTracer(): Tracer | null {
+  return active?.tracer ?? null;
+}
+
+function sampler(c: TracingConfig): Sampler {
+  switch (c.sampler) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(c.samplerRatio);
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(c.samplerRatio) });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+/**
+ * Starts the SDK (a batch processor over the OTLP/HTTP exporter the protocol names) and registers
+ * it as the global provider, with the AsyncLocalStorage context manager and the W3C propagator.
+ * Everything is taken from the config, so an app booted with its own environment (the tests)
+ * gets exactly what it was given. False when another app of this process already started it.
+ */
+export function startTracing(c: TracingConfig): boolean {
+  if (active || !c.enabled) return false;
+  const exporterOptions = { url: c.url, headers: c.headers, timeoutMillis: c.timeoutMs };
+  const exporter = c.protocol === 'http/json' ? new JsonExporter(exporterOptions) : new ProtobufExporter(exporterOptions);
+  const provider = new NodeTracerProvider({
+    resource: defaultResource().merge(resourceFromAttributes({ ...c.resourceAttributes, [ATTR_SERVICE_NAME]: c.serviceName })),
+    sampler: sampler(c),
+    spanProcessors: [new BatchSpanProcessor(exporter, c.batch)],
+  });
+  provider.register({ propagator: PROPAGATOR });
+  active = { provider, tracer: provider.getTracer('payments-platform') };
+  return true;
+}
+
+/** Exports what is left and unregisters everything (the next app of the process starts clean). */
+export async function stopTracing(): Promise<void> {
+  const was = active;
+  if (!was) return;
+  active = null;
+  try {
+    await was.provider.shutdown();
+  } finally {
+    trace.disable();
+    context.disable();
+    propagation.disable();
+  }
+}
+
+/**
+ * A client span for one outbound call, child of whatever span is current (the request's, the job
+ * pass's), its context written into `headers` (when given) as `traceparent`. Null when tracing is off.
+ * Attributes are the caller's: names of parties and operations, never URLs, bodies or credentials.
+ */
+export function startClientSpan(name: string, attributes: Attributes, headers?: Record<string, string>): Span | null {
+  const tracer = active?.tracer;
+  if (!tracer) return null;
+  const parent = context.active();
+  const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
+  if (headers) PROPAGATOR.inject(trace.setSpan(parent, span), headers, defaultTextMapSetter);
+  return span;
+}
+
+/** Ends a client span: the answer's status, or the kind of failure (a code, never a message). Again: nothing. */
+export function endClientSpan(span: Span | null, status?: number, error?: unknown): void {
+  if (!span?.isRecording()) return;
+  if (status) span.setAttribute('http.response.status_code', status);
+  if (error !== undefined || (status !== undefined && status >= 500)) failed(span, error, status);
+  span.end();
+}
+
+/**
+ * One background job pass as the root of its own trace (a pass serves many requests' work, so it
+ * is not the child of the one that kicked it); outbound calls made during the pass are its children.
+ */
+export function inJobSpan<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const tracer = active?.tracer;
+  if (!tracer) return run();
+  const span = tracer.startSpan(`job ${name}`, { root: true, kind: SpanKind.INTERNAL, attributes: { 'job.name': name } }, ROOT_CONTEXT);
+  const end = (error?: unknown) => {
+    if (error !== undefined) failed(span, error);
+    span.end();
+  };
+  let pass: Promise<T>;
+  try {
+    pass = context.with(trace.setSpan(ROOT_CONTEXT, span), run);
+  } catch (e) {
+    end(e);
+    return Promise.reject(e);
+  }
+  return pass.then(
+    (v) => {
+      // what the pass did, when it says (rows sent, claimed…): lets a collector drop idle passes
+      if (typeof v === 'number') span.setAttribute('job.items', v);
+      end();
+      return v;
+    },
+    (e) => {
+      end(e ?? 'error');
+      throw e;
+    },
+  );
+}
+
+/** Marks a span failed with `error.type`: the status, the error's code or class name; never its message (messages can quote bodies). */
+export function failed(span: Span, error?: unknown, status?: number): void {
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setAttribute('error.type', errorType(error, status));
+}
+
+function errorType(error: unknown, status?: number): string {
+  if (status !== undefined && status >= 500) return String(status);
+  const e = error as { code?: unknown; name?: unknown } | null | undefined;
+  if (typeof e?.code === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(e.code)) return e.code;
+  if (typeof e?.name === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(e.name)) return e.name;
+  return '_OTHER';
+}

@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
+import { activeTracer } from '../../src/platform/tracing/tracing';
+import { Tracing } from '../../src/platform/tracing/tracing.service';
+import { api, CardsApp, startCardsApp } from '../cards/support';
+import { day } from '../pix-automatic/support';
+import { OtlpReceiver } from '../support/otlp-receiver';
+import { http, startTestApp } from '../support/test-app';
+import { initialize } from '../three-ds/support';
+import { endpoints, pixEvent, publish, Receiver, waitFor } from '../webhooks/support';
+
+const RECURRENCES = '/v1/banking/pix/automatic/recurrences';
+const TAX_ID = '52998224725';
+const CARD_NUMBER = '4000000000002701';
+const SERVER = 2;
+const CLIENT = 3;
+const INTERNAL = 1;
+
+function traceparent() {
+  const traceId = randomBytes(16).toString('hex');
+  const parentId = randomBytes(8).toString('hex');
+  return { traceId, parentId, header: `00-${traceId}-${parentId}-01` };
+}
+
+function recurrence(c: CardsApp) {
+  return {
+    amount: 49.9,
+    currency: 'BRL',
+    periodicity: 'MONTHLY',
+    firstDueDate: day(c.t, 10),
+    expirationDate: day(c.t, 120),
+    dayAdjustment: 'KEEP_DUE_DATE',
+    payerName: 'Maria Souza',
+    payerTaxId: TAX_ID,
+    description: 'Plano mensal',
+  };
+}
+
+/** The request log lines (pino JSON) of one route. */
+function requestLines(logs: string, route: string): any[] {
+  return logs
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.msg === 'request completed' && l.req?.route === route);
+}
+
+/** The real app exporting to a real OTLP/HTTP receiver: spans are read as a collector gets them. */
+describe('OpenTelemetry traces', () => {
+  const receiver = new OtlpReceiver();
+  let c: CardsApp;
+
+  beforeAll(async () => {
+    await receiver.start();
+    c = await startCardsApp({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'payments-under-test',
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+  });
+  afterAll(async () => {
+    await c?.close();
+    await receiver.stop();
+  });
+
+  it('continues the caller trace through the request, its outbound call and the sandbox; logs the trace id; records no secret', async () => {
+    const tp = traceparent();
+    const created = await api(c, 'POST', RECURRENCES, recurrence(c), { traceparent: tp.header });
+    expect(created.status).toBe(200);
+    const id: string = created.body.recurrenceId;
+
+    const server = await receiver.waitFor(
+      'the request',
+      (s) => s.kind === SERVER && s.traceId === tp.traceId && s.name === `POST ${RECURRENCES}`,
+    );
+    expect(server.parentSpanId).toBe(tp.parentId);
+    expect(server.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': RECURRENCES, 'http.response.status_code': 200 });
+    expect(server.resource['service.name']).toBe('payments-under-test');
+
+    // the bank call made during the request: a client span, child of the request span
+    const client = await receiver.waitFor('the bank call', (s) => s.kind === CLIENT && s.traceId === tp.traceId);
+    expect(client.parentSpanId).toBe(server.spanId);
+    expect(client.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'http.request.method': 'POST' });
+    // the sandbox bank received that span as its traceparent: its own request span is the client span's child
+    const sandbox = await receiver.waitFor('the sandbox request', (s) => s.kind === SERVER && s.parentSpanId === client.spanId);
+    expect(sandbox.traceId).toBe(tp.traceId);
+    expect(sandbox.name).toMatch(/^POST \/sandbox\//);
+
+    const lines = requestLines(c.t.logs(), RECURRENCES);
+    expect(lines.find((l) => l.req.method === 'POST')?.traceId).toBe(tp.traceId);
+    expect(requestLines(c.t.logs(), sandbox.attributes['http.route'] as string).some((l) => l.traceId === tp.traceId)).toBe(true);
+
+    // a route with an id is named by its template; the id is in no attribute
+    const tp2 = traceparent();
+    expect((await api(c, 'POST', `${RECURRENCES}/${id}/refresh`, undefined, { traceparent: tp2.header })).status).toBeLessThan(500);
+    const byId = await receiver.waitFor('the refresh', (s) => s.kind === SERVER && s.parentSpanId === tp2.parentId);
+    expect(byId.name).toBe(`POST ${RECURRENCES}/:recurrenceId/refresh`);
+
+    // a card number through the 3DS server (outbound over HTTP as well)
+    const tp3 = traceparent();
+    const token = await initialize(c);
+    const setup = await api(c, 'POST', '/v1/acquiring/payments/3ds/setup', { token, cardNumber: CARD_NUMBER }, { traceparent: tp3.header });
+    expect(setup.status).toBeLessThan(500);
+    const threeDs = await receiver.waitFor('the 3DS setup', (s) => s.kind === SERVER && s.parentSpanId === tp3.parentId);
+    expect(threeDs.name).toBe('POST /v1/acquiring/payments/3ds/setup');
+    await receiver.waitFor('the 3DS server call', (s) => s.kind === CLIENT && s.parentSpanId === threeDs.spanId);
+
+    const everything = JSON.stringify(receiver.bodies);
+    for (const secret of [c.tenant.token, c.tenant.clientSecret, TAX_ID, CARD_NUMBER, token, id, c.t.adminKey]) {
+      expect(everything.includes(secret)).toBe(false);
+    }
+    // no query strings and no bodies either
+    for (const s of receiver.spans()) for (const v of Object.values(s.attributes)) expect(String(v)).not.toMatch(/[?{]/);
+  });
+
+  it('a webhook delivery attempt is a client span, and the receiver gets its traceparent', async () => {
+    const rx = await new Receiver().start();
+    try {
+      const { encryptionKey } = await endpoints(c.t).registerPixAutomatic(c.tenant.tenantId, { url: rx.url });
+      await publish(c.t, [pixEvent(c.tenant.tenantId, 1)]);
+      await waitFor('the delivery', () => rx.received.length > 0);
+      const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(rx.received[0].headers.traceparent)) ?? [];
+      expect(traceId).toBeDefined();
+      const delivery = await receiver.waitFor('the delivery span', (s) => s.spanId === spanId);
+      expect(delivery).toMatchObject({ kind: CLIENT, traceId, name: 'POST webhook' });
+      expect(delivery.attributes).toMatchObject({
+        'server.address': '127.0.0.1',
+        'server.port': rx.port,
+        'http.response.status_code': 200,
+      });
+      // the delivery worker is a loop of its own, not a request: each attempt starts its own trace
+      expect(delivery.parentSpanId ?? '').toBe('');
+      const everything = JSON.stringify(receiver.bodies);
+      expect(everything.includes(encryptionKey)).toBe(false);
+      expect(everything.includes('/hooks')).toBe(false);
+    } finally {
+      await rx.stop();
+    }
+  });
+
+  it('makes each periodic job pass a span, the root of its own trace', async () => {
+    const job = await receiver.waitFor('a job pass', (s) => s.kind === INTERNAL && s.name.startsWith('job '));
+    expect(job.parentSpanId ?? '').toBe('');
+    expect(typeof job.attributes['job.name']).toBe('string');
+  });
+
+  it('exports over OTLP/HTTP as JSON', () => {
+    expect(receiver.bodies[0].contentType).toBe('application/json');
+  });
+});
+
+describe('OpenTelemetry traces, default protocol', () => {
+  it('exports OTLP/HTTP protobuf to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces', async () => {
+    const receiver = await new OtlpReceiver().start();
+    const t = await startTestApp({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'payments-protobuf', OTEL_BSP_SCHEDULE_DELAY: '50' },
+    });
+    try {
+      expect((await http(t.url, 'GET', RECURRENCES)).status).toBe(401);
+      const until = Date.now() + 10000;
+      const seen = () => receiver.bodies.some((b) => b.raw.includes(`GET ${RECURRENCES}`));
+      while (!seen() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(seen()).toBe(true);
+      expect(receiver.bodies[0].contentType).toBe('application/x-protobuf');
+      // protobuf keeps strings as UTF-8 bytes: the resource and the span name are there as sent
+      expect(receiver.bodies.some((b) => b.raw.includes('payments-protobuf'))).toBe(true);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+});
+
+describe('OpenTelemetry traces, off', () => {
+  it('with no OTEL endpoint: no provider registered, no trace id in the log, nothing exported', async () => {
+    const receiver = await new OtlpReceiver().start();
+    const t = await startTestApp({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SERVICE_NAME: 'x' },
+    });
+    const off = await startTestApp({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SDK_DISABLED: 'true', OTEL_BSP_SCHEDULE_DELAY: '50' },
+    });
+    try {
+      for (const app of [t, off]) {
+        expect(app.app.get(Tracing).enabled).toBe(false);
+        const tp = traceparent();
+        expect((await http(app.url, 'GET', '/health/live', undefined, { traceparent: tp.header })).status).toBe(200);
+        const r = await http(app.url, 'GET', RECURRENCES, undefined, { traceparent: tp.header });
+        expect(r.status).toBe(401);
+        expect(requestLines(app.logs(), RECURRENCES)[0]).not.toHaveProperty('traceId');
+      }
+      expect(activeTracer()).toBeNull();
+      // the API's global provider is still its no-op: spans are not recording, ids are zero
+      const span = trace.getTracer('probe').startSpan('probe');
+      expect(span.isRecording()).toBe(false);
+      expect(span.spanContext().traceId).toBe('0'.repeat(32));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.bodies).toEqual([]);
+    } finally {
+      await t.close();
+      await off.close();
+      await receiver.stop();
+    }
+  });
+});
