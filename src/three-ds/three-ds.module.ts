@@ -5,6 +5,8 @@ import { ChallengeResultGuard } from './challenge-result.guard';
 import { ThreeDsServerPort } from './ports/three-ds-server.port';
 import { ThreeDsAuthenticateService } from './three-ds-authenticate.service';
 import { HttpThreeDsServer } from './three-ds-server.client';
+import { AdyenThreeDsServer } from './adyen-three-ds-server';
+import { AdyenConfig } from '../provider/acquirer/adyen/adyen.config';
 import { ThreeDsController } from './three-ds.controller';
 import { SqlThreeDsRepository, SqlThreeDsResults, ThreeDsRepository } from './three-ds.repository';
 import { ThreeDsService } from './three-ds.service';
@@ -22,7 +24,14 @@ import { ThreeDsService } from './three-ds.service';
     ThreeDsAuthenticateService,
     ChallengeResultGuard,
     { provide: ThreeDsRepository, useClass: SqlThreeDsRepository },
-    { provide: ThreeDsServerPort, useClass: HttpThreeDsServer },
+    HttpThreeDsServer,
+    AdyenThreeDsServer,
+    {
+      // the 3DS steps go where the card is paid: Adyen's native 3DS2 with ACQUIRER_PROVIDER=adyen
+      provide: ThreeDsServerPort,
+      inject: [AdyenConfig, HttpThreeDsServer, AdyenThreeDsServer],
+      useFactory: (config: AdyenConfig, http: HttpThreeDsServer, adyen: AdyenThreeDsServer) => (config.provider === 'adyen' ? adyen : http),
+    },
     { provide: ThreeDsResults, useClass: SqlThreeDsResults },
   ],
   exports: [ThreeDsResults],

@@ -42,7 +42,7 @@ export class ThreeDsService {
     if (!sourcesOf('setup').includes(auth.status))
       throw ThreeDsErrors.error('already_authenticated', 'This payment was already authenticated; initialize a new one');
     const card = await this.card(tenantId, dto);
-    const setup = await this.server.setup({ merchantDocument: auth.documentId, cardNumber: card.pan });
+    const setup = await this.server.setup({ merchantDocument: auth.documentId, cardNumber: card.pan, amountCents: auth.amountCents });
     const ok = await this.repo.recordSetup(
       auth.id,
       sourcesOf('setup'),

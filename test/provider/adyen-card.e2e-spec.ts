@@ -7,6 +7,8 @@ import { adyenHmacKey, AdyenNotificationItem, signAdyenItem } from '../../src/co
 import { api, CardsApp, MERCHANT, startCardsApp, tokenize } from '../cards/support';
 import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
 import { Exchange, ProviderProxy } from '../support/provider-proxy';
+import { authenticate, authenticateBody, initialize, setup } from '../three-ds/support';
+import { UNKNOWN_MERCHANT } from '../cards/support';
 
 const API_KEY = 'adyen-test-api-key-0123456789abcdef';
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
@@ -259,6 +261,43 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
     expect(checkout.calls - calls).toBe(12);
     expect(c.t.app.get(BreakerRegistry).states()['acquirer.authorizeCard']).toBe('closed');
     await expect(port().authorizeCard(req('4111111111111111'))).resolves.toMatchObject({ status: 'ACCEPTED' });
+  });
+
+  it('runs the 3DS steps on native 3DS2: authentication-only /payments, then /payments/details, all valid against the file', async () => {
+    const start = sent.length;
+    const token = await initialize(c, 150.75);
+    const s = await setup(c, { token, cardNumber: '4000000000002503' });
+    expect(s.status).toBe(200);
+    const auth = await authenticate(c, authenticateBody(token, s.body.referenceId, { cardNumber: '4000000000002503' }));
+    expect(auth.body).toMatchObject({
+      status: 'CHALLENGE',
+      transStatus: 'C',
+      challengeUrl: expect.stringContaining('/sandbox/three-ds/challenge/'),
+    });
+    const frictionless = await initialize(c, 150.75);
+    const s2 = await setup(c, { token: frictionless, cardNumber: '4000000000002701' });
+    const a2 = await authenticate(c, authenticateBody(frictionless, s2.body.referenceId, { cardNumber: '4000000000002701' }));
+    expect(a2.body).toMatchObject({ status: 'FRICTIONLESS', transStatus: 'Y', eci: '05', cavv: expect.any(String) });
+    const ours = sent.slice(start);
+    const starts = ours.filter((e) => e.path.endsWith('/payments'));
+    const details = ours.filter((e) => e.path.endsWith('/payments/details'));
+    expect([starts.length, details.length]).toEqual([2, 2]);
+    for (const e of starts) {
+      const body = JSON.parse(e.request);
+      expect(body).toMatchObject({ authenticationData: { authenticationOnly: true }, amount: { currency: 'BRL', value: 15075 } });
+      expect(checkoutErrors(operationSchema('/payments'), body)).toEqual([]);
+      expect(JSON.parse(e.answer)).toMatchObject({ resultCode: 'IdentifyShopper', action: { type: 'threeDS2', subtype: 'fingerprint' } });
+      expect(checkoutErrors(operationSchema('/payments', '200'), JSON.parse(e.answer))).toEqual([]);
+    }
+    for (const e of details) {
+      expect(checkoutErrors(operationSchema('/payments/details'), JSON.parse(e.request))).toEqual([]);
+      expect(checkoutErrors(operationSchema('/payments/details', '200'), JSON.parse(e.answer))).toEqual([]);
+    }
+    expect(details.map((e) => JSON.parse(e.answer).resultCode)).toEqual(['ChallengeShopper', 'AuthenticationFinished']);
+    // an unknown merchant is Adyen's 403, the spec's merchant_not_found
+    const unknown = await initialize(c, 10, UNKNOWN_MERCHANT);
+    const refused = await setup(c, { token: unknown, cardNumber: '4000000000002701' });
+    expect([refused.status, refused.body.error]).toEqual([403, 'merchant_not_found']);
   });
 
   it('never writes a card number, security code, API key, HMAC key or webhook password to a log line', () => {

@@ -8,16 +8,18 @@ const suite = browserAvailable() ? describe : describe.skip;
 /**
  * 3DS end to end in headless Chromium: the card is saved on the hosted card page, the device
  * data collection and the ACS challenge run in frames of the merchant page, then the backend
- * pays with threeDsData.
+ * pays with threeDsData. The same stories on both card edges: the `service` protocol (the 3DS
+ * server of its own) and Adyen Checkout v72 (native 3DS2, authentication only, then `/payments`
+ * with the result as mpiData), each against its sandbox face.
  */
-suite('3DS in a browser', () => {
+suite.each(['service', 'adyen'])('3DS in a browser (ACQUIRER_PROVIDER=%s)', (provider) => {
   let c: CardsApp;
   let browser: Browser;
   let host: HostSite;
   const pans: string[] = [];
 
   beforeAll(async () => {
-    [c, browser, host] = await Promise.all([startCardsApp(), launchBrowser(), startHostSite()]);
+    [c, browser, host] = await Promise.all([startCardsApp({ ACQUIRER_PROVIDER: provider }), launchBrowser(), startHostSite()]);
     await api(c, 'PUT', '/v1/acquiring/card-settings', { frameAncestors: [host.origin] });
   });
   afterAll(async () => {
@@ -85,6 +87,15 @@ suite('3DS in a browser', () => {
       threeDsData: { cavv: auth.cavv, eci: auth.eci, dsTransactionId: auth.dsTransactionId },
     });
     expect(pay.body).toMatchObject({ status: 'ACCEPTED', threeDs: { transStatus: 'Y', eci: '05' } });
+    if (provider === 'adyen') {
+      // the authentication ran at Adyen's face, and the payment went to its /payments
+      expect(await c.t.sql(`SELECT count(*)::int AS n FROM sandbox_adyen_three_ds WHERE reference_id = $1`, [auth.referenceId])).toEqual([
+        { n: 1 },
+      ]);
+      expect(await c.t.sql(`SELECT result_code FROM adyen_payment_attempts WHERE reference = $1`, [pay.body.paymentId])).toEqual([
+        { result_code: 'Authorised' },
+      ]);
+    }
     await page.close();
   });
 

@@ -62,6 +62,16 @@ export interface AdyenPaymentResponse {
   refusalReason?: string;
   refusalReasonCode?: string;
   additionalData?: Record<string, string>;
+  /** `threeDS2` (fingerprint or challenge) or `voucher`, as the payment method needs. */
+  action?: { type: string; subtype?: string; token?: string; paymentData?: string; paymentMethodType?: string; [k: string]: unknown };
+  threeDS2Result?: {
+    transStatus?: string;
+    eci?: string;
+    authenticationValue?: string;
+    dsTransID?: string;
+    threeDSServerTransID?: string;
+    messageVersion?: string;
+  };
 }
 
 /** The answer to `/captures`, `/cancels` and `/refunds`: accepted, the outcome comes by webhook. */

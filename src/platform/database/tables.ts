@@ -370,6 +370,15 @@ export interface Tables {
     boleto_id: string | null;
     removed_by: string | null;
   };
+  sandbox_adyen_three_ds: {
+    reference_id: string;
+    psp_reference: string;
+    merchant_reference: string;
+    decision: unknown;
+    amount_cents: string;
+    return_url: string;
+    created_at: Date;
+  };
   sandbox_adyen_webhooks: {
     id: string;
     item: unknown;

@@ -38,6 +38,6 @@ import { AdyenWebhooksController } from './adyen/adyen-webhooks.controller';
     RawBodyCapture,
     CardCharges,
   ],
-  exports: [AcquirerPort, SelfOrigin, AcquirerEvents, CardCharges],
+  exports: [AcquirerPort, SelfOrigin, AcquirerEvents, CardCharges, AdyenCheckoutClient],
 })
 export class AcquirerModule {}

@@ -12,6 +12,8 @@ import { SandboxAdyenController } from './adyen/sandbox-adyen.controller';
 import { SandboxAdyenCheckout } from './adyen/sandbox-adyen-checkout';
 import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
 import { SandboxAdyenBoletos } from './adyen/sandbox-adyen-boletos';
+import { SandboxAdyenThreeDs } from './adyen/sandbox-adyen-three-ds';
+import { SandboxThreeDsModule } from '../three-ds/sandbox-three-ds.module';
 
 /**
  * The simulated acquirer (card, Pix, boleto), in process under `/sandbox/acquirer`, reached by
@@ -19,6 +21,7 @@ import { SandboxAdyenBoletos } from './adyen/sandbox-adyen-boletos';
  * URL it notifies.
  */
 @Module({
+  imports: [SandboxThreeDsModule],
   controllers: [AcquirerCardApiController, AcquirerChargesApiController, BankAppController, SandboxAdyenController],
   providers: [
     SelfOrigin,
@@ -28,6 +31,7 @@ import { SandboxAdyenBoletos } from './adyen/sandbox-adyen-boletos';
     SandboxNotifier,
     SandboxAdyenCheckout,
     SandboxAdyenBoletos,
+    SandboxAdyenThreeDs,
     SandboxAdyenWebhooks,
     SandboxAcquirerTicker,
     AcquirerKeyGuard,

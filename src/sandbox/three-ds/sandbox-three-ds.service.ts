@@ -72,13 +72,27 @@ export class SandboxThreeDsService {
     if (!tx) return new SandboxAnswer(404, { error: 'reference_not_found' });
     if (tx.merchantDocument !== body.merchantDocument) return new SandboxAnswer(403, { error: 'merchant_not_found' });
     if (tx.status !== 'SETUP') return new SandboxAnswer(200, { ...this.result(tx) });
-    const pan = String(body.cardNumber);
-    const outcome = threeDsOutcome(pan);
-    // Cardinal's "error on authentication" card: the directory server is not reachable.
-    if (outcome.kind === 'error')
-      return new SandboxAnswer(502, { error: 'ds_unavailable', message: 'directory server communication error' });
-    const eci = ecisFor(pan);
+    const decision = decisionFor(String(body.cardNumber));
     const amountCents = typeof body.amount === 'string' && /^\d+(\.\d{1,2})?$/.test(body.amount) ? toCents(Number(body.amount)) : null;
+    const notificationUrl = typeof body.notificationUrl === 'string' ? body.notificationUrl : null;
+    // Cardinal's "error on authentication" card: the directory server is not reachable.
+    if (decision.outcome.kind === 'error')
+      return new SandboxAnswer(502, { error: 'ds_unavailable', message: 'directory server communication error' });
+    return new SandboxAnswer(200, { ...this.result(await this.applyDecision(tx.referenceId, decision, amountCents, notificationUrl)) });
+  }
+
+  /**
+   * Authenticates a transaction in SETUP with an outcome decided from its card (decisionFor):
+   * frictionless, or a pending challenge on the ACS page. Shared by the Adyen face, which keeps
+   * the decision between its calls instead of the card number. Answers the transaction after.
+   */
+  async applyDecision(
+    referenceId: string,
+    decision: SandboxThreeDsDecision,
+    amountCents: number | null,
+    notificationUrl: string | null,
+  ): Promise<SandboxTransaction> {
+    const { outcome, eci } = decision;
     const base = {
       outcome: outcome.kind,
       amountCents,
@@ -89,9 +103,9 @@ export class SandboxThreeDsService {
       notificationUrl: null,
     };
     let saved: SandboxTransaction | null;
-    if (outcome.challenge) {
+    if (outcome.kind !== 'error' && outcome.challenge) {
       saved = await this.repo.authenticate(
-        tx.referenceId,
+        referenceId,
         {
           ...base,
           status: 'CHALLENGE_PENDING',
@@ -101,13 +115,13 @@ export class SandboxThreeDsService {
           acsTransactionId: randomUUID(),
           eciAfterY: eci.authenticated,
           eciAfterN: eci.notAuthenticated,
-          notificationUrl: typeof body.notificationUrl === 'string' ? body.notificationUrl : null,
+          notificationUrl,
         },
         this.clock.now(),
       );
-    } else {
+    } else if (outcome.kind !== 'error') {
       saved = await this.repo.authenticate(
-        tx.referenceId,
+        referenceId,
         {
           ...base,
           status: 'FRICTIONLESS',
@@ -117,9 +131,18 @@ export class SandboxThreeDsService {
         },
         this.clock.now(),
       );
-    }
-    const now = saved ?? (await this.repo.find(tx.referenceId))!;
-    return new SandboxAnswer(200, { ...this.result(now) });
+    } else saved = null;
+    return saved ?? (await this.repo.find(referenceId))!;
+  }
+
+  /** The transaction of a referenceId (any state), or null. */
+  find(referenceId: string): Promise<SandboxTransaction | null> {
+    return this.repo.find(referenceId);
+  }
+
+  /** The server's result view of a transaction (what `authenticate` and `transactions/:id` answer). */
+  view(tx: SandboxTransaction): SandboxResult {
+    return this.result(tx);
   }
 
   async resultOf(referenceId: string): Promise<SandboxAnswer> {
@@ -197,6 +220,16 @@ export class SandboxThreeDsService {
     }
     return r;
   }
+}
+
+/** The 3DS outcome a card number gets (Cardinal's test cards), and its ECIs by brand. */
+export interface SandboxThreeDsDecision {
+  outcome: ReturnType<typeof threeDsOutcome>;
+  eci: ReturnType<typeof ecisFor>;
+}
+
+export function decisionFor(pan: string): SandboxThreeDsDecision {
+  return { outcome: threeDsOutcome(pan), eci: ecisFor(pan) };
 }
 
 /** A CAVV as Cardinal formats it: 20 bytes, base64. */

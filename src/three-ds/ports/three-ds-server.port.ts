@@ -6,6 +6,8 @@
 export interface ThreeDsSetupRequest {
   merchantDocument: string;
   cardNumber: string;
+  /** The initialized amount: a server that authenticates with the payment's data (Adyen's native 3DS2) starts with it. */
+  amountCents?: number;
 }
 
 export interface ThreeDsSetupResult {

@@ -7,7 +7,7 @@ import { AdyenConfig, SANDBOX_ADYEN_CHECKOUT_PATH } from './adyen.config';
 
 /**
  * HTTP to Adyen Checkout v72 (`ADYEN_CHECKOUT_URL`, by default the sandbox's Adyen face):
- * `X-API-Key` on every call, an `Idempotency-Key` on every POST, one breaker per operation
+ * `X-API-Key` on every call, an `Idempotency-Key` on every POST that creates, one breaker per operation
  * (`acquirer.<operation>`), the acquirer's timeout and retry delays. Adyen's 4xx come back as
  * ProviderCallError `provider_rejected` with Adyen's `ServiceError` as the body: never retried,
  * never counted against the breaker.
@@ -23,14 +23,15 @@ export class AdyenCheckoutClient {
     private readonly self: SelfOrigin,
   ) {}
 
-  post<T>(operation: string, path: string, body: object, idempotencyKey: string): Promise<T> {
+  /** A POST; with an idempotency key it is retried on 5xx and timeouts (Adyen answers a repeat with the first answer). */
+  post<T>(operation: string, path: string, body: object, idempotencyKey?: string): Promise<T> {
     return this.client().call<T>({
       operation,
       method: 'POST',
       path,
       body,
-      headers: { 'idempotency-key': idempotencyKey },
-      idempotent: true,
+      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+      idempotent: idempotencyKey !== undefined,
     });
   }
 

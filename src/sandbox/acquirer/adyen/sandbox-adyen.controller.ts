@@ -7,6 +7,7 @@ import { SandboxEnabledGuard } from '../sandbox-acquirer.guard';
 import { AdyenAnswerError, SandboxAdyenCheckout } from './sandbox-adyen-checkout';
 import { SandboxAdyenConfig } from './sandbox-adyen.config';
 import { SandboxAdyenBoletos } from './sandbox-adyen-boletos';
+import { SandboxAdyenThreeDs } from './sandbox-adyen-three-ds';
 
 /**
  * The sandbox acquirer's Adyen face: Checkout v72's `/payments`, `/captures` and `/cancels`,
@@ -22,6 +23,7 @@ export class SandboxAdyenController {
   constructor(
     private readonly checkout: SandboxAdyenCheckout,
     private readonly boletos: SandboxAdyenBoletos,
+    private readonly threeDs: SandboxAdyenThreeDs,
     private readonly config: SandboxAdyenConfig,
   ) {
     this.key = createHash('sha256').update(config.apiKey).digest();
@@ -35,12 +37,25 @@ export class SandboxAdyenController {
     @Body() body: AdyenPaymentRequest,
     @Res() reply: FastifyReply,
   ) {
-    const method = (body as { paymentMethod?: { type?: string } } | undefined)?.paymentMethod?.type;
+    const b = body as Record<string, any> | undefined;
     return this.answer(reply, apiKey, idempotencyKey, () =>
-      method === 'boletobancario'
-        ? this.boletos.pay(body as Record<string, any>, idempotencyKey, this.config.merchantAccount)
-        : this.checkout.pay(body, idempotencyKey, this.config.merchantAccount),
+      b?.paymentMethod?.type === 'boletobancario'
+        ? this.boletos.pay(b, idempotencyKey, this.config.merchantAccount)
+        : b?.authenticationData?.authenticationOnly === true
+          ? this.threeDs.start(b, this.config.merchantAccount)
+          : this.checkout.pay(body, idempotencyKey, this.config.merchantAccount),
     );
+  }
+
+  @Post('payments/details')
+  @HttpCode(200)
+  details(
+    @Headers('x-api-key') apiKey: string | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Body() body: Record<string, any>,
+    @Res() reply: FastifyReply,
+  ) {
+    return this.answer(reply, apiKey, idempotencyKey, () => this.threeDs.details(body ?? {}));
   }
 
   @Post('payments/:pspReference/captures')
