@@ -294,6 +294,19 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
       expect(checkoutErrors(operationSchema('/payments/details', '200'), JSON.parse(e.answer))).toEqual([]);
     }
     expect(details.map((e) => JSON.parse(e.answer).resultCode)).toEqual(['ChallengeShopper', 'AuthenticationFinished']);
+    // Adyen's own 3DS2 test cards ask for a challenge, as Adyen documents them
+    for (const pan of ['4917610000000000', '5454545454545454']) {
+      const t = await initialize(c, 20);
+      const st = await setup(c, { token: t, cardNumber: pan });
+      const a = await authenticate(
+        c,
+        authenticateBody(t, st.body.referenceId, {
+          cardNumber: pan,
+          orderInformation: { amountDetails: { totalAmount: '20.00', currency: 'BRL' } },
+        }),
+      );
+      expect(a.body).toMatchObject({ status: 'CHALLENGE', transStatus: 'C' });
+    }
     // an unknown merchant is Adyen's 403, the spec's merchant_not_found
     const unknown = await initialize(c, 10, UNKNOWN_MERCHANT);
     const refused = await setup(c, { token: unknown, cardNumber: '4000000000002701' });

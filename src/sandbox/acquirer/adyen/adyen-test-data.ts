@@ -59,3 +59,16 @@ export function forcedOutcome(
           : 'generic_decline';
   return { status: 'AUTH_REJECTED', reason };
 }
+
+/**
+ * Adyen's published 3DS2 test cards (enrolled, expiry 03/2030): at the Adyen face they always
+ * ask for a challenge that passes with the sandbox ACS's code (Adyen's own test ACS takes the
+ * word `password`; the sandbox's page shows its code). Any other card keeps the sandbox 3DS
+ * server's outcomes (docs/guide/cards.md).
+ */
+export const ADYEN_THREE_DS2_CARDS: readonly string[] = Object.freeze([
+  '4917610000000000',
+  '5454545454545454',
+  '2222400010000008',
+  '371449635398431',
+]);

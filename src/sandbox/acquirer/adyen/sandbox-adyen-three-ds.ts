@@ -5,6 +5,23 @@ import * as sql from '../../../platform/database/sql';
 import { decisionFor, SandboxThreeDsDecision, SandboxThreeDsService } from '../../three-ds/sandbox-three-ds.service';
 import type { SandboxTransaction } from '../../three-ds/sandbox-three-ds.repository';
 import { AdyenAnswerError, pspReferenceOf } from './sandbox-adyen-checkout';
+import { ADYEN_THREE_DS2_CARDS } from './adyen-test-data';
+import { ecisFor } from '../../cards/three-ds-cards';
+
+/** Adyen's 3DS2 test cards challenge and pass; every other card decides as at the sandbox 3DS server. */
+function adyenDecision(pan: string): SandboxThreeDsDecision {
+  if (!ADYEN_THREE_DS2_CARDS.includes(pan)) return decisionFor(pan);
+  const eci = ecisFor(pan);
+  return {
+    eci,
+    outcome: {
+      kind: 'challenge_success',
+      challenge: true,
+      transStatus: 'C',
+      afterChallenge: { transStatus: 'Y', eci: eci.authenticated, liabilityShift: true, proceedToAuthorization: true },
+    },
+  };
+}
 
 /** Base64 of a JSON object, as Adyen's 3DS2 action tokens and `threeDSResult` are. */
 export const b64json = (o: object): string => Buffer.from(JSON.stringify(o), 'utf8').toString('base64');
@@ -60,7 +77,7 @@ export class SandboxAdyenThreeDs {
       this.ds,
       `INSERT INTO sandbox_adyen_three_ds (reference_id, psp_reference, merchant_reference, decision, amount_cents, return_url)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [referenceId, psp, body.reference, JSON.stringify(decisionFor(pan)), value, body.returnUrl],
+      [referenceId, psp, body.reference, JSON.stringify(adyenDecision(pan)), value, body.returnUrl],
     );
     return {
       pspReference: psp,
