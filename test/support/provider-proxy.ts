@@ -15,6 +15,11 @@ export class ProviderProxy {
   rule: ((req: IncomingMessage, body: string) => { status: number; body: unknown } | null) | null = null;
   /** When set, every forwarded exchange is recorded here (request and answer bodies as text). */
   exchanges: Exchange[] | null = null;
+  /**
+   * With `exchanges`: called with each recorded exchange before its answer goes back; it may wait
+   * (an answer that arrives late) or answer something else (an answer lost on the way back).
+   */
+  onAnswer: ((e: Exchange) => Promise<{ status: number; body: unknown } | void> | { status: number; body: unknown } | void) | null = null;
 
   constructor() {
     this.server = createServer((req, res) => this.handle(req, res));
@@ -52,21 +57,29 @@ export class ProviderProxy {
   private forward(req: IncomingMessage, res: ServerResponse, body?: Buffer): void {
     const url = new URL(req.url ?? '/', this.target);
     const up = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      if (!this.exchanges) return void r.pipe(res);
+      if (!this.exchanges) {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        return void r.pipe(res);
+      }
       const chunks: Buffer[] = [];
       r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => {
+      r.on('end', async () => {
         const answer = Buffer.concat(chunks);
-        this.exchanges?.push({
+        const e: Exchange = {
           method: req.method ?? '',
           path: url.pathname,
           headers: req.headers as Record<string, string>,
           request: body?.toString('utf8') ?? '',
           status: r.statusCode ?? 0,
           answer: answer.toString('utf8'),
-        });
-        res.end(answer);
+        };
+        this.exchanges?.push(e);
+        const other = await this.onAnswer?.(e);
+        if (other) res.writeHead(other.status, { 'content-type': 'application/json' }).end(JSON.stringify(other.body));
+        else {
+          const { 'transfer-encoding': _chunked, ...headers } = r.headers;
+          res.writeHead(r.statusCode ?? 502, { ...headers, 'content-length': String(answer.length) }).end(answer);
+        }
       });
     });
     up.on('error', () => res.writeHead(502).end());

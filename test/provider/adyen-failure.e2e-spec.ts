@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { CardAuthorizationRequest } from '../../src/provider/acquirer.port';
+import { CardCharges } from '../../src/provider/acquirer/card-charges';
+import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { CardsApp, MERCHANT, startCardsApp } from '../cards/support';
+import { Exchange, ProviderProxy } from '../support/provider-proxy';
+
+async function until<T>(what: () => Promise<T | null | undefined>, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * The card edge on Adyen when things go wrong between the service and Adyen: an outage opens the
+ * breaker and answers fast; an answer lost on the way back is recovered by the same
+ * Idempotency-Key, never by a second charge; a webhook that arrives before the answer changes
+ * nothing twice.
+ */
+describe('card edge on Adyen: outages, lost answers, early webhooks', () => {
+  let c: CardsApp;
+  const hop = new ProviderProxy();
+  const sent: Exchange[] = [];
+
+  beforeAll(async () => {
+    hop.exchanges = sent;
+    const url = await hop.start();
+    c = await startCardsApp({
+      ACQUIRER_PROVIDER: 'adyen',
+      ADYEN_CHECKOUT_URL: `${url}/sandbox/adyen/checkout/v72`,
+      ACQUIRER_BREAKER_RESET_MS: '400',
+      ACQUIRER_RETRY_DELAYS_MS: '10,10',
+    });
+    hop.target = c.t.url;
+  });
+  afterAll(async () => {
+    await c.close();
+    await hop.close();
+  });
+
+  const charges = () => c.t.app.get(CardCharges);
+  const req = (pan = '4111111111111111'): CardAuthorizationRequest => ({
+    transactionId: `pay_${randomUUID()}`,
+    merchantId: MERCHANT,
+    amountCents: 4200,
+    installments: 1,
+    capture: 'SALE',
+    card: { pan, expMonth: 3, expYear: 2030, cvv: '737' },
+  });
+  const transactionsOf = async (reference: string) =>
+    (await c.t.sql(`SELECT count(*)::int AS n FROM sandbox_acquirer_card_transactions WHERE merchant_reference = $1`, [reference]))[0].n;
+
+  it('an answer lost on the way back: the retry with the same Idempotency-Key gets the first authorization', async () => {
+    const r = req();
+    let lost = 0;
+    hop.onAnswer = (e) =>
+      e.path.endsWith('/payments') && lost++ === 0
+        ? { status: 502, body: { status: 502, errorCode: '000', message: 'lost', errorType: 'internal' } }
+        : undefined;
+    try {
+      const answer = await charges().authorize(r);
+      expect(answer).toMatchObject({ status: 'ACCEPTED' });
+    } finally {
+      hop.onAnswer = null;
+    }
+    const tries = sent.filter((e) => e.path.endsWith('/payments') && JSON.parse(e.request).reference === r.transactionId);
+    expect(tries.length).toBe(2);
+    expect(new Set(tries.map((e) => e.headers['idempotency-key']))).toEqual(new Set([r.transactionId]));
+    expect(await transactionsOf(r.transactionId)).toBe(1);
+  });
+
+  it('the AUTHORISATION webhook before the answer: one authorization, one verdict kept, the same result either way', async () => {
+    const r = req('5555555555554444');
+    hop.onAnswer = async (e) => {
+      if (!e.path.endsWith('/payments')) return;
+      await until(async () => (await c.t.sql(`SELECT 1 FROM adyen_notifications WHERE merchant_reference = $1`, [r.transactionId]))[0]);
+    };
+    try {
+      await expect(charges().authorize(r)).resolves.toMatchObject({ status: 'ACCEPTED' });
+    } finally {
+      hop.onAnswer = null;
+    }
+    await expect(charges().reconcile(r.transactionId)).resolves.toMatchObject({ status: 'ACCEPTED' });
+    expect(await c.t.sql(`SELECT event_code, success FROM adyen_notifications WHERE merchant_reference = $1`, [r.transactionId])).toEqual([
+      { event_code: 'AUTHORISATION', success: true },
+    ]);
+    expect(await transactionsOf(r.transactionId)).toBe(1);
+  });
+  // last: its failures stay in the breaker's rolling window
+  it('Adyen down: the breaker opens, later attempts fail fast without reaching Adyen, and it closes when Adyen is back', async () => {
+    hop.mode = 'down';
+    const first = req();
+    for (let i = 0; i < 4; i++)
+      await expect(charges().authorize(i === 0 ? first : req())).resolves.toMatchObject({
+        status: 'FAILED',
+        reason: 'acquirer_unavailable',
+      });
+    expect(c.t.app.get(BreakerRegistry).states()['acquirer.authorizeCard']).toBe('open');
+    const calls = hop.calls;
+    const t0 = Date.now();
+    await expect(charges().authorize(req())).resolves.toMatchObject({ status: 'FAILED', reason: 'acquirer_unavailable' });
+    expect(Date.now() - t0).toBeLessThan(100);
+    expect(hop.calls).toBe(calls);
+    hop.mode = 'up';
+    await new Promise((r) => setTimeout(r, 500));
+    // the first attempt again, with its own key: one charge, never two
+    await expect(charges().authorize(first)).resolves.toMatchObject({ status: 'ACCEPTED' });
+    await expect(charges().authorize(first)).resolves.toMatchObject({ status: 'ACCEPTED' });
+    expect(await transactionsOf(first.transactionId)).toBe(1);
+    expect(c.t.app.get(BreakerRegistry).states()['acquirer.authorizeCard']).toBe('closed');
+  });
+});
