@@ -38,6 +38,48 @@ export interface AdyenPaymentRequest {
   countryCode?: string;
 }
 
+/** Adyen's `BillingAddress`: every field required when sent; `stateOrProvince` is two letters in Brazil. */
+export interface AdyenBillingAddress {
+  street: string;
+  houseNumberOrName: string;
+  city: string;
+  postalCode: string;
+  stateOrProvince?: string;
+  country: string;
+}
+
+/**
+ * `POST /payments` for a boleto bancário: the payer's name, CPF/CNPJ and address printed on it,
+ * its due date as `deliverAt` (`deliveryDate` before v70), no card data.
+ */
+export interface AdyenBoletoPaymentRequest {
+  merchantAccount: string;
+  reference: string;
+  amount: AdyenAmount;
+  returnUrl: string;
+  paymentMethod: { type: 'boletobancario' };
+  shopperName: { firstName: string; lastName: string };
+  socialSecurityNumber: string;
+  billingAddress: AdyenBillingAddress;
+  deliverAt: string;
+  countryCode: 'BR';
+  shopperStatement?: string;
+}
+
+/** The `voucher` action of a `PresentToShopper` answer (`CheckoutVoucherAction`): for a boleto, `reference` is its digitable line. */
+export interface AdyenVoucherAction {
+  type: 'voucher';
+  paymentMethodType?: string;
+  reference?: string;
+  downloadUrl?: string;
+  expiresAt?: string;
+  initialAmount?: AdyenAmount;
+  totalAmount?: AdyenAmount;
+  merchantName?: string;
+  merchantReference?: string;
+  shopperName?: string;
+}
+
 export type AdyenResultCode =
   | 'AuthenticationFinished'
   | 'AuthenticationNotRequired'
@@ -62,6 +104,8 @@ export interface AdyenPaymentResponse {
   refusalReason?: string;
   refusalReasonCode?: string;
   additionalData?: Record<string, string>;
+  /** What the shopper must do next; a boleto answers a `voucher` to present. */
+  action?: AdyenVoucherAction | { type: string };
 }
 
 /** The answer to `/captures`, `/cancels` and `/refunds`: accepted, the outcome comes by webhook. */
@@ -92,7 +136,8 @@ export type AdyenEventCode =
   | 'REFUND_FAILED'
   | 'CHARGEBACK'
   | 'CANCEL_OR_REFUND'
-  | 'TECHNICAL_CANCEL';
+  | 'TECHNICAL_CANCEL'
+  | 'OFFER_CLOSED';
 
 /** One item of a standard webhook (`NotificationRequestItem`). */
 export interface AdyenNotificationItem {
