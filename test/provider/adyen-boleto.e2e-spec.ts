@@ -56,6 +56,7 @@ describe('boleto bancário on Adyen Checkout v72 (sandbox Adyen face)', () => {
         SANDBOX_ADYEN_WEBHOOK_URL: `${hooksUrl}/provider/adyen/webhooks`,
         SANDBOX_ACQUIRER_TICK_MS: '60000',
         LINKS_TICK_MS: '60000',
+        LOG_LEVEL: 'info',
       },
     });
     checkout.target = t.url;
@@ -226,6 +227,12 @@ describe('boleto bancário on Adyen Checkout v72 (sandbox Adyen face)', () => {
       eventCode: 'OFFER_CLOSED',
       success: 'true',
     });
-    await until(async () => ['EXPIRED'].includes(await itemStatus(slip.paymentId)));
+    await until(async () => (await itemStatus(slip.paymentId)) === 'EXPIRED');
+  });
+
+  it('never writes a CPF/CNPJ, API key, HMAC key or webhook password to a log line', () => {
+    const logs = t.logs();
+    expect(logs.length).toBeGreaterThan(0);
+    for (const secret of ['52998224725', '11222333000181', API_KEY, HMAC_KEY, WEBHOOK_PASSWORD]) expect(logs).not.toContain(secret);
   });
 });
