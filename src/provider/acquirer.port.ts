@@ -50,7 +50,18 @@ export interface BoletoRequest {
   merchantId: string;
   amountCents: number;
   dueDate: string;
-  payer: { name: string; taxId: string };
+  payer: { name: string; taxId: string; address?: BoletoPayerAddress };
+}
+
+/** The payer's address printed on the boleto (Adyen requires a `billingAddress`; links do not collect one). */
+export interface BoletoPayerAddress {
+  street: string;
+  number: string;
+  city: string;
+  /** Two letters (SP, RJ…). */
+  state: string;
+  /** CEP, 8 digits. */
+  postalCode: string;
 }
 
 export interface BoletoResult {
@@ -58,8 +69,10 @@ export interface BoletoResult {
   digitableLine: string;
   barcode: string;
   dueDate: string;
-  /** The Pix QR printed on the boleto (paying it gives PAID_PIX). */
-  pixBrCode: string;
+  /** The Pix QR printed on the boleto (paying it gives PAID_PIX); absent when the acquirer prints none (Adyen). */
+  pixBrCode?: string;
+  /** Where the payer downloads the printable boleto at the acquirer (Adyen's voucher `downloadUrl`). */
+  downloadUrl?: string;
   status: 'PENDING';
 }
 

@@ -25,8 +25,8 @@ export interface BoletoPixRequest {
 export interface BoletoPixResult {
   /** The charge's txid at the PSP (null: the acquirer's own QR). */
   txid: string | null;
-  /** The BR Code printed on the boleto. */
-  brCode: string;
+  /** The BR Code printed on the boleto; null when there is none (an acquirer whose boletos carry no Pix QR). */
+  brCode: string | null;
 }
 
 /** A property the PSP refused, as it named it. */

@@ -16,9 +16,11 @@ import { ThreeDsErrors } from './three-ds.errors';
 
 const b64json = (o: object): string => Buffer.from(JSON.stringify(o), 'utf8').toString('base64');
 
+/** The 3DS2 action's token, read (Base64 JSON); empty when the answer has none. */
 function tokenOf(res: AdyenPaymentResponse): Record<string, string> {
+  const action = res.action?.type === 'threeDS2' ? res.action : undefined;
   try {
-    return JSON.parse(Buffer.from(String(res.action?.token ?? ''), 'base64').toString('utf8')) ?? {};
+    return JSON.parse(Buffer.from(String(action?.token ?? ''), 'base64').toString('utf8')) ?? {};
   } catch {
     return {};
   }
@@ -72,7 +74,7 @@ export class AdyenThreeDsServer extends ThreeDsServerPort {
     return {
       referenceId: token.threeDSServerTransID,
       deviceDataCollectionUrl: token.threeDSMethodUrl,
-      accessToken: String(res.action?.token),
+      accessToken: res.action?.type === 'threeDS2' ? String(res.action.token) : '',
     };
   }
 

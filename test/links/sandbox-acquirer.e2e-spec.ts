@@ -94,11 +94,11 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     const [a, b, c] = [await mk(), await mk(), await mk()];
     const parsed = parseBoleto(a.digitableLine, due);
     expect(parsed).toMatchObject({ amountCents: 25000, dueDate: due, barcode: a.barcode, bankCode: '237' });
-    expect(parseBrCode(a.pixBrCode).amountCents).toBe(25000);
+    expect(parseBrCode(a.pixBrCode!).amountCents).toBe(25000);
 
     const byBank = await http(t.url, 'POST', `/sandbox/boletos/${a.boletoId}/pay`, {});
     expect(byBank.body).toMatchObject({ kind: 'BOLETO', status: 'PAID' });
-    const byQr = await http(t.url, 'POST', `/sandbox/pix/${parseBrCode(b.pixBrCode).txid}/pay`);
+    const byQr = await http(t.url, 'POST', `/sandbox/pix/${parseBrCode(b.pixBrCode!).txid}/pay`);
     expect(byQr.body).toMatchObject({ kind: 'BOLETO', status: 'PAID_PIX', id: b.boletoId });
     const bad = await http(t.url, 'POST', `/sandbox/boletos/${c.boletoId}/pay`, { via: 'CASH' });
     expect(bad.status).toBe(400);

@@ -47,6 +47,7 @@ export const EN: Catalogue = {
   boletoBarcodeAlt: 'Boleto barcode',
   boletoDue: 'Due {date}',
   boletoPrint: 'Printable boleto',
+  boletoDownload: 'Download the boleto (PDF)',
   paymentConfirmed: 'Payment confirmed',
   viewReceipt: 'View receipt',
   doneText: '{amount} · {status}',

@@ -50,6 +50,7 @@ export const PT_BR = {
   boletoBarcodeAlt: 'Código de barras do boleto',
   boletoDue: 'Vencimento: {date}',
   boletoPrint: 'Boleto para imprimir',
+  boletoDownload: 'Baixar o boleto (PDF)',
   paymentConfirmed: 'Pagamento confirmado',
   viewReceipt: 'Ver comprovante',
   doneText: '{amount} · {status}',

@@ -38,6 +38,48 @@ export interface AdyenPaymentRequest {
   countryCode?: string;
 }
 
+/** Adyen's `BillingAddress`: every field required when sent; `stateOrProvince` is two letters in Brazil. */
+export interface AdyenBillingAddress {
+  street: string;
+  houseNumberOrName: string;
+  city: string;
+  postalCode: string;
+  stateOrProvince?: string;
+  country: string;
+}
+
+/**
+ * `POST /payments` for a boleto bancário: the payer's name, CPF/CNPJ and address printed on it,
+ * its due date as `deliverAt` (`deliveryDate` before v70), no card data.
+ */
+export interface AdyenBoletoPaymentRequest {
+  merchantAccount: string;
+  reference: string;
+  amount: AdyenAmount;
+  returnUrl: string;
+  paymentMethod: { type: 'boletobancario' };
+  shopperName: { firstName: string; lastName: string };
+  socialSecurityNumber: string;
+  billingAddress: AdyenBillingAddress;
+  deliverAt: string;
+  countryCode: 'BR';
+  shopperStatement?: string;
+}
+
+/** The `voucher` action of a `PresentToShopper` answer (`CheckoutVoucherAction`): for a boleto, `reference` is its digitable line. */
+export interface AdyenVoucherAction {
+  type: 'voucher';
+  paymentMethodType?: string;
+  reference?: string;
+  downloadUrl?: string;
+  expiresAt?: string;
+  initialAmount?: AdyenAmount;
+  totalAmount?: AdyenAmount;
+  merchantName?: string;
+  merchantReference?: string;
+  shopperName?: string;
+}
+
 export type AdyenResultCode =
   | 'AuthenticationFinished'
   | 'AuthenticationNotRequired'
@@ -62,8 +104,8 @@ export interface AdyenPaymentResponse {
   refusalReason?: string;
   refusalReasonCode?: string;
   additionalData?: Record<string, string>;
-  /** `threeDS2` (fingerprint or challenge) or `voucher`, as the payment method needs. */
-  action?: { type: string; subtype?: string; token?: string; paymentData?: string; paymentMethodType?: string; [k: string]: unknown };
+  /** What the shopper must do next: a boleto's `voucher` to present, or a `threeDS2` fingerprint or challenge. */
+  action?: AdyenVoucherAction | AdyenThreeDs2Action;
   threeDS2Result?: {
     transStatus?: string;
     eci?: string;
@@ -72,6 +114,15 @@ export interface AdyenPaymentResponse {
     threeDSServerTransID?: string;
     messageVersion?: string;
   };
+}
+
+/** Adyen's native 3DS2 step (`CheckoutThreeDS2Action`): `token` is Base64 JSON (3DS Method URL, or ACS URL). */
+export interface AdyenThreeDs2Action {
+  type: 'threeDS2';
+  subtype?: string;
+  token?: string;
+  paymentData?: string;
+  paymentMethodType?: string;
 }
 
 /** The answer to `/captures`, `/cancels` and `/refunds`: accepted, the outcome comes by webhook. */
@@ -102,7 +153,8 @@ export type AdyenEventCode =
   | 'REFUND_FAILED'
   | 'CHARGEBACK'
   | 'CANCEL_OR_REFUND'
-  | 'TECHNICAL_CANCEL';
+  | 'TECHNICAL_CANCEL'
+  | 'OFFER_CLOSED';
 
 /** One item of a standard webhook (`NotificationRequestItem`). */
 export interface AdyenNotificationItem {

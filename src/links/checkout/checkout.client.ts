@@ -343,6 +343,11 @@ export function checkoutMain(parts: { amount: typeof checkoutAmountField; card: 
           $('boleto-due').textContent = t('boletoDue', { date: fmtDay(v.boleto.dueDate) });
           $('boleto-due').setAttribute('data-date', v.boleto.dueDate);
           $('boleto-print').href = withLang(v.boleto.printUrl);
+          if (v.boleto.downloadUrl) {
+            $('boleto-download').href = v.boleto.downloadUrl;
+            show($('boleto-download'), true);
+            show($('boleto-download-sep'), true);
+          }
           if (v.boleto.bankAppUrl) {
             $('boleto-bank').href = v.boleto.bankAppUrl;
             show($('boleto-bank'), true);

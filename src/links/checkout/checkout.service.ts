@@ -119,6 +119,7 @@ export class CheckoutService {
           dueDate: i.dueDate,
           barcodeUrl: `/checkout/${link.slug}/payments/${item.id}/barcode.svg`,
           printUrl: `/checkout/${link.slug}/payments/${item.id}/boleto`,
+          ...(i.downloadUrl ? { downloadUrl: i.downloadUrl } : {}),
           ...(this.config.sandbox ? { bankAppUrl: `/sandbox/boletos/${i.boletoId}` } : {}),
         },
       };

@@ -165,7 +165,7 @@ ${field('card-name', t.m.cardName, '<input name="ccname" autocomplete="cc-name" 
 <div id="boleto-result" hidden><p class="label" id="boleto-line-label">${esc(t.m.boletoLine)}</p><p class="line" id="boleto-line" aria-labelledby="boleto-line-label"></p>
 <button type="button" class="secondary" id="boleto-copy">${esc(t.m.boletoCopy)}</button> <span class="copied" id="boleto-copied" role="status" aria-live="polite"></span>
 <img id="boleto-barcode" alt="${esc(t.m.boletoBarcodeAlt)}">
-<p><span id="boleto-due"></span> · <a id="boleto-print" target="_blank" rel="noopener">${esc(t.m.boletoPrint)}</a></p>
+<p><span id="boleto-due"></span> · <a id="boleto-print" target="_blank" rel="noopener">${esc(t.m.boletoPrint)}</a><span id="boleto-download-sep" hidden> · </span><a id="boleto-download" target="_blank" rel="noopener" hidden>${esc(t.m.boletoDownload)}</a></p>
 <p class="status" id="boleto-status" role="status">${esc(t.m.waiting)}</p><p><a id="boleto-bank" target="_blank" rel="noopener" hidden>${esc(t.m.openBank)}</a></p></div></section>`;
     })
     .join('');

@@ -121,6 +121,11 @@ export class CheckoutBoletoDto {
   barcodeUrl: string;
   @ApiProperty({ description: 'Printable boleto page', example: '/checkout/q7Xk2mP9aZ/payments/0c9d…/boleto' })
   printUrl: string;
+  @ApiPropertyOptional({
+    description: "The acquirer's own printable boleto, when it gives one (Adyen's voucher download link)",
+    example: 'https://test.adyen.com/hpp/generationBoleto.shtml?data=BQABAQ…',
+  })
+  downloadUrl?: string;
   @ApiPropertyOptional({ example: '/sandbox/boletos/bol_9a8b7c6d5e4f3a2b1c0d9e8f' })
   bankAppUrl?: string;
 }

@@ -82,7 +82,8 @@ export class PaymentInstruments {
 
   /**
    * The acquirer issues the boleto; its Pix QR comes from PixChargesPort (the acquirer's own QR,
-   * or with pix-api a cobv at the PSP with the boleto's due date). Issuing refused or down: a
+   * none when the acquirer prints none (Adyen), or with pix-api a cobv at the PSP with the
+   * boleto's due date). The acquirer's download link, when it gives one, is kept for the payer. Issuing refused or down: a
    * FAILED item, as before; the PSP refusing or down for the QR: 400/409 or 503 (the boleto,
    * never shown, expires unpaid).
    */
@@ -115,7 +116,14 @@ export class PaymentInstruments {
       {
         ...base,
         acquirerId: b.boletoId,
-        instrument: { boletoId: b.boletoId, digitableLine: b.digitableLine, barcode: b.barcode, dueDate: b.dueDate, pixBrCode: pix.brCode },
+        instrument: {
+          boletoId: b.boletoId,
+          digitableLine: b.digitableLine,
+          barcode: b.barcode,
+          dueDate: b.dueDate,
+          ...(pix.brCode ? { pixBrCode: pix.brCode } : {}),
+          ...(b.downloadUrl ? { downloadUrl: b.downloadUrl } : {}),
+        },
       },
       holdUntil,
     );

@@ -19,12 +19,13 @@ export interface Tables {
   };
   adyen_payment_attempts: {
     reference: string;
-    capture_mode: string;
+    capture_mode: string | null;
     amount_cents: string;
     psp_reference: string | null;
     result_code: string | null;
     created_at: Date;
     answered_at: Date | null;
+    kind: string;
   };
   auth_keys: {
     id: string;
@@ -311,6 +312,8 @@ export interface Tables {
     paid_at: Date | null;
     created_at: Date;
     updated_at: Date;
+    psp_reference: string | null;
+    merchant_reference: string | null;
   };
   sandbox_acquirer_card_transactions: {
     id: string;

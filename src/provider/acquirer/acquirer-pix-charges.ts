@@ -21,6 +21,6 @@ export class AcquirerPixCharges extends PixChargesPort {
   }
 
   boletoPix(req: BoletoPixRequest): Promise<BoletoPixResult> {
-    return Promise.resolve({ txid: null, brCode: req.boleto.pixBrCode });
+    return Promise.resolve({ txid: null, brCode: req.boleto.pixBrCode ?? null });
   }
 }

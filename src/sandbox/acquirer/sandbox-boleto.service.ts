@@ -7,6 +7,8 @@ import { BoletoDto } from './acquirer-api.dto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxNotifier } from './sandbox-notifier';
+import { pspReferenceOf } from './adyen/sandbox-adyen-checkout';
+import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
 import { newTxid, SandboxPixService } from './sandbox-pix.service';
 import { AsText, Row, Tx, transaction } from '../../platform/database/sql';
 import * as sql from '../../platform/database/sql';
@@ -25,7 +27,13 @@ export interface SandboxBoleto {
   paidAt: string | null;
 }
 
-const COLUMNS = `id, transaction_id, request_hash, merchant_id, amount_cents, due_date::text, digitable_line, barcode, pix_txid, pix_br_code, status, paid_at`;
+const COLUMNS = `id, transaction_id, request_hash, merchant_id, amount_cents, due_date::text, digitable_line, barcode, pix_txid, pix_br_code, status, paid_at,
+  psp_reference, merchant_reference`;
+
+/** A boleto issued through the Adyen face: the merchant's `reference`, reported back in its webhooks. */
+export interface AdyenFaceIssue {
+  merchantReference: string;
+}
 const AGENCY = '1234';
 const WALLET = '09';
 const ACCOUNT = '0012345';
@@ -33,7 +41,9 @@ const ACCOUNT = '0012345';
 /**
  * Boletos of the simulated acquirer: FEBRABAN barcode and 47-digit line (due-date factor after
  * the 2025 rollover), with a Pix QR printed on it. Paid by bank clearing (PAID) or through its
- * QR (PAID_PIX) while the due date has not passed (test clock); EXPIRED the day after.
+ * QR (PAID_PIX) while the due date has not passed (test clock); EXPIRED the day after. A
+ * boleto issued through the Adyen face (it has a pspReference) reports its payment as Adyen's
+ * AUTHORISATION webhook and its expiry as OFFER_CLOSED, instead of the `service` notification.
  */
 @Injectable()
 export class SandboxBoletoService {
@@ -43,9 +53,13 @@ export class SandboxBoletoService {
     private readonly config: SandboxAcquirerConfig,
     private readonly notifier: SandboxNotifier,
     private readonly pix: SandboxPixService,
+    private readonly adyen: SandboxAdyenWebhooks,
   ) {}
 
-  async create(req: BoletoDto): Promise<Omit<SandboxBoleto, 'transactionId' | 'merchantId' | 'amountCents' | 'pixTxid' | 'paidAt'>> {
+  async create(
+    req: BoletoDto,
+    face?: AdyenFaceIssue,
+  ): Promise<Omit<SandboxBoleto, 'transactionId' | 'merchantId' | 'amountCents' | 'pixTxid' | 'paidAt'>> {
     if (req.dueDate < this.clock.today()) throw SandboxAcquirerErrors.error('boleto_not_payable', 'The due date is in the past');
     const hash = createHash('sha256').update([req.merchantId, req.amountCents, req.dueDate, req.payer.taxId].join('|')).digest('hex');
     const existing = await this.byTransaction(req.transactionId);
@@ -56,13 +70,14 @@ export class SandboxBoletoService {
       const b = buildBoleto({ bankCode: this.config.boletoBankCode, amountCents: req.amountCents, dueDate: req.dueDate, freeField });
       const pixTxid = newTxid('BOL');
       const now = this.clock.now();
+      const id = `bol_${randomBytes(12).toString('hex')}`;
       await sql.rows(
         this.ds,
         `INSERT INTO sandbox_acquirer_boletos (id, transaction_id, request_hash, merchant_id, amount_cents, due_date, payer_name, payer_tax_id,
-           our_number, barcode, digitable_line, pix_txid, pix_br_code, status, created_at, updated_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'PENDING',$14,$14) ON CONFLICT (transaction_id) DO NOTHING`,
+           our_number, barcode, digitable_line, pix_txid, pix_br_code, status, created_at, updated_at, psp_reference, merchant_reference)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,'PENDING',$14,$14,$15,$16) ON CONFLICT (transaction_id) DO NOTHING`,
         [
-          `bol_${randomBytes(12).toString('hex')}`,
+          id,
           req.transactionId,
           hash,
           req.merchantId,
@@ -76,6 +91,8 @@ export class SandboxBoletoService {
           pixTxid,
           this.pix.brCode(pixTxid, req.amountCents),
           now,
+          face ? pspReferenceOf(id) : null,
+          face?.merchantReference ?? null,
         ],
       );
     }
@@ -95,8 +112,11 @@ export class SandboxBoletoService {
     };
   }
 
+  /** By its id, or by the pspReference the Adyen face answered for it. */
   async find(id: string): Promise<SandboxBoleto | null> {
-    const rows = await sql.rows<BoletoRow>(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1`, [id]);
+    const rows = await sql.rows<BoletoRow>(this.ds, `SELECT ${COLUMNS} FROM sandbox_acquirer_boletos WHERE id = $1 OR psp_reference = $1`, [
+      id,
+    ]);
     return rows[0] ? toBoleto(rows[0]) : null;
   }
 
@@ -110,7 +130,8 @@ export class SandboxBoletoService {
    * printed on it is a cobv of the PSP face (BANK_PROVIDER=pix-api), paying by Pix pays that
    * cobv (which marks the boleto); paid by clearing, its cobv is removed by the PSP.
    */
-  async pay(id: string, via: 'BANK' | 'PIX'): Promise<SandboxBoleto> {
+  async pay(idOrPsp: string, via: 'BANK' | 'PIX'): Promise<SandboxBoleto> {
+    const id = (await this.find(idOrPsp))?.boletoId ?? idOrPsp;
     if (via === 'PIX') {
       const cobv = (
         await sql.rows(this.ds, `SELECT txid FROM sandbox_acquirer_pix_charges WHERE boleto_id = $1 AND status = 'PENDING' LIMIT 1`, [id])
@@ -136,7 +157,7 @@ export class SandboxBoletoService {
         [id, via === 'PIX' ? 'PAID_PIX' : 'PAID', this.clock.now()],
       );
       const done = toBoleto(res[0]);
-      ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(done)));
+      await this.reportIn(m, res[0], ids);
       await sql.rows(
         m,
         `UPDATE sandbox_acquirer_pix_charges SET status = 'REMOVED', removed_by = 'PSP', updated_at = $2 WHERE boleto_id = $1 AND status = 'PENDING'`,
@@ -144,7 +165,7 @@ export class SandboxBoletoService {
       );
       return done;
     });
-    await this.notifier.deliverNow(ids);
+    await this.delivered(ids);
     return paid;
   }
 
@@ -158,7 +179,10 @@ export class SandboxBoletoService {
       `UPDATE sandbox_acquirer_boletos SET status = 'PAID_PIX', paid_at = $2, updated_at = $2 WHERE id = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [boletoId, this.clock.now()],
     );
-    return res.length ? [await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(res[0])))] : [];
+    const ids: string[] = [];
+    if (res.length) await this.reportIn(m, res[0], ids);
+    if (res.length && res[0].psp_reference) this.adyen.kick(); // may run before the commit: the face's outbox tick sends it then
+    return ids;
   }
 
   /** PENDING boletos whose due date has passed (test clock, São Paulo day) become EXPIRED. */
@@ -176,7 +200,7 @@ export class SandboxBoletoService {
         ids,
       );
     });
-    await this.notifier.deliverNow(ids);
+    await this.delivered(ids);
     return ids.length;
   }
 
@@ -191,7 +215,38 @@ export class SandboxBoletoService {
       `UPDATE sandbox_acquirer_boletos SET status = 'EXPIRED', updated_at = $2 WHERE id = ANY($1) AND status = 'PENDING' RETURNING ${COLUMNS}`,
       [boletoIds, this.clock.now()],
     );
-    for (const r of res) ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(toBoleto(r))));
+    for (const r of res) await this.reportIn(m, r, ids);
+  }
+
+  /**
+   * The boleto's new status told to the service: Adyen's webhook for a boleto of the Adyen face
+   * (AUTHORISATION with success when paid, OFFER_CLOSED when it expired unpaid), otherwise the
+   * `service` notification, whose id is added to `ids` for `deliverNow`.
+   */
+  private async reportIn(m: Tx, r: BoletoRow, ids: string[]): Promise<void> {
+    const b = toBoleto(r);
+    if (!r.psp_reference) {
+      ids.push(await this.notifier.enqueue(m, 'boleto.updated', notice(b)));
+      return;
+    }
+    const eventCode = b.status === 'EXPIRED' ? 'OFFER_CLOSED' : b.status === 'CANCELED' ? 'CANCELLATION' : 'AUTHORISATION';
+    await this.adyen.enqueueIn(m, `${r.psp_reference}:${eventCode}`, {
+      pspReference: r.psp_reference,
+      merchantAccountCode: b.merchantId,
+      merchantReference: r.merchant_reference ?? '',
+      eventCode,
+      eventDate: this.clock.now().toISOString(),
+      success: 'true',
+      amount: { currency: 'BRL', value: b.amountCents },
+      paymentMethod: 'boletobancario',
+      additionalData: {},
+    });
+  }
+
+  /** After commit: the `service` notifications now, the Adyen face's outbox on its next pass. */
+  private async delivered(ids: string[]): Promise<void> {
+    this.adyen.kick();
+    await this.notifier.deliverNow(ids);
   }
 }
 

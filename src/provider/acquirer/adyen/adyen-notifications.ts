@@ -8,10 +8,24 @@ import { AdyenStore, StoredAdyenNotification } from './adyen-store';
 const NEEDS_ATTENTION = new Set(['CAPTURE_FAILED', 'REFUND_FAILED', 'CHARGEBACK']);
 
 /**
+ * A boleto's events as the `boleto.updated` statuses links apply: its AUTHORISATION with success
+ * is the payment cleared (PAID), OFFER_CLOSED the due date passed unpaid (EXPIRED), a
+ * CANCELLATION the boleto cancelled. Anything else (a failed one) is passed on as
+ * `<eventCode>:failure`, which links ignore.
+ */
+export function boletoStatusOf(eventCode: string, success: boolean): string {
+  if (success && eventCode === 'AUTHORISATION') return 'PAID';
+  if (success && eventCode === 'OFFER_CLOSED') return 'EXPIRED';
+  if (success && eventCode === 'CANCELLATION') return 'CANCELED';
+  return `${eventCode}:${success ? 'success' : 'failure'}`;
+}
+
+/**
  * Accepted Adyen webhook items, applied once each: stored by the receiver (unique per
  * pspReference + eventCode + success, so a duplicate delivery adds nothing), then applied in
- * order by this job, which hands each to AcquirerEvents as a `card_transaction.updated` and logs
- * the ones an operator must act on. An AUTHORISATION is also what reconciles an attempt whose
+ * order by this job, which hands each to AcquirerEvents as a `card_transaction.updated` (or, for
+ * a boleto attempt, a `boleto.updated` with the status links apply) and logs the ones an
+ * operator must act on. An AUTHORISATION is also what reconciles an attempt whose
  * answer was lost (AdyenAcquirer.findCardAuthorization reads it).
  */
 @Injectable()
@@ -44,16 +58,19 @@ export class AdyenNotifications {
         { pspReference: n.pspReference, originalReference: n.originalReference, eventCode: n.eventCode, success: n.success },
         'Adyen reported an event that needs attention',
       );
+    const boleto = (await this.store.attemptByReference(n.merchantReference))?.kind === 'boleto';
+    const status = boleto ? boletoStatusOf(n.eventCode, n.success) : `${n.eventCode}:${n.success ? 'success' : 'failure'}`;
     await this.events.dispatch({
       eventId: `adyen:${n.pspReference}:${n.eventCode}:${n.success}`,
-      type: 'card_transaction.updated',
+      type: boleto ? 'boleto.updated' : 'card_transaction.updated',
       occurredAt: new Date().toISOString(),
       data: {
         transactionId: n.merchantReference,
         merchantId: '',
         acquirerId: n.originalReference ?? n.pspReference,
-        status: `${n.eventCode}:${n.success ? 'success' : 'failure'}`,
+        status,
         amountCents: n.amountCents,
+        ...(boleto && status === 'PAID' ? { paidVia: 'BANK' as const } : {}),
       },
     });
   }

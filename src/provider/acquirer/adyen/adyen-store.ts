@@ -4,9 +4,14 @@ import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
 import type { CardCaptureMode } from '../../acquirer.port';
 import * as sql from '../../../platform/database/sql';
 
+/** What an attempt paid with: a card authorization or a boleto issued (`boletobancario`). */
+export type AdyenAttemptKind = 'card' | 'boleto';
+
 export interface AdyenAttempt {
   reference: string;
-  captureMode: CardCaptureMode;
+  kind: AdyenAttemptKind;
+  /** A card's; null for a boleto. */
+  captureMode: CardCaptureMode | null;
   amountCents: number;
   pspReference: string | null;
 }
@@ -24,7 +29,8 @@ export interface StoredAdyenNotification {
 
 interface AttemptRow {
   reference: string;
-  capture_mode: CardCaptureMode;
+  kind: AdyenAttemptKind;
+  capture_mode: CardCaptureMode | null;
   amount_cents: string;
   psp_reference: string | null;
 }
@@ -42,6 +48,7 @@ interface NotificationRow {
 
 const attempt = (r: AttemptRow): AdyenAttempt => ({
   reference: r.reference,
+  kind: r.kind,
   captureMode: r.capture_mode,
   amountCents: Number(r.amount_cents),
   pspReference: r.psp_reference,
@@ -58,11 +65,13 @@ const notification = (r: NotificationRow): StoredAdyenNotification => ({
   reason: r.reason,
 });
 
+const ATTEMPT_COLUMNS = 'reference, kind, capture_mode, amount_cents, psp_reference';
 const NOTIFICATION_COLUMNS = 'id::text, psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, reason';
 
 /**
  * What the Adyen adapter remembers: each authorization it sent (so a capture knows the amount
- * and a reconciliation the capture mode) and each webhook item it accepted, once per
+ * and a reconciliation the capture mode), each boleto it asked for (so a webhook about it is
+ * read as a boleto's) and each webhook item it accepted, once per
  * (pspReference, eventCode, success) by a unique constraint.
  */
 @Injectable()
@@ -78,6 +87,15 @@ export class AdyenStore {
     );
   }
 
+  /** A boleto attempt (no capture mode), recorded before its `POST /payments` like a card's. */
+  async beginBoletoAttempt(reference: string, amountCents: number): Promise<void> {
+    await sql.exec(
+      this.ds,
+      `INSERT INTO adyen_payment_attempts (reference, kind, amount_cents) VALUES ($1, 'boleto', $2) ON CONFLICT (reference) DO NOTHING`,
+      [reference, amountCents],
+    );
+  }
+
   async answered(reference: string, pspReference: string | null, resultCode: string | null): Promise<void> {
     await sql.exec(
       this.ds,
@@ -87,20 +105,16 @@ export class AdyenStore {
   }
 
   async attemptByReference(reference: string): Promise<AdyenAttempt | null> {
-    const r = await sql.maybeOne<AttemptRow>(
-      this.ds,
-      `SELECT reference, capture_mode, amount_cents, psp_reference FROM adyen_payment_attempts WHERE reference = $1`,
-      [reference],
-    );
+    const r = await sql.maybeOne<AttemptRow>(this.ds, `SELECT ${ATTEMPT_COLUMNS} FROM adyen_payment_attempts WHERE reference = $1`, [
+      reference,
+    ]);
     return r ? attempt(r) : null;
   }
 
   async attemptByPsp(pspReference: string): Promise<AdyenAttempt | null> {
-    const r = await sql.maybeOne<AttemptRow>(
-      this.ds,
-      `SELECT reference, capture_mode, amount_cents, psp_reference FROM adyen_payment_attempts WHERE psp_reference = $1`,
-      [pspReference],
-    );
+    const r = await sql.maybeOne<AttemptRow>(this.ds, `SELECT ${ATTEMPT_COLUMNS} FROM adyen_payment_attempts WHERE psp_reference = $1`, [
+      pspReference,
+    ]);
     return r ? attempt(r) : null;
   }
 

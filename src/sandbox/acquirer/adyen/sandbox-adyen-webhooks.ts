@@ -47,14 +47,24 @@ export class SandboxAdyenWebhooks {
 
   /** Keeps the item (once per key) and sends it soon. */
   async enqueue(key: string, item: AdyenNotificationItem): Promise<void> {
+    await this.enqueueIn(this.ds, key, item);
+    this.job.kick();
+  }
+
+  /** Keeps the item (once per key) inside the caller's transaction; `kick` after it commits. */
+  async enqueueIn(db: sql.Db, key: string, item: AdyenNotificationItem): Promise<void> {
     const signed: AdyenNotificationItem = {
       ...item,
       additionalData: { ...item.additionalData, hmacSignature: signAdyenItem(this.key, item) },
     };
-    await sql.exec(this.ds, `INSERT INTO sandbox_adyen_webhooks (id, item) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, [
+    await sql.exec(db, `INSERT INTO sandbox_adyen_webhooks (id, item) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, [
       uuidOf(key),
       JSON.stringify(signed),
     ]);
+  }
+
+  /** Sends what is due now (after a transaction that enqueued items committed). */
+  kick(): void {
     this.job.kick();
   }
 
