@@ -1,6 +1,6 @@
 // Shared helpers for the benchmark scenarios (plain CommonJS, run against the built app).
 const { spawn } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
+const { constants, generateKeyPairSync, privateDecrypt, randomBytes, sign } = require('node:crypto');
 const { mkdtempSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
@@ -140,4 +140,27 @@ function pair(name, bare, service, extra = {}) {
   return line;
 }
 
-module.exports = { ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, pair, waitReady, DURATION, WARMUP, ROUNDS };
+/** One JSON call of the service, failing on any status ≥ 300. */
+async function callJson(url, method, path, payload, headers = {}) {
+  const json = payload === undefined ? {} : { 'content-type': 'application/json' };
+  const r = await fetch(`${url}${path}`, { method, headers: { ...json, ...headers }, body: payload === undefined ? undefined : JSON.stringify(payload) });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** The tenant flow of the spec: key upload, PSS-signed challenge, OAEP credentials, token. */
+async function onboard(url) {
+  const tenant = await callJson(url, 'POST', '/admin/tenants', { name: 'Bench', allowedCidrs: ['127.0.0.1/32'] }, { 'X-Admin-Key': ADMIN_KEY });
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const up = await callJson(url, 'POST', `/v1/tenants/${tenant.tenantId}/keys`, { publicKey });
+  const signature = sign('sha256', Buffer.from(up.challenge), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }).toString('base64');
+  await callJson(url, 'POST', `/v1/tenants/${tenant.tenantId}/keys/${up.keyId}/verify`, { challenge: up.challenge, signature });
+  const creds = await callJson(url, 'POST', `/v1/tenants/${tenant.tenantId}/keys/${up.keyId}/credentials`);
+  const dec = (b64) => privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(b64, 'base64')).toString('utf8');
+  const tok = await callJson(url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: dec(creds.encryptedClientId), client_secret: dec(creds.encryptedClientSecret) });
+  return { tenantId: tenant.tenantId, token: tok.access_token };
+}
+
+
+module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, pair, waitReady, DURATION, WARMUP, ROUNDS };

@@ -2,12 +2,12 @@
 // one INSERT … RETURNING) vs a bare node:http + pg server doing the same encryption and insert.
 // 50 connections, 10 s after a warm-up, in alternating rounds; every request tokenizes a
 // different card. Goal: the service reaches at least 50 % of the bare req/s. One JSON line.
-const { constants, generateKeyPairSync, privateDecrypt, randomBytes, randomInt, sign } = require('node:crypto');
+const { randomBytes, randomInt } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ADMIN_KEY, freshDatabase, startService, startBare, load, pair } = require('./lib');
+const { freshDatabase, startService, startBare, load, pair, onboard } = require('./lib');
 
 const KEYS = {
   VAULT_MASTER_KEYS: `bench:${randomBytes(32).toString('base64')}`,
@@ -34,27 +34,6 @@ function randomPan() {
 
 function body() {
   return JSON.stringify({ cardNumber: randomPan(), expirationMonth: '12', expirationYear: '2031', securityCode: String(randomInt(100, 1000)) });
-}
-
-async function call(url, method, path, payload, headers = {}) {
-  const json = payload === undefined ? {} : { 'content-type': 'application/json' };
-  const r = await fetch(`${url}${path}`, { method, headers: { ...json, ...headers }, body: payload === undefined ? undefined : JSON.stringify(payload) });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-/** The tenant flow of the spec: key upload, PSS-signed challenge, OAEP credentials, token. */
-async function onboard(url) {
-  const tenant = await call(url, 'POST', '/admin/tenants', { name: 'Bench', allowedCidrs: ['127.0.0.1/32'] }, { 'X-Admin-Key': ADMIN_KEY });
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-  const up = await call(url, 'POST', `/v1/tenants/${tenant.tenantId}/keys`, { publicKey });
-  const signature = sign('sha256', Buffer.from(up.challenge), { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }).toString('base64');
-  await call(url, 'POST', `/v1/tenants/${tenant.tenantId}/keys/${up.keyId}/verify`, { challenge: up.challenge, signature });
-  const creds = await call(url, 'POST', `/v1/tenants/${tenant.tenantId}/keys/${up.keyId}/credentials`);
-  const dec = (b64) => privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(b64, 'base64')).toString('utf8');
-  const tok = await call(url, 'POST', '/v1/oauth/token', { grant_type: 'client_credentials', client_id: dec(creds.encryptedClientId), client_secret: dec(creds.encryptedClientSecret) });
-  return { tenantId: tenant.tenantId, token: tok.access_token };
 }
 
 function scenario(url, token) {
