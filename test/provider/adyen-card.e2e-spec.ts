@@ -262,6 +262,31 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
       checkout.rule = null;
     }
     expect(checkout.calls - calls).toBe(12);
+    // a refused capture answers the spec's 500 acquirer_rejected with Adyen's code in details, the payment unchanged
+    const tok = await tokenize(c, { cardNumber: '4111111111111111' });
+    const pre = await api(c, 'POST', '/v1/acquiring/payments', {
+      amount: 30,
+      captureMode: 'PREAUTH',
+      tokenData: { slugToken: tok.slugToken },
+    });
+    checkout.rule = (r) =>
+      r.url?.endsWith('/captures')
+        ? {
+            status: 422,
+            body: { status: 422, errorCode: '167', message: 'Original pspReference required for this operation', errorType: 'validation' },
+          }
+        : null;
+    try {
+      const cap = await api(c, 'POST', `/v1/acquiring/payments/${pre.body.paymentId}/capture`, {});
+      expect([cap.status, cap.body.error, cap.body.details]).toEqual([
+        500,
+        'acquirer_rejected',
+        [{ field: 'acquirer', code: '167', message: 'the acquirer refused with code 167 (validation)' }],
+      ]);
+    } finally {
+      checkout.rule = null;
+    }
+    expect((await api(c, 'GET', `/v1/acquiring/payments/${pre.body.paymentId}`)).body.status).toBe('PREAUTH');
     expect(c.t.app.get(BreakerRegistry).states()['acquirer.authorizeCard']).toBe('closed');
     await expect(port().authorizeCard(req('4111111111111111'))).resolves.toMatchObject({ status: 'ACCEPTED' });
   });

@@ -76,9 +76,24 @@ export class SettleCardPayment {
       await call();
     } catch (e) {
       if (e instanceof ProviderCallError && e.code === 'provider_rejected') {
-        throw CardErrors.error('acquirer_rejected', 'The acquirer refused the operation; the payment is unchanged');
+        throw CardErrors.error('acquirer_rejected', 'The acquirer refused the operation; the payment is unchanged', {
+          details: refusalDetails(e.body),
+        });
       }
       throw CardErrors.error('acquirer_unavailable', 'The acquirer could not be reached; the payment is unchanged, retry later');
     }
   }
+}
+
+/**
+ * The acquirer's own code of a refusal, for the caller: Adyen's `ServiceError` (`errorCode`,
+ * `errorType`) or the `service` protocol's envelope (`error`). Never its message, which is the
+ * acquirer's text, not ours.
+ */
+function refusalDetails(body: unknown): { field: string; code: string; message: string }[] {
+  const b = (body && typeof body === 'object' ? body : {}) as { errorCode?: unknown; errorType?: unknown; error?: unknown };
+  const code = typeof b.errorCode === 'string' ? b.errorCode : typeof b.error === 'string' ? b.error : null;
+  if (!code || !/^[\w.-]{1,64}$/.test(code)) return [];
+  const kind = typeof b.errorType === 'string' && /^[\w.-]{1,32}$/.test(b.errorType) ? ` (${b.errorType})` : '';
+  return [{ field: 'acquirer', code, message: `the acquirer refused with code ${code}${kind}` }];
 }
