@@ -5,24 +5,16 @@ import { AdyenNotifications } from '../../src/provider/acquirer/adyen/adyen-noti
 import { Clock } from '../../src/platform/clock/clock';
 import { advanceDays, createLink, pay, PAYER } from '../links/support';
 import { checkoutErrors, webhookErrors } from '../support/adyen-contract';
-import { Exchange, ProviderProxy } from '../support/provider-proxy';
+import {
+  ADYEN_API_KEY as API_KEY,
+  ADYEN_HMAC_KEY as HMAC_KEY,
+  ADYEN_WEBHOOK_AUTH as AUTH,
+  ADYEN_WEBHOOK_PASSWORD as WEBHOOK_PASSWORD,
+  AdyenHops,
+  until,
+} from './adyen-support';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
-
-const API_KEY = 'adyen-test-api-key-0123456789abcdef';
-const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-const WEBHOOK_PASSWORD = 'adyen-webhook-password-0123';
-const AUTH = `Basic ${Buffer.from(`adyen-webhooks:${WEBHOOK_PASSWORD}`).toString('base64')}`;
-
-async function until<T>(what: () => Promise<T | null | undefined>, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * Boleto bancário on Adyen Checkout v72 (ACQUIRER_PROVIDER=adyen), end to end over real HTTP:
@@ -34,39 +26,26 @@ async function until<T>(what: () => Promise<T | null | undefined>, ms = 10000): 
 describe('boleto bancário on Adyen Checkout v72 (sandbox Adyen face)', () => {
   let t: TestApp;
   let a: OnboardedTenant;
-  const checkout = new ProviderProxy();
-  const hooks = new ProviderProxy();
-  const sent: Exchange[] = [];
-  const delivered: Exchange[] = [];
+  const hops = new AdyenHops();
+  const { sent, delivered } = hops;
 
   beforeAll(async () => {
-    checkout.exchanges = sent;
-    hooks.exchanges = delivered;
-    const checkoutUrl = await checkout.start();
-    const hooksUrl = await hooks.start();
+    const adyen = await hops.start();
     t = await startTestApp({
       env: {
-        ACQUIRER_PROVIDER: 'adyen',
+        ...adyen,
         ACQUIRER_RETRY_DELAYS_MS: '20,20',
-        ADYEN_CHECKOUT_URL: `${checkoutUrl}/sandbox/adyen/checkout/v72`,
-        ADYEN_API_KEY: API_KEY,
-        ADYEN_HMAC_KEY: HMAC_KEY,
-        ADYEN_WEBHOOK_PASSWORD: WEBHOOK_PASSWORD,
-        ADYEN_MERCHANT_ACCOUNT: 'PagamentosBR',
-        SANDBOX_ADYEN_WEBHOOK_URL: `${hooksUrl}/provider/adyen/webhooks`,
         SANDBOX_ACQUIRER_TICK_MS: '60000',
         LINKS_TICK_MS: '60000',
         LOG_LEVEL: 'info',
       },
     });
-    checkout.target = t.url;
-    hooks.target = t.url;
+    hops.aim(t.url);
     a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
   });
   afterAll(async () => {
     await t.close();
-    await checkout.close();
-    await hooks.close();
+    await hops.close();
   });
 
   const itemStatus = async (id: string) => (await t.sql(`SELECT status FROM links_payments WHERE id = $1`, [id]))[0]?.status;

@@ -6,24 +6,16 @@ import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry'
 import { adyenHmacKey, AdyenNotificationItem, signAdyenItem } from '../../src/common/protocols/adyen';
 import { api, CardsApp, MERCHANT, startCardsApp, tokenize } from '../cards/support';
 import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
-import { Exchange, ProviderProxy } from '../support/provider-proxy';
+import {
+  ADYEN_API_KEY as API_KEY,
+  ADYEN_HMAC_KEY as HMAC_KEY,
+  ADYEN_WEBHOOK_PASSWORD as WEBHOOK_PASSWORD,
+  AdyenHops,
+  basic,
+  until,
+} from './adyen-support';
 import { authenticate, authenticateBody, initialize, setup } from '../three-ds/support';
 import { UNKNOWN_MERCHANT } from '../cards/support';
-
-const API_KEY = 'adyen-test-api-key-0123456789abcdef';
-const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-const WEBHOOK_PASSWORD = 'adyen-webhook-password-0123';
-const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
-
-async function until<T>(what: () => Promise<T | null | undefined>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * The card edge on Adyen Checkout v72 (ACQUIRER_PROVIDER=adyen) against the sandbox's Adyen
@@ -32,32 +24,16 @@ async function until<T>(what: () => Promise<T | null | undefined>, ms = 8000): P
  */
 describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
   let c: CardsApp;
-  const checkout = new ProviderProxy();
-  const hooks = new ProviderProxy();
-  const sent: Exchange[] = [];
-  const delivered: Exchange[] = [];
+  const hops = new AdyenHops();
+  const { checkout, sent, delivered } = hops;
 
   beforeAll(async () => {
-    checkout.exchanges = sent;
-    hooks.exchanges = delivered;
-    const checkoutUrl = await checkout.start();
-    const hooksUrl = await hooks.start();
-    c = await startCardsApp({
-      ACQUIRER_PROVIDER: 'adyen',
-      ADYEN_CHECKOUT_URL: `${checkoutUrl}/sandbox/adyen/checkout/v72`,
-      ADYEN_API_KEY: API_KEY,
-      ADYEN_HMAC_KEY: HMAC_KEY,
-      ADYEN_WEBHOOK_PASSWORD: WEBHOOK_PASSWORD,
-      ADYEN_MERCHANT_ACCOUNT: 'PagamentosBR',
-      SANDBOX_ADYEN_WEBHOOK_URL: `${hooksUrl}/provider/adyen/webhooks`,
-    });
-    checkout.target = c.t.url;
-    hooks.target = c.t.url;
+    c = await startCardsApp(await hops.start());
+    hops.aim(c.t.url);
   });
   afterAll(async () => {
     await c.close();
-    await checkout.close();
-    await hooks.close();
+    await hops.close();
   });
 
   const port = () => c.t.app.get(AcquirerPort);
@@ -70,7 +46,7 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
     card: { pan, expMonth: 3, expYear: 2030, cvv: '737' },
     ...over,
   });
-  const exchangesTo = (suffix: string) => sent.filter((e) => e.path.endsWith(suffix));
+  const exchangesTo = (suffix: string) => hops.to(suffix);
 
   it('charges a card through the tenant API: POST /payments with the card, centavos in BRL, installments, our id as reference and Idempotency-Key', async () => {
     const tok = await tokenize(c, { cardNumber: '5555555555554444' });

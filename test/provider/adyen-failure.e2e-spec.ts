@@ -4,16 +4,7 @@ import { CardCharges } from '../../src/provider/acquirer/card-charges';
 import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
 import { CardsApp, MERCHANT, startCardsApp } from '../cards/support';
 import { Exchange, ProviderProxy } from '../support/provider-proxy';
-
-async function until<T>(what: () => Promise<T | null | undefined>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from './adyen-support';
 
 /**
  * The card edge on Adyen when things go wrong between the service and Adyen: an outage opens the
