@@ -18,8 +18,13 @@ const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
-/** The hosted checkout and the SDK in a real headless Chromium. */
-(haveChromium ? describe : describe.skip)('hosted checkout in Chromium', () => {
+/**
+ * The hosted checkout and the SDK in a real headless Chromium. The card and boleto stories run on
+ * both card edges (the `service` acquirer and Adyen Checkout v72, each against its sandbox face);
+ * Pix stays on the bank edge, and the SDK and exhausted-link stories on the default edge.
+ */
+const suite = haveChromium ? describe : describe.skip;
+suite.each(['service', 'adyen'])('hosted checkout in Chromium (ACQUIRER_PROVIDER=%s)', (provider) => {
   jest.setTimeout(120_000);
   let t: TestApp;
   let a: OnboardedTenant;
@@ -28,7 +33,9 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
   const cspViolations: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600' } });
+    t = await startTestApp({
+      env: { ACQUIRER_PROVIDER: provider, ACQUIRER_RETRY_DELAYS_MS: '10', SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600' },
+    });
     a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
     profile = mkdtempSync(join(tmpdir(), 'pp-chromium-'));
     ctx = await chromium.launchPersistentContext(profile, {
@@ -64,6 +71,18 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     await page.goto(`${t.url}/checkout/${slug}`);
     return page;
   }
+
+  /** How each of the link's payments reached the card edge: its Adyen attempt (kind, result), or none on `service`. */
+  async function adyenAttempts(linkId: string) {
+    return t.sql(
+      `SELECT a.kind, a.result_code, a.psp_reference = p.acquirer_id AS same_id
+         FROM links_payments p LEFT JOIN adyen_payment_attempts a ON a.reference = p.id::text
+        WHERE p.link_id = $1 ORDER BY p.created_at`,
+      [linkId],
+    );
+  }
+  const attempt = (kind: string, result_code: string) =>
+    provider === 'adyen' ? { kind, result_code, same_id: true } : { kind: null, result_code: null, same_id: null };
 
   async function fillPayer(page: Page, taxId = '') {
     await page.fill('#payer-name', 'Ana Souza');
@@ -119,39 +138,8 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
       ['ACCEPTED', 3, 'mastercard'],
     ]);
     expect(d).toMatchObject({ viewCount: 1, attemptCount: 2, paidCount: 1 });
-    await page.close();
-  });
-
-  it('pays by Pix: the BR Code it shows parses with pix-utils; the page updates when the bank app pays', async () => {
-    const l = await createLink(t, a.auth, { name: 'Doação', amount: 50, passFee: true, paymentMethods: ['PIX', 'CARD'] });
-    const page = await open(l.slug);
-    await fillPayer(page);
-    await page.click('#tab-PIX');
-    expect(await page.textContent('#figure-PIX')).toBe('R$ 50,50'); // 50.50 - ceil(0.49995) = 50.00 net
-    await page.click('#pay-pix');
-    await page.waitForSelector('#pix-result:not([hidden])');
-    const shown = await page.inputValue('#pix-code');
-    const lib = parsePix(shown) as any;
-    expect(hasError(lib)).toBe(false);
-    expect(lib).toMatchObject({
-      type: 'STATIC',
-      transactionAmount: 50.5,
-      merchantName: 'Loja Principal (sandbox)',
-      merchantCity: 'Sao Paulo',
-    }); // the seller, not the platform
-    const ours = parseBrCode(shown);
-    expect(ours).toMatchObject({ amountCents: 5050, singleUse: true, txid: lib.txid });
-    expect(await page.$eval('#pix-qr', (img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
-
-    const bank = await ctx.newPage();
-    await bank.goto(t.url + (await page.getAttribute('#pix-bank', 'href')));
-    expect(await bank.textContent('#amount')).toBe('R$ 50,50');
-    await bank.click('#pay');
-    await bank.waitForSelector('#status[data-status="AUTHORIZED"]');
-    await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
-    expect(await page.textContent('#done-text')).toBe('R$ 50,50 · Pago com Pix');
-    expect((await detail(t, a.auth, l.linkId)).payments.map((p: any) => p.status)).toEqual(['AUTHORIZED']);
-    await bank.close();
+    // the refusal and the approval came from the configured card edge
+    expect(await adyenAttempts(l.linkId)).toEqual([attempt('card', 'Refused'), attempt('card', 'Authorised')]);
     await page.close();
   });
 
@@ -184,12 +172,49 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
     await http(t.url, 'POST', `/sandbox/boletos/${item.method.boletoId}/pay`, { via: 'BANK' });
     await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
     expect(await page.textContent('#done-text')).toBe('R$ 250,00 · Pago com boleto');
+    // issued by the configured card edge (on adyen, the boleto's id is Adyen's pspReference)
+    expect(await adyenAttempts(l.linkId)).toEqual([attempt('boleto', 'PresentToShopper')]);
     await page.close();
   });
 
-  it('the SDK on another origin opens the checkout in an overlay and calls onSuccess once; foreign messages are ignored', async () => {
-    const l = await createLink(t, a.auth, { name: 'Ingresso', amount: 30 });
-    const host = await hostPage(`<!doctype html><html><body><button id="buy">Buy</button>
+  // Pix is the bank edge's; the SDK and an exhausted link do not depend on the card edge
+  if (provider === 'service') {
+    it('pays by Pix: the BR Code it shows parses with pix-utils; the page updates when the bank app pays', async () => {
+      const l = await createLink(t, a.auth, { name: 'Doação', amount: 50, passFee: true, paymentMethods: ['PIX', 'CARD'] });
+      const page = await open(l.slug);
+      await fillPayer(page);
+      await page.click('#tab-PIX');
+      expect(await page.textContent('#figure-PIX')).toBe('R$ 50,50'); // 50.50 - ceil(0.49995) = 50.00 net
+      await page.click('#pay-pix');
+      await page.waitForSelector('#pix-result:not([hidden])');
+      const shown = await page.inputValue('#pix-code');
+      const lib = parsePix(shown) as any;
+      expect(hasError(lib)).toBe(false);
+      expect(lib).toMatchObject({
+        type: 'STATIC',
+        transactionAmount: 50.5,
+        merchantName: 'Loja Principal (sandbox)',
+        merchantCity: 'Sao Paulo',
+      }); // the seller, not the platform
+      const ours = parseBrCode(shown);
+      expect(ours).toMatchObject({ amountCents: 5050, singleUse: true, txid: lib.txid });
+      expect(await page.$eval('#pix-qr', (img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
+
+      const bank = await ctx.newPage();
+      await bank.goto(t.url + (await page.getAttribute('#pix-bank', 'href')));
+      expect(await bank.textContent('#amount')).toBe('R$ 50,50');
+      await bank.click('#pay');
+      await bank.waitForSelector('#status[data-status="AUTHORIZED"]');
+      await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
+      expect(await page.textContent('#done-text')).toBe('R$ 50,50 · Pago com Pix');
+      expect((await detail(t, a.auth, l.linkId)).payments.map((p: any) => p.status)).toEqual(['AUTHORIZED']);
+      await bank.close();
+      await page.close();
+    });
+
+    it('the SDK on another origin opens the checkout in an overlay and calls onSuccess once; foreign messages are ignored', async () => {
+      const l = await createLink(t, a.auth, { name: 'Ingresso', amount: 30 });
+      const host = await hostPage(`<!doctype html><html><body><button id="buy">Buy</button>
 <script src="${t.url}/sdk/checkout.js"></script>
 <script>
 window.results = []; window.closes = 0;
@@ -197,44 +222,45 @@ document.getElementById('buy').onclick = function () {
   ServiceCheckout.open({ slug: '${l.slug}', closeOnSuccess: false, onSuccess: function (r) { window.results.push(r); }, onClose: function () { window.closes++; } });
 };
 </script></body></html>`);
-    try {
-      const page = await ctx.newPage();
-      await page.goto(host.url);
-      await page.click('#buy');
-      // a message from the wrong origin (the host page itself) is ignored
-      await page.evaluate(() =>
-        window.postMessage({ type: 'service-checkout:success', status: 'ACCEPTED', amount: 1, method: 'CARD' }, '*'),
-      );
-      const frame = await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame();
-      await frame!.waitForSelector('#card-form');
-      await frame!.fill('#payer-name', 'Bruno Lima');
-      await frame!.fill('#payer-email', 'bruno@example.com');
-      await frame!.fill('#card-number', '4242424242424242');
-      await frame!.fill('#card-expiry', '11/34');
-      await frame!.fill('#card-cvv', '321');
-      await frame!.fill('#card-name', 'BRUNO LIMA');
-      await clickInFrame(page, frame!, '#pay-card');
-      await page.waitForFunction(() => (window as any).results.length > 0);
-      await clickInFrame(page, frame!, '#close');
-      await page.waitForFunction(() => (window as any).closes === 1);
-      expect(await page.evaluate(() => (window as any).results)).toEqual([{ status: 'ACCEPTED', amount: 30, method: 'CARD' }]);
-      expect(await page.$('[data-service-checkout]')).toBeNull();
-      await page.close();
-    } finally {
-      await host.close();
-    }
-  });
+      try {
+        const page = await ctx.newPage();
+        await page.goto(host.url);
+        await page.click('#buy');
+        // a message from the wrong origin (the host page itself) is ignored
+        await page.evaluate(() =>
+          window.postMessage({ type: 'service-checkout:success', status: 'ACCEPTED', amount: 1, method: 'CARD' }, '*'),
+        );
+        const frame = await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame();
+        await frame!.waitForSelector('#card-form');
+        await frame!.fill('#payer-name', 'Bruno Lima');
+        await frame!.fill('#payer-email', 'bruno@example.com');
+        await frame!.fill('#card-number', '4242424242424242');
+        await frame!.fill('#card-expiry', '11/34');
+        await frame!.fill('#card-cvv', '321');
+        await frame!.fill('#card-name', 'BRUNO LIMA');
+        await clickInFrame(page, frame!, '#pay-card');
+        await page.waitForFunction(() => (window as any).results.length > 0);
+        await clickInFrame(page, frame!, '#close');
+        await page.waitForFunction(() => (window as any).closes === 1);
+        expect(await page.evaluate(() => (window as any).results)).toEqual([{ status: 'ACCEPTED', amount: 30, method: 'CARD' }]);
+        expect(await page.$('[data-service-checkout]')).toBeNull();
+        await page.close();
+      } finally {
+        await host.close();
+      }
+    });
 
-  it('an exhausted link’s page refuses, with no way to pay', async () => {
-    const l = await createLink(t, a.auth, { name: 'Última vaga', amount: 10, maxUses: 1 });
-    expect((await pay(t, l.slug, { method: 'CARD', payer: PAYER(), card: CARD() })).body.status).toBe('ACCEPTED');
-    const page = await open(l.slug);
-    await expect(page.textContent('#unavailable-title')).resolves.toBe('Este link de pagamento não está mais disponível');
-    expect(await page.textContent('body')).toContain('número máximo de pagamentos');
-    expect(await page.$('#card-form')).toBeNull();
-    expect(await page.$('#pay-pix')).toBeNull();
-    await page.close();
-  });
+    it('an exhausted link’s page refuses, with no way to pay', async () => {
+      const l = await createLink(t, a.auth, { name: 'Última vaga', amount: 10, maxUses: 1 });
+      expect((await pay(t, l.slug, { method: 'CARD', payer: PAYER(), card: CARD() })).body.status).toBe('ACCEPTED');
+      const page = await open(l.slug);
+      await expect(page.textContent('#unavailable-title')).resolves.toBe('Este link de pagamento não está mais disponível');
+      expect(await page.textContent('body')).toContain('número máximo de pagamentos');
+      expect(await page.$('#card-form')).toBeNull();
+      expect(await page.$('#pay-pix')).toBeNull();
+      await page.close();
+    });
+  }
 
   it('ran every page without a CSP violation', () => {
     expect(cspViolations).toEqual([]);

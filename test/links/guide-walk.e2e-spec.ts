@@ -6,11 +6,19 @@ import { promisify } from 'node:util';
 import { startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant } from '../support/tenant-auth';
 
-/** docs/guide/links.md: the curl walk runs as written against a fresh service. */
-describe.each(['service', 'pix-api'])('links guide walk-through (BANK_PROVIDER=%s)', (provider) => {
+/**
+ * docs/guide/links.md: the curl walk runs as written against a fresh service, on both bank edges
+ * and, with the `service` bank, on both card edges (the link's card and boleto then go through
+ * Adyen Checkout v72).
+ */
+describe.each([
+  ['service', 'service'],
+  ['pix-api', 'service'],
+  ['service', 'adyen'],
+])('links guide walk-through (BANK_PROVIDER=%s, ACQUIRER_PROVIDER=%s)', (provider, acquirer) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', BANK_PROVIDER: provider } });
+    t = await startTestApp({ env: { ACQUIRER_RETRY_DELAYS_MS: '10', BANK_PROVIDER: provider, ACQUIRER_PROVIDER: acquirer } });
   });
   afterAll(() => t.close());
 
@@ -54,6 +62,24 @@ describe.each(['service', 'pix-api'])('links guide walk-through (BANK_PROVIDER=%
         'BOLETO:PAID',
       ]);
       expect(final.payments[0].splits.map((s: any) => s.amount)).toEqual([120, 30]);
+      // The card and the boleto really went through the configured card edge: on adyen each is an
+      // attempt at Adyen's /payments whose pspReference is the item's acquirer id; Pix never is.
+      const items = await t.sql(
+        `SELECT p.method, p.acquirer_id, a.kind, a.psp_reference, a.result_code
+           FROM links_payments p LEFT JOIN adyen_payment_attempts a ON a.reference = p.id::text
+          WHERE p.link_id = (SELECT id FROM links WHERE slug = $1) ORDER BY p.created_at`,
+        [JSON.parse(readFileSync(join(dir, 'link.json'), 'utf8')).slug],
+      );
+      const attempt = (kind: string, resultCode: string) =>
+        acquirer === 'adyen'
+          ? { kind, psp_reference: expect.stringMatching(/^[0-9A-F]{16}$/), result_code: resultCode }
+          : { kind: null, psp_reference: null, result_code: null };
+      expect(items).toEqual([
+        { method: 'CARD', acquirer_id: expect.any(String), ...attempt('card', 'Authorised') },
+        { method: 'PIX', acquirer_id: expect.any(String), kind: null, psp_reference: null, result_code: null },
+        { method: 'BOLETO', acquirer_id: expect.any(String), ...attempt('boleto', 'PresentToShopper') },
+      ]);
+      if (acquirer === 'adyen') for (const i of [items[0], items[2]]) expect(i.acquirer_id).toBe(i.psp_reference);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
