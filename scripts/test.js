@@ -21,12 +21,16 @@ function embeddedPort(env) {
 }
 
 async function main() {
-  process.stderr.write('building (nest build)…\n');
-  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  // A run started from inside the suite (a test of this script) finds dist/ built by the outer
+  // run: building again would delete it under the tests that run the compiled service meanwhile.
+  if (process.env.PP_TEST_DIST_BUILT !== '1') {
+    process.stderr.write('building (nest build)…\n');
+    execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  }
 
   let embedded = null;
   let dir = null;
-  const env = { ...process.env, NODE_ENV: 'test' };
+  const env = { ...process.env, NODE_ENV: 'test', PP_TEST_DIST_BUILT: '1' };
   if (!env.DATABASE_URL) {
     const { EmbeddedPostgres } = require(join(root, 'dist/src/platform/database/embedded-postgres.js'));
     dir = mkdtempSync(join(tmpdir(), 'pp-test-pg-'));
