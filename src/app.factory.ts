@@ -12,6 +12,7 @@ import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { ErrorDetail, PlatformErrors } from './platform/errors/app-error';
 import { genReqId, installHttpHooks } from './platform/http/http-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
+import { memoizeValidationMetadata } from './platform/http/validation-metadata';
 import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { buildOpenApiDocument, SWAGGER_UI_CSS } from './platform/openapi/openapi';
@@ -28,6 +29,8 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   }
   return out;
 }
+
+memoizeValidationMetadata();
 
 export const validationPipe = new ValidationPipe({
   whitelist: true,
