@@ -1,5 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { InputBoundaryPipe } from './platform/http/input-boundary.pipe';
+import { RequestInputPipe } from './platform/http/request-input.pipe';
 import { sendError } from './platform/errors/all-exceptions.filter';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -60,7 +61,7 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
   });
   app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalPipes(new InputBoundaryPipe(), validationPipe);
+  app.useGlobalPipes(new RequestInputPipe(new InputBoundaryPipe(), validationPipe));
   installHttpHooks(app.getHttpAdapter().getInstance(), {
     db: app.get(DatabaseState),
     metrics: app.get(MetricsService),
