@@ -1,5 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { InputBoundaryPipe } from './platform/http/input-boundary.pipe';
+import { RequestInputPipe } from './platform/http/request-input.pipe';
 import { sendError } from './platform/errors/all-exceptions.filter';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -14,6 +15,7 @@ import { genReqId, installHttpHooks } from './platform/http/http-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
 import { installTracingHooks } from './platform/tracing/http-tracing';
 import { Tracing } from './platform/tracing/tracing.service';
+import { memoizeValidationMetadata } from './platform/http/validation-metadata';
 import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { buildOpenApiDocument, SWAGGER_UI_CSS } from './platform/openapi/openapi';
@@ -30,6 +32,8 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   }
   return out;
 }
+
+memoizeValidationMetadata();
 
 export const validationPipe = new ValidationPipe({
   whitelist: true,
@@ -59,7 +63,7 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
   });
   app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalPipes(new InputBoundaryPipe(), validationPipe);
+  app.useGlobalPipes(new RequestInputPipe(new InputBoundaryPipe(), validationPipe));
   // First, so the request span covers the other hooks (and a 503 before the database is ready).
   if (app.get(Tracing).enabled) installTracingHooks(app.getHttpAdapter().getInstance());
   installHttpHooks(app.getHttpAdapter().getInstance(), {

@@ -31,7 +31,7 @@ export class LimitsController {
     @CurrentTenant() t: TenantContext,
     @Param('accountId') accountId: string,
     @Req() req: FastifyRequest & { rateLimit: RateDecision },
-  ): Promise<AccountLimitsDto> {
+  ): AccountLimitsDto | Promise<AccountLimitsDto> {
     return this.limits.forAccount(t, accountId, req.rateLimit);
   }
 }

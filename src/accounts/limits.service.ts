@@ -30,9 +30,16 @@ export class LimitsService {
    * the bank's, reused for ACCOUNT_LIMITS_CACHE_MS, and while the bank is unreachable the last
    * answer serves for up to ACCOUNT_LIMITS_STALE_MS more; past that, 500 `provider_unavailable`.
    */
-  async forAccount(t: TenantContext, accountId: string, rate: RateDecision): Promise<AccountLimitsDto> {
+  forAccount(t: TenantContext, accountId: string, rate: RateDecision): AccountLimitsDto | Promise<AccountLimitsDto> {
     if (accountId !== t.tenantId) throw GatewayErrors.error('account_not_found', `Account ${accountId} does not exist`);
-    const limits = await this.pixLimits(accountId);
+    // A fresh copy answers at once (the usual case: no promise per request); else the bank is asked.
+    const known = this.known.get(accountId);
+    return known instanceof Promise
+      ? this.pixLimits(accountId, known).then((limits) => this.answer(t, accountId, rate, limits))
+      : this.answer(t, accountId, rate, known);
+  }
+
+  private answer(t: TenantContext, accountId: string, rate: RateDecision, limits: BankAccountLimits): AccountLimitsDto {
     return {
       accountId,
       tenantId: t.tenantId,
@@ -46,9 +53,9 @@ export class LimitsService {
     };
   }
 
-  private async pixLimits(accountId: string): Promise<BankAccountLimits> {
+  private async pixLimits(accountId: string, loading: Promise<BankAccountLimits>): Promise<BankAccountLimits> {
     try {
-      return await this.known.get(accountId);
+      return await loading;
     } catch {
       const last = this.known.peek(accountId);
       if (last && last.ageMs < this.config.accountLimitsCacheMs + this.config.accountLimitsStaleMs) return last.value;

@@ -44,7 +44,7 @@ export class GatewayGuard implements CanActivate {
     const tenant = check.context!;
     return then(this.bearer.isRevoked(tenant.keyId), (revoked) => {
       if (revoked) throw GatewayErrors.error('invalid_token', 'The credentials of this token were revoked', { headers: wwwAuthenticate });
-      return then(this.gate.count(`t:${policy.tenantId}`, policy.rateLimitPerMinute, reply), (decision) => {
+      return then(this.gate.count((policy.rateKey ??= `t:${policy.tenantId}`), policy.rateLimitPerMinute, reply), (decision) => {
         req.rateLimit = decision;
         req.tenant = tenant;
         return true;

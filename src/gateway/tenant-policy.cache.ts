@@ -10,6 +10,8 @@ export interface TenantPolicy {
   cidrs: ParsedCidr[];
   /** allow-list answers already worked out for this copy of the record, by caller IP */
   decisions?: Map<string, boolean>;
+  /** the tenant's rate-limit counter key, made once per copy of the record rather than per request */
+  rateKey?: string;
   rateLimitPerMinute: number;
   active: boolean;
 }

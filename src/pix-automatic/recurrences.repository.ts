@@ -19,9 +19,12 @@ export interface RecurrenceFilter {
   status?: RecurrenceStatus;
 }
 
+/** What the create answers of the row it stored (the rest is what it sent). */
+export type InsertedRecurrence = Pick<Recurrence, 'id' | 'status' | 'authorizationUrl'>;
+
 /** Port: the recurrences store. Every read a caller can reach is scoped by tenant. */
 export abstract class RecurrencesRepository {
-  abstract insert(r: NewRecurrence): Promise<Recurrence>;
+  abstract insert(r: NewRecurrence): Promise<InsertedRecurrence>;
   abstract findForTenant(tenantId: string, id: string): Promise<Recurrence | null>;
   /** Locks the row for the rest of `m`'s transaction. */
   abstract lockForTenant(m: Tx, tenantId: string, id: string): Promise<Recurrence | null>;
@@ -39,13 +42,14 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
     super();
   }
 
-  async insert(r: NewRecurrence): Promise<Recurrence> {
-    const { rows } = await exec<RecurrenceRow>(
+  /** Returns only the columns the create answers: the driver prepares a parser per column and parses every one of each row. */
+  async insert(r: NewRecurrence): Promise<InsertedRecurrence> {
+    const { rows } = await exec<Pick<RecurrenceRow, 'id' | 'status' | 'authorization_url'>>(
       pool(this.ds),
       `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
          payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-       RETURNING ${RECURRENCE_COLUMNS}`,
+       RETURNING id, status, authorization_url`,
       [
         r.id,
         r.tenantId,
@@ -64,7 +68,8 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
         r.idRec ?? null,
       ],
     );
-    return recurrenceFromRow(rows[0]);
+    const row = rows[0];
+    return { id: row.id, status: row.status as RecurrenceStatus, authorizationUrl: row.authorization_url };
   }
 
   async findForTenant(tenantId: string, id: string): Promise<Recurrence | null> {

@@ -35,15 +35,26 @@ export interface RegistryMetric {
 const MAX_SERIES = 10_000;
 
 export class RequestMetrics {
-  private readonly series = new Map<string, Series>();
+  /** in the order first seen (the scrape order) */
+  private readonly series: Series[] = [];
+  /**
+   * route → method → status: the lookup of an observation. The route template and the method
+   * are the same few strings on every request, so these keys hash once; a joined key string
+   * would be built and hashed on every request.
+   */
+  private readonly index = new Map<string, Map<string, Map<number, Series>>>();
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let s = this.series.get(key);
+    let byMethod = this.index.get(route);
+    if (!byMethod) this.index.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let s = byStatus.get(status);
     if (!s) {
-      if (this.series.size >= MAX_SERIES) return;
+      if (this.series.length >= MAX_SERIES) return;
       s = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Array(DURATION_BUCKETS.length).fill(0) };
-      this.series.set(key, s);
+      byStatus.set(status, s);
+      this.series.push(s);
     }
     s.count++;
     s.sum += seconds;
@@ -53,6 +64,11 @@ export class RequestMetrics {
         break;
       }
     }
+  }
+
+  private clear(): void {
+    this.series.length = 0;
+    this.index.clear();
   }
 
   counter(): RegistryMetric {
@@ -68,9 +84,9 @@ export class RequestMetrics {
         help,
         type: 'counter',
         aggregator: 'sum',
-        values: [...this.series.values()].map((s) => ({ value: s.count, labels: { ...s.labels } })),
+        values: this.series.map((s) => ({ value: s.count, labels: { ...s.labels } })),
       }),
-      reset: () => this.series.clear(),
+      reset: () => this.clear(),
     };
   }
 
@@ -84,7 +100,7 @@ export class RequestMetrics {
       aggregator: 'sum',
       get: async () => {
         const values: { value: number; labels: Record<string, string | number>; metricName?: string }[] = [];
-        for (const s of this.series.values()) {
+        for (const s of this.series) {
           let cumulative = 0;
           DURATION_BUCKETS.forEach((le, i) => {
             cumulative += s.buckets[i];
@@ -96,7 +112,7 @@ export class RequestMetrics {
         }
         return { name, help, type: 'histogram', aggregator: 'sum', values };
       },
-      reset: () => this.series.clear(),
+      reset: () => this.clear(),
     };
   }
 }

@@ -26,8 +26,13 @@ export class RawBodyCapture implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify?.addHook) return;
-    captureRawBody(fastify, (req) => req.method === 'POST' && req.url.split('?')[0] === ACQUIRER_EVENTS_PATH, 256 * 1024);
+    captureRawBody(fastify, (req) => req.method === 'POST' && isPath(req.url, ACQUIRER_EVENTS_PATH), 256 * 1024);
   }
+}
+
+/** `url` is `path`, with or without a query string (no array is made per request, unlike a split). */
+function isPath(url: string, path: string): boolean {
+  return url.startsWith(path) && (url.length === path.length || url.charCodeAt(path.length) === 63); // '?'
 }
 
 /** Inbound status notifications from the acquirer (Pix paid/settled/expired, boleto paid/expired). */

@@ -1,0 +1,68 @@
+// CPU profile of one scenario's route through the compiled service (not a benchmark: no floor).
+// `node bench/profile.js auth-limits|recurrences [seconds]` starts dist/src/main.js under
+// `--cpu-prof`, onboards a tenant the way the scenario does, loads the route with autocannon
+// (50 connections), stops the service with SIGTERM so the profile is written, and prints the
+// top frames by self time and by total time (bench/profile-top.js).
+const { spawn } = require('node:child_process');
+const { mkdtempSync, readdirSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const autocannon = require('autocannon');
+const { ADMIN_KEY, ROOT, freePort, freshDatabase, waitReady, saoPauloDay } = require('./lib');
+const { top } = require('./profile-top');
+
+async function start(dir, env) {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'dist/src/main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-prof-')), ...env },
+    stdio: ['ignore', 2, 2],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url);
+  return { url, stop: () => new Promise((r) => { proc.once('exit', r); proc.kill('SIGTERM'); }) };
+}
+
+async function main() {
+  const [scenario = 'auth-limits', seconds = '15'] = process.argv.slice(2);
+  const dir = mkdtempSync(join(tmpdir(), `prof-${scenario}-`));
+  const db = await freshDatabase('prof');
+  let window;
+  let svc;
+  try {
+    let opts;
+    if (scenario === 'auth-limits') {
+      const { onboard, JWT_SIGNING_KEYS } = require('./auth-limits');
+      svc = await start(dir, { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '' });
+      const o = await onboard(svc.url, db.url);
+      opts = { url: `${svc.url}/v1/banking/accounts/${o.tenantId}/limits`, headers: { authorization: `Bearer ${o.token}` } };
+    } else if (scenario === 'recurrences') {
+      const { onboard } = require('./recurrences');
+      svc = await start(dir, { DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', REDIS_URL: '' });
+      const o = await onboard(svc.url);
+      const body = JSON.stringify({
+        amount: 49.9, currency: 'BRL', periodicity: 'MONTHLY', firstDueDate: saoPauloDay(10), expirationDate: saoPauloDay(400),
+        dayAdjustment: 'MOVE_FORWARD_NEXT_BUSINESS_DAY', payerName: 'Maria Souza', payerTaxId: '52998224725', description: 'Plano mensal',
+      });
+      opts = { url: `${svc.url}/v1/banking/pix/automatic/recurrences`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${o.token}` }, body };
+    } else throw new Error(`unknown scenario ${scenario}`);
+    const r = await autocannon({ connections: 50, pipelining: 1, duration: Number(seconds), ...opts });
+    const loaded = Date.now();
+    await svc.stop();
+    svc = null;
+    // the window of the load, in ms back from the profile's end (its first second, a warm-up, is left out)
+    window = [Date.now() - loaded + Number(seconds) * 1000 - 1000, Date.now() - loaded];
+    console.log(JSON.stringify({ scenario, rps: Math.round(r.requests.average), requests: r.requests.total, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts, window }));
+  } finally {
+    await svc?.stop();
+    await db.drop();
+  }
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  console.log(`profile: ${join(dir, file)}`);
+  top(join(dir, file), 40, '', window);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
