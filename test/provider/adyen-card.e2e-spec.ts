@@ -317,11 +317,46 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
     expect([refused.status, refused.body.error]).toEqual([403, 'merchant_not_found']);
   });
 
-  it('never writes a card number, security code, API key, HMAC key or webhook password to a log line', () => {
+  it('retries a webhook the receiver did not answer [accepted], until it does', async () => {
+    hops.hooks.mode = 'down';
+    const r = req('4111111111111111');
+    try {
+      await port().authorizeCard(r);
+      const [refused] = await until(() =>
+        c.t
+          .sql(
+            `SELECT attempts, last_error FROM sandbox_adyen_webhooks
+             WHERE item->>'merchantReference' = $1 AND delivered_at IS NULL AND last_error IS NOT NULL`,
+            [r.transactionId],
+          )
+          .then((rows) => (rows.length ? rows : null)),
+      );
+      expect(refused.last_error).toMatch(/answered 503 without \[accepted\]/);
+      expect(await c.t.sql(`SELECT 1 FROM adyen_notifications WHERE merchant_reference = $1`, [r.transactionId])).toEqual([]);
+    } finally {
+      hops.hooks.mode = 'up';
+    }
+    // the next attempt (backoff 1 s, 2 s, …) is accepted and the verdict is kept, once
+    await until(
+      async () => (await c.t.sql(`SELECT 1 FROM adyen_notifications WHERE merchant_reference = $1`, [r.transactionId]))[0],
+      15000,
+    );
+    const [row] = await c.t.sql(
+      `SELECT attempts, delivered_at IS NOT NULL AS delivered FROM sandbox_adyen_webhooks WHERE item->>'merchantReference' = $1`,
+      [r.transactionId],
+    );
+    expect(row.delivered).toBe(true);
+    expect(row.attempts).toBeGreaterThan(1);
+  });
+
+  it('never writes a card number, security code, API key, HMAC key or webhook password to a log line or a metric', async () => {
     const logs = c.t.logs();
     expect(logs.length).toBeGreaterThan(0);
+    const metrics = await (await fetch(`${c.t.url}/metrics`)).text();
+    expect(metrics).toContain('acquirer');
     for (const secret of ['5555555555554444', '4111111111111111', '"737"', '"123"', API_KEY, HMAC_KEY, WEBHOOK_PASSWORD]) {
       expect(logs).not.toContain(secret);
+      expect(metrics).not.toContain(secret);
     }
   });
 });
