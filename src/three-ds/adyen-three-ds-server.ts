@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { AdyenPaymentResponse } from '../common/protocols/adyen';
+import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../common/protocols/adyen';
 import { PlatformConfig } from '../platform/config/platform.config';
 import { ProviderCallError } from '../platform/http/resilient-http';
 import { AdyenCheckoutClient } from '../provider/acquirer/adyen/adyen-checkout.client';
@@ -14,16 +14,10 @@ import {
 import { CHALLENGE_RESULT_PATH } from './three-ds-authenticate.service';
 import { ThreeDsErrors } from './three-ds.errors';
 
-const b64json = (o: object): string => Buffer.from(JSON.stringify(o), 'utf8').toString('base64');
-
-/** The 3DS2 action's token, read (Base64 JSON); empty when the answer has none. */
+/** The 3DS2 action's token, read; empty when the answer has none. */
 function tokenOf(res: AdyenPaymentResponse): Record<string, string> {
-  const action = res.action?.type === 'threeDS2' ? res.action : undefined;
-  try {
-    return JSON.parse(Buffer.from(String(action?.token ?? ''), 'base64').toString('utf8')) ?? {};
-  } catch {
-    return {};
-  }
+  const token = decodeAdyenToken(res.action?.type === 'threeDS2' ? res.action.token : undefined) ?? {};
+  return Object.fromEntries(Object.entries(token).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 /** EMV transStatus of Adyen's `threeDS2Result` as the port's: A (attempt, liability shifted) counts as authenticated, R as refused. */
@@ -82,7 +76,7 @@ export class AdyenThreeDsServer extends ThreeDsServerPort {
     const res = await this.call(
       'authenticate',
       '/payments/details',
-      { details: { threeDSResult: b64json({ threeDSCompInd: 'Y', threeDSServerTransID: req.referenceId }) } },
+      { details: { threeDSResult: encodeAdyenToken({ threeDSCompInd: 'Y', threeDSServerTransID: req.referenceId }) } },
       `3ds-authenticate-${req.referenceId}`,
     );
     return this.result_(req.referenceId, res, false);
@@ -91,7 +85,7 @@ export class AdyenThreeDsServer extends ThreeDsServerPort {
   /** After the challenge: no idempotency key, since a later ask must see the cardholder's answer. */
   async result(referenceId: string): Promise<ThreeDsServerResult> {
     const res = await this.call('result', '/payments/details', {
-      details: { threeDSResult: b64json({ threeDSServerTransID: referenceId }) },
+      details: { threeDSResult: encodeAdyenToken({ threeDSServerTransID: referenceId }) },
     });
     return this.result_(referenceId, res, true);
   }

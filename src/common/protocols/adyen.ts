@@ -227,3 +227,19 @@ export function basicAuthMatches(header: string | undefined, username: string, p
 
 /** Where the service receives Adyen's standard webhooks (the sandbox's Adyen face sends them there by default). */
 export const ADYEN_WEBHOOKS_PATH = '/provider/adyen/webhooks';
+
+/** Adyen's 3DS2 tokens and `threeDSResult`: Base64 of a JSON object. */
+export function encodeAdyenToken(o: object): string {
+  return Buffer.from(JSON.stringify(o), 'utf8').toString('base64');
+}
+
+/** The object of a Base64 JSON token, or null when it is not one (or is implausibly long). */
+export function decodeAdyenToken(v: unknown): Record<string, unknown> | null {
+  if (typeof v !== 'string' || v.length > 8192) return null;
+  try {
+    const o = JSON.parse(Buffer.from(v, 'base64').toString('utf8'));
+    return o && typeof o === 'object' ? o : null;
+  } catch {
+    return null;
+  }
+}

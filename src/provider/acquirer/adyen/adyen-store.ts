@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
 import type { CardCaptureMode } from '../../acquirer.port';
 import * as sql from '../../../platform/database/sql';
+import type { Row } from '../../../platform/database/sql';
 
 /** What an attempt paid with: a card authorization or a boleto issued (`boletobancario`). */
 export type AdyenAttemptKind = 'card' | 'boleto';
@@ -27,29 +28,17 @@ export interface StoredAdyenNotification {
   reason: string | null;
 }
 
-interface AttemptRow {
-  reference: string;
-  kind: AdyenAttemptKind;
-  capture_mode: CardCaptureMode | null;
-  amount_cents: string;
-  psp_reference: string | null;
-}
+type AttemptRow = Pick<Row<'adyen_payment_attempts'>, 'reference' | 'kind' | 'capture_mode' | 'amount_cents' | 'psp_reference'>;
+type NotificationRow = Pick<
+  Row<'adyen_notifications'>,
+  'id' | 'psp_reference' | 'original_reference' | 'merchant_reference' | 'event_code' | 'success' | 'amount_cents' | 'reason'
+>;
 
-interface NotificationRow {
-  id: string;
-  psp_reference: string;
-  original_reference: string | null;
-  merchant_reference: string;
-  event_code: string;
-  success: boolean;
-  amount_cents: string;
-  reason: string | null;
-}
-
+// the one place the text columns become the domain's unions
 const attempt = (r: AttemptRow): AdyenAttempt => ({
   reference: r.reference,
-  kind: r.kind,
-  captureMode: r.capture_mode,
+  kind: r.kind as AdyenAttemptKind,
+  captureMode: r.capture_mode as CardCaptureMode | null,
   amountCents: Number(r.amount_cents),
   pspReference: r.psp_reference,
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { AdyenPaymentResponse } from '../../../common/protocols/adyen';
+import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../../../common/protocols/adyen';
 import * as sql from '../../../platform/database/sql';
 import { decisionFor, SandboxThreeDsDecision, SandboxThreeDsService } from '../../three-ds/sandbox-three-ds.service';
 import type { SandboxTransaction } from '../../three-ds/sandbox-three-ds.repository';
@@ -21,19 +21,6 @@ function adyenDecision(pan: string): SandboxThreeDsDecision {
       afterChallenge: { transStatus: 'Y', eci: eci.authenticated, liabilityShift: true, proceedToAuthorization: true },
     },
   };
-}
-
-/** Base64 of a JSON object, as Adyen's 3DS2 action tokens and `threeDSResult` are. */
-export const b64json = (o: object): string => Buffer.from(JSON.stringify(o), 'utf8').toString('base64');
-
-function fromB64json(v: unknown): Record<string, unknown> | null {
-  if (typeof v !== 'string' || v.length > 8192) return null;
-  try {
-    const o = JSON.parse(Buffer.from(v, 'base64').toString('utf8'));
-    return o && typeof o === 'object' ? o : null;
-  } catch {
-    return null;
-  }
 }
 
 const refuse = (status: number, errorCode: string, message: string, errorType: string) =>
@@ -88,7 +75,7 @@ export class SandboxAdyenThreeDs {
         subtype: 'fingerprint',
         paymentMethodType: 'scheme',
         paymentData: referenceId,
-        token: b64json({
+        token: encodeAdyenToken({
           threeDSMethodUrl: setup.body.deviceDataCollectionUrl,
           threeDSServerTransID: referenceId,
           threeDSMethodNotificationURL: body.returnUrl,
@@ -98,7 +85,7 @@ export class SandboxAdyenThreeDs {
   }
 
   async details(body: Record<string, any>): Promise<AdyenPaymentResponse> {
-    const result = fromB64json(body?.details?.threeDSResult);
+    const result = decodeAdyenToken(body?.details?.threeDSResult);
     const referenceId = typeof result?.threeDSServerTransID === 'string' ? result.threeDSServerTransID : body?.paymentData;
     const row =
       typeof referenceId === 'string'
@@ -135,7 +122,7 @@ export class SandboxAdyenThreeDs {
           subtype: 'challenge',
           paymentMethodType: 'scheme',
           paymentData: tx.referenceId,
-          token: b64json({
+          token: encodeAdyenToken({
             acsURL: view.challengeUrl,
             acsTransID: view.acsTransactionId,
             messageVersion: '2.2.0',
