@@ -8,6 +8,8 @@ export interface AdyenTestOutcome {
   resultCode: 'Authorised' | 'Refused' | 'Error';
   refusalReason?: string;
   refusalReasonCode?: string;
+  /** The sandbox card service's reason for a refusal (generic_decline when absent). */
+  sandboxReason?: 'insufficient_funds' | 'expired_card' | 'invalid_card';
 }
 
 export const ADYEN_HOLDER_NAME_TRIGGERS: Readonly<Record<string, AdyenTestOutcome>> = {
@@ -15,14 +17,19 @@ export const ADYEN_HOLDER_NAME_TRIGGERS: Readonly<Record<string, AdyenTestOutcom
   DECLINED: { resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2' },
   REFERRAL: { resultCode: 'Refused', refusalReason: 'Referral', refusalReasonCode: '3' },
   ERROR: { resultCode: 'Error', refusalReason: 'Acquirer Error', refusalReasonCode: '4' },
-  BLOCK_CARD: { resultCode: 'Refused', refusalReason: 'Blocked Card', refusalReasonCode: '5' },
-  CARD_EXPIRED: { resultCode: 'Refused', refusalReason: 'Expired Card', refusalReasonCode: '6' },
+  BLOCK_CARD: { resultCode: 'Refused', refusalReason: 'Blocked Card', refusalReasonCode: '5', sandboxReason: 'invalid_card' },
+  CARD_EXPIRED: { resultCode: 'Refused', refusalReason: 'Expired Card', refusalReasonCode: '6', sandboxReason: 'expired_card' },
   INVALID_AMOUNT: { resultCode: 'Refused', refusalReason: 'Invalid Amount', refusalReasonCode: '7' },
-  INVALID_CARD: { resultCode: 'Refused', refusalReason: 'Invalid Card Number', refusalReasonCode: '8' },
+  INVALID_CARD: { resultCode: 'Refused', refusalReason: 'Invalid Card Number', refusalReasonCode: '8', sandboxReason: 'invalid_card' },
   ISSUER_UNAVAILABLE: { resultCode: 'Error', refusalReason: 'Issuer Unavailable', refusalReasonCode: '9' },
-  NOT_ENOUGH_BALANCE: { resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12' },
+  NOT_ENOUGH_BALANCE: {
+    resultCode: 'Refused',
+    refusalReason: 'Not enough balance',
+    refusalReasonCode: '12',
+    sandboxReason: 'insufficient_funds',
+  },
   FRAUD: { resultCode: 'Refused', refusalReason: 'FRAUD', refusalReasonCode: '20' },
-  CVC_DECLINED: { resultCode: 'Refused', refusalReason: 'CVC Declined', refusalReasonCode: '24' },
+  CVC_DECLINED: { resultCode: 'Refused', refusalReason: 'CVC Declined', refusalReasonCode: '24', sandboxReason: 'invalid_card' },
   DO_NOT_HONOR: { resultCode: 'Refused', refusalReason: 'Do Not Honor', refusalReasonCode: '27' },
 };
 
@@ -49,15 +56,7 @@ export function forcedOutcome(
 ): { status: 'ACCEPTED' | 'PREAUTH' | 'AUTH_REJECTED' | 'FAILED'; reason?: string } {
   if (trigger.resultCode === 'Authorised') return { status: capture === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED' };
   if (trigger.resultCode === 'Error') return { status: 'FAILED', reason: 'processing_error' };
-  const reason =
-    trigger.refusalReason === 'Not enough balance'
-      ? 'insufficient_funds'
-      : trigger.refusalReason === 'Expired Card'
-        ? 'expired_card'
-        : ['Invalid Card Number', 'Blocked Card', 'CVC Declined'].includes(trigger.refusalReason ?? '')
-          ? 'invalid_card'
-          : 'generic_decline';
-  return { status: 'AUTH_REJECTED', reason };
+  return { status: 'AUTH_REJECTED', reason: trigger.sandboxReason ?? 'generic_decline' };
 }
 
 /**
