@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { AccessClaims, Hs256Codec } from './hs256';
+import { AccessClaims, Hs256Codec, VERIFIED_TOKENS_KEPT } from './hs256';
 
 const K1 = { kid: 'k1', key: Buffer.from('first-secret-0123456789abcdef0123') };
 const K2 = { kid: 'k2', key: Buffer.from('second-secret-0123456789abcdef012') };
@@ -45,5 +45,57 @@ describe('Hs256Codec', () => {
     ['a truncated signature', () => codec.sign(claims).slice(0, -2)],
   ])('refuses %s as invalid_token', (_what, make) => {
     expect(codec.verify(make(), NOW)).toMatchObject({ ok: false, code: 'invalid_token' });
+  });
+
+  describe('tokens already verified (kept so the HMAC runs once per token)', () => {
+    it('still expire at exp and refuse an iat in the future on every call', () => {
+      const c = new Hs256Codec([K1], 'iss');
+      const t = c.sign(claims);
+      expect(c.verify(t, NOW).ok).toBe(true);
+      expect(c.verify(t, NOW + 3600)).toMatchObject({ ok: false, code: 'expired_token' });
+      expect(c.verify(t, NOW - 61)).toMatchObject({ ok: false, code: 'invalid_token', reason: 'issued in the future' });
+      expect(c.verify(t, NOW + 1)).toEqual({ ok: true, claims });
+    });
+
+    it('are matched on the whole token: one changed character of a verified token is refused', () => {
+      const c = new Hs256Codec([K1], 'iss');
+      const t = c.sign(claims);
+      expect(c.verify(t, NOW).ok).toBe(true);
+      const i = t.length - 10; // inside the signature, where every bit counts
+      const other = t[i] === 'A' ? 'B' : 'A';
+      expect(c.verify(`${t.slice(0, i)}${other}${t.slice(i + 1)}`, NOW)).toMatchObject({ ok: false, code: 'invalid_token', reason: 'bad signature' });
+      const payload = Buffer.from(JSON.stringify({ ...claims, tenant: 'other' })).toString('base64url');
+      const [h, , sig] = t.split('.');
+      expect(c.verify(`${h}.${payload}.${sig}`, NOW)).toMatchObject({ ok: false, code: 'invalid_token', reason: 'bad signature' });
+      expect(c.verify(t, NOW)).toEqual({ ok: true, claims });
+    });
+
+    it('are not known to a codec with other keys (a rotation)', () => {
+      const t = new Hs256Codec([K1], 'iss').sign(claims);
+      const before = new Hs256Codec([K1], 'iss');
+      expect(before.verify(t, NOW).ok).toBe(true);
+      expect(new Hs256Codec([K2], 'iss').verify(t, NOW)).toMatchObject({ ok: false, code: 'invalid_token' });
+    });
+
+    it('hand out claims no caller can change for the next one', () => {
+      const c = new Hs256Codec([K1], 'iss');
+      const t = c.sign(claims);
+      const first = c.verify(t, NOW);
+      expect(first.ok).toBe(true);
+      expect(() => {
+        'use strict';
+        (first as { claims: AccessClaims }).claims.tenant = 'evil';
+      }).toThrow(TypeError);
+      expect(c.verify(t, NOW)).toEqual({ ok: true, claims });
+    });
+
+    it(`keep at most ${VERIFIED_TOKENS_KEPT} tokens, and every token still verifies past that`, () => {
+      const c = new Hs256Codec([K1], 'iss');
+      const tokens = Array.from({ length: VERIFIED_TOKENS_KEPT + 5 }, (_, i) => c.sign({ ...claims, jti: `j${i}` }));
+      for (const t of tokens) expect(c.verify(t, NOW).ok).toBe(true);
+      expect((c as unknown as { verified: Map<string, unknown> }).verified.size).toBe(VERIFIED_TOKENS_KEPT);
+      expect(c.verify(tokens[0], NOW)).toEqual({ ok: true, claims: { ...claims, jti: 'j0' } });
+      expect(c.verify(tokens[tokens.length - 1], NOW).ok).toBe(true);
+    });
   });
 });

@@ -29,6 +29,9 @@ function b64url(s: string | Buffer): string {
   return Buffer.from(s).toString('base64url');
 }
 
+/** Tokens whose signature and claims were checked, kept per codec (see `verify`). */
+export const VERIFIED_TOKENS_KEPT = 10_000;
+
 /**
  * HS256 JWTs by hand: `createHmac` + `timingSafeEqual` on keys imported once. Only the exact
  * header this service writes is accepted (`{"alg":"HS256","typ":"JWT","kid":…}`), so `alg`
@@ -37,6 +40,15 @@ function b64url(s: string | Buffer): string {
 export class Hs256Codec {
   private readonly keys: SigningKey[];
   private readonly byHeader = new Map<string, SigningKey>();
+  /**
+   * Token → its claims, for tokens whose signature and claims were already checked: a tenant
+   * sends the same token on every call for an hour, and its HMAC was a sixth of the gateway's
+   * CPU per call. The key is the whole token, so only the exact bytes that verified find an
+   * entry; the time checks (iat, exp) still run on every call. The keys are fixed for the
+   * codec's life (a rotation restarts the service), so an entry never outlives its key.
+   * Oldest entries go first when full.
+   */
+  private readonly verified = new Map<string, AccessClaims>();
 
   /** `keys` newest first: the first signs, all verify. */
   constructor(
@@ -64,6 +76,17 @@ export class Hs256Codec {
 
   /** `nowSec`: wall-clock seconds. Never throws. */
   verify(token: string, nowSec: number): VerifyResult {
+    const known = this.verified.get(token);
+    if (known) return judge(known, nowSec);
+    const r = this.check(token);
+    if (!('claims' in r)) return r;
+    if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, r.claims);
+    return judge(r.claims, nowSec);
+  }
+
+  /** Signature and claims, without the time checks. */
+  private check(token: string): { claims: AccessClaims } | { ok: false; code: 'invalid_token'; reason: string } {
     const d1 = token.indexOf('.');
     const d2 = d1 < 0 ? -1 : token.indexOf('.', d1 + 1);
     if (d1 < 0 || d2 < 0 || token.indexOf('.', d2 + 1) >= 0) return bad('not a JWT');
@@ -92,12 +115,16 @@ export class Hs256Codec {
     ) {
       return bad('claims missing');
     }
-    if (c.iat > nowSec + 60) return bad('issued in the future');
-    if (nowSec >= c.exp) return { ok: false, code: 'expired_token', reason: 'expired', claims: c as AccessClaims };
-    return { ok: true, claims: c as AccessClaims };
+    return { claims: Object.freeze(c as AccessClaims) };
   }
 }
 
-function bad(reason: string): VerifyResult {
+function judge(c: AccessClaims, nowSec: number): VerifyResult {
+  if (c.iat > nowSec + 60) return bad('issued in the future');
+  if (nowSec >= c.exp) return { ok: false, code: 'expired_token', reason: 'expired', claims: c };
+  return { ok: true, claims: c };
+}
+
+function bad(reason: string): { ok: false; code: 'invalid_token'; reason: string } {
   return { ok: false, code: 'invalid_token', reason };
 }
