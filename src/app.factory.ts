@@ -1,4 +1,5 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidationError } from '@nestjs/common';
+import { AcceptingValidationPipe } from './platform/http/validation-acceptance';
 import { InputBoundaryPipe } from './platform/http/input-boundary.pipe';
 import { RequestInputPipe } from './platform/http/request-input.pipe';
 import { sendError } from './platform/errors/all-exceptions.filter';
@@ -35,7 +36,7 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
 
 memoizeValidationMetadata();
 
-export const validationPipe = new ValidationPipe({
+export const validationPipe = new AcceptingValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   transform: true,
