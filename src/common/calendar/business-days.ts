@@ -53,10 +53,16 @@ export function assertCount(name: string, value: number): void {
   }
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether `year` of the (proleptic) Gregorian calendar has a 29 February. */
+export function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
 /** Days in month `month` (1-12) of `year`. */
 export function daysInMonth(year: number, month: number): number {
-  // Day 0 of the next month is the last day of this one.
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1];
 }
 
 export function dayNumberOf(year: number, month: number, day: number): number {
