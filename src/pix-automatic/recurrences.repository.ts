@@ -4,7 +4,7 @@ import { isUuid } from '../tenants/tenants.repository';
 import { RecurrenceStatus } from './domain/recurrence.state-machine';
 import { Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow, RecurrenceRow } from './pix.model';
 import { exec } from './sql';
-import { Tx, pool } from '../platform/database/sql';
+import { Tx, pool, prepared } from '../platform/database/sql';
 
 export type NewRecurrence = Omit<Recurrence, 'status' | 'nextCycle' | 'nextSendDate' | 'createdAt' | 'updatedAt'> & {
   nextSendDate: string | null;
@@ -36,6 +36,15 @@ export abstract class RecurrencesRepository {
   abstract overwriteStatus(tenantId: string, id: string, status: RecurrenceStatus): Promise<Recurrence | null>;
 }
 
+/** The create's insert, prepared per connection (it runs once per create). */
+const INSERT_RECURRENCE = prepared(
+  'pix_recurrences.insert',
+  `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+     payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+   RETURNING id, status, authorization_url`,
+);
+
 @Injectable()
 export class SqlRecurrencesRepository extends RecurrencesRepository {
   constructor(private readonly ds: DataSource) {
@@ -46,10 +55,7 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
   async insert(r: NewRecurrence): Promise<InsertedRecurrence> {
     const { rows } = await exec<Pick<RecurrenceRow, 'id' | 'status' | 'authorization_url'>>(
       pool(this.ds),
-      `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
-         payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-       RETURNING id, status, authorization_url`,
+      INSERT_RECURRENCE,
       [
         r.id,
         r.tenantId,

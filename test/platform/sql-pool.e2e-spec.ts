@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DATA_SOURCE_POOL_SIZE, openDatabase } from '../../src/platform/database/data-source.factory';
-import { closeSqlPool, exec, pool, rows, sqlPoolOf, sqlStateOf, transaction } from '../../src/platform/database/sql';
+import { closeSqlPool, exec, pool, prepared, rows, sqlPoolOf, sqlStateOf, transaction } from '../../src/platform/database/sql';
 import { freshDatabase, http, startTestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -44,6 +44,29 @@ describe('the SQL layer owns its pool', () => {
       expect(await rows(pool(ds), 'SELECT id FROM t ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
       const [app] = await rows(ds, 'SELECT current_setting($1) AS name', ['application_name']);
       expect(app.name).toBe('payments-platform');
+    });
+
+    it('prepares a declared statement once per connection and runs it by name after that, on the pool and in a transaction', async () => {
+      const insert = prepared('sql_pool_spec.insert', 'INSERT INTO t VALUES ($1) RETURNING id');
+      expect(await rows(ds, insert, [100])).toEqual([{ id: 100 }]);
+      await transaction(ds, async (tx) => {
+        expect(await rows(tx, insert, [101])).toEqual([{ id: 101 }]);
+        expect(await rows(tx, insert, [102])).toEqual([{ id: 102 }]);
+        // the server holds it under its name on this connection, and only once
+        const held = await rows(tx, 'SELECT name, statement FROM pg_prepared_statements');
+        expect(held).toEqual([{ name: 'sql_pool_spec.insert', statement: 'INSERT INTO t VALUES ($1) RETURNING id' }]);
+      });
+      // a constraint violation through a prepared statement is the same SQLSTATE, and nothing is half-written
+      const dup = await exec(ds, insert, [100]).catch((e: unknown) => e);
+      expect(sqlStateOf(dup)).toBe('23505');
+      expect(await rows(ds, 'SELECT id FROM t WHERE id >= 100 ORDER BY id')).toEqual([{ id: 100 }, { id: 101 }, { id: 102 }]);
+      await exec(ds, 'DELETE FROM t WHERE id >= 100');
+    });
+
+    it('refuses a statement name declared again with another text (the same text is the same statement)', () => {
+      expect(prepared('sql_pool_spec.twice', 'SELECT 1').text).toBe('SELECT 1');
+      expect(prepared('sql_pool_spec.twice', 'SELECT 1').name).toBe('sql_pool_spec.twice');
+      expect(() => prepared('sql_pool_spec.twice', 'SELECT 2')).toThrow(/already declared with another text/);
     });
 
     it('commits a transaction on one client and rolls it back when the callback throws', async () => {

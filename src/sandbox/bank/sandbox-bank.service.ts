@@ -62,7 +62,7 @@ export class SandboxBankService implements OnModuleInit {
 
   // ---- the provider API (called by the service) ------------------------------------------
 
-  async createRecurrence(req: NewBankRecurrence): Promise<BankRecurrence> {
+  async createRecurrence(req: NewBankRecurrence): Promise<Pick<BankRecurrence, 'recurrenceId' | 'status'>> {
     return this.store.insertRecurrence({
       recurrenceId: req.recurrenceId,
       idTx: req.idTx,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BankEvent } from './bank-rules';
-import { AsText, Row, Tx, pool, rows, transaction } from '../../platform/database/sql';
+import { AsText, Row, Tx, pool, prepared, rows, transaction } from '../../platform/database/sql';
 
 export interface BankRecurrence {
   recurrenceId: string;
@@ -32,6 +32,16 @@ export interface BankBilling {
 const REC = `recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date::text AS first_due_date,
   expiration_date::text AS expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline::text AS authorization_deadline`;
 const BIL = `id_tx, billing_id, recurrence_id, status, amount_cents, due_date::text AS due_date`;
+
+/** The create, prepared per connection (it runs once per recurrence create). */
+const INSERT_RECURRENCE = prepared(
+  'sandbox_bank_recurrences.insert',
+  `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
+     expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline)
+   VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13)
+   ON CONFLICT (recurrence_id) DO UPDATE SET recurrence_id = EXCLUDED.recurrence_id
+   RETURNING recurrence_id, status`,
+);
 
 type RecurrenceRow = AsText<Row<'sandbox_bank_recurrences'>, 'first_due_date' | 'expiration_date' | 'authorization_deadline'>;
 
@@ -81,31 +91,24 @@ export class SandboxBankStore {
   }
 
   /** Idempotent per recurrenceId: a repeat answers the recurrence as first stored (one round trip). */
-  async insertRecurrence(r: BankRecurrence): Promise<BankRecurrence> {
-    const out = await rows<RecurrenceRow>(
-      pool(this.ds),
-      `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
-         expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline)
-       VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       ON CONFLICT (recurrence_id) DO UPDATE SET recurrence_id = EXCLUDED.recurrence_id
-       RETURNING ${REC}`,
-      [
-        r.recurrenceId,
-        r.idTx,
-        r.receiverId,
-        r.receiverName,
-        r.amountCents,
-        r.periodicity,
-        r.firstDueDate,
-        r.expirationDate,
-        r.dayAdjustment,
-        r.payerName,
-        r.payerTaxId,
-        r.description,
-        r.authorizationDeadline,
-      ],
-    );
-    return rec(out[0]);
+  /** The bank's answer to a create: the recurrence's id and status (a retried create finds the row it made). */
+  async insertRecurrence(r: BankRecurrence): Promise<Pick<BankRecurrence, 'recurrenceId' | 'status'>> {
+    const out = await rows<Pick<RecurrenceRow, 'recurrence_id' | 'status'>>(pool(this.ds), INSERT_RECURRENCE, [
+      r.recurrenceId,
+      r.idTx,
+      r.receiverId,
+      r.receiverName,
+      r.amountCents,
+      r.periodicity,
+      r.firstDueDate,
+      r.expirationDate,
+      r.dayAdjustment,
+      r.payerName,
+      r.payerTaxId,
+      r.description,
+      r.authorizationDeadline,
+    ]);
+    return { recurrenceId: out[0].recurrence_id, status: out[0].status };
   }
 
   /** The bank's id (the idRec) of the API Pix rec whose `vinculo.contrato` is this one, or null. */
