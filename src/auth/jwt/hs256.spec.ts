@@ -63,7 +63,11 @@ describe('Hs256Codec', () => {
       expect(c.verify(t, NOW).ok).toBe(true);
       const i = t.length - 10; // inside the signature, where every bit counts
       const other = t[i] === 'A' ? 'B' : 'A';
-      expect(c.verify(`${t.slice(0, i)}${other}${t.slice(i + 1)}`, NOW)).toMatchObject({ ok: false, code: 'invalid_token', reason: 'bad signature' });
+      expect(c.verify(`${t.slice(0, i)}${other}${t.slice(i + 1)}`, NOW)).toMatchObject({
+        ok: false,
+        code: 'invalid_token',
+        reason: 'bad signature',
+      });
       const payload = Buffer.from(JSON.stringify({ ...claims, tenant: 'other' })).toString('base64url');
       const [h, , sig] = t.split('.');
       expect(c.verify(`${h}.${payload}.${sig}`, NOW)).toMatchObject({ ok: false, code: 'invalid_token', reason: 'bad signature' });

@@ -27,7 +27,20 @@ describe('isIsoDate', () => {
   });
 
   it('refuses what is not a YYYY-MM-DD string', () => {
-    for (const v of ['2026-1-01', '2026-01-1', '26-01-01', '2026/01/01', '2026-01-01T00:00:00Z', ' 2026-01-01', '2026-01-01\n', '２０２６-01-01', 20260101, null, undefined, {}]) {
+    for (const v of [
+      '2026-1-01',
+      '2026-01-1',
+      '26-01-01',
+      '2026/01/01',
+      '2026-01-01T00:00:00Z',
+      ' 2026-01-01',
+      '2026-01-01\n',
+      '２０２６-01-01',
+      20260101,
+      null,
+      undefined,
+      {},
+    ]) {
       expect(isIsoDate(v)).toBe(false);
     }
   });
@@ -36,7 +49,8 @@ describe('isIsoDate', () => {
 describe('daysInMonth', () => {
   it("agrees with the Date's calendar for every month of 1583 to 3000", () => {
     const disagree: string[] = [];
-    for (let y = 1583; y <= 3000; y++) for (let m = 1; m <= 12; m++) if (daysInMonth(y, m) !== new Date(Date.UTC(y, m, 0)).getUTCDate()) disagree.push(`${y}-${m}`);
+    for (let y = 1583; y <= 3000; y++)
+      for (let m = 1; m <= 12; m++) if (daysInMonth(y, m) !== new Date(Date.UTC(y, m, 0)).getUTCDate()) disagree.push(`${y}-${m}`);
     expect(disagree).toEqual([]);
   });
 });

@@ -83,9 +83,15 @@ export async function transaction<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>)
  * session's transaction when it has one, else straight on the pool (no TypeORM query runner per
  * statement: on the hot paths, creates and the engine, it cost more CPU than the statement).
  */
-export async function exec<T = Record<string, any>>(db: Db, text: string | Prepared, params: unknown[] = []): Promise<{ rows: T[]; count: number }> {
+export async function exec<T = Record<string, any>>(
+  db: Db,
+  text: string | Prepared,
+  params: unknown[] = [],
+): Promise<{ rows: T[]; count: number }> {
   const client = db instanceof DataSource ? sqlPoolOf(db) : sessionOf(db).client;
-  const r = await (typeof text === 'string' ? client.query(text, params) : client.query({ name: text.name, text: text.text, values: params }));
+  const r = await (typeof text === 'string'
+    ? client.query(text, params)
+    : client.query({ name: text.name, text: text.text, values: params }));
   return { rows: r.rows as T[], count: r.rowCount ?? 0 };
 }
 

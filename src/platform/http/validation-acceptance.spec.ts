@@ -121,11 +121,20 @@ function spoiled(base: Record<string, unknown>): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [{}, { ...base, stranger: 1 }];
   for (const k of Object.keys(base)) {
     const { [k]: _gone, ...without } = base;
-    out.push(without, { ...base, [k]: null }, { ...base, [k]: 7 }, { ...base, [k]: 'x'.repeat(300) }, { ...base, [k]: [] }, { ...base, [k]: {} });
+    out.push(
+      without,
+      { ...base, [k]: null },
+      { ...base, [k]: 7 },
+      { ...base, [k]: 'x'.repeat(300) },
+      { ...base, [k]: [] },
+      { ...base, [k]: {} },
+    );
     const v = base[k];
-    if (v && typeof v === 'object' && !Array.isArray(v)) for (const inner of spoiled(v as Record<string, unknown>)) out.push({ ...base, [k]: inner });
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      for (const inner of spoiled(v as Record<string, unknown>)) out.push({ ...base, [k]: inner });
     if (Array.isArray(v) && v.length && typeof v[0] === 'object') {
-      out.push({ ...base, [k]: [...v, null] }, { ...base, [k]: [...v, 1] }, { ...base, [k]: [{ ...v[0], stranger: 1 }] }, { ...base, [k]: [{}] });
+      out.push({ ...base, [k]: [...v, null] }, { ...base, [k]: [...v, 1] });
+      out.push({ ...base, [k]: [{ ...v[0], stranger: 1 }] }, { ...base, [k]: [{}] });
     }
   }
   return out;
@@ -211,7 +220,8 @@ describe('ValidationAcceptance: says valid exactly when class-validator finds no
     };
     expect(await agrees(CreateRecurrenceDto, create)).toBe(true);
     for (const v of spoiled(create)) await agrees(CreateRecurrenceDto, v);
-    for (const date of ['2030-02-30', '2030-13-01', '30-01-10', '2030-1-10']) expect(await agrees(CreateRecurrenceDto, { ...create, firstDueDate: date })).toBe(false);
+    for (const date of ['2030-02-30', '2030-13-01', '30-01-10', '2030-1-10'])
+      expect(await agrees(CreateRecurrenceDto, { ...create, firstDueDate: date })).toBe(false);
     const bank = {
       recurrenceId: '0f9a8b7c-6d5e-4f3a-9b2c-1d0e9f8a7b6c',
       idTx: 'RRK3T8W1ZP5R6N0D2F4H3J6L7Q2C4M9X',
