@@ -8,7 +8,12 @@ type Grouped = ReturnType<Storage['groupByPropertyName']>;
 
 interface Rule {
   meta: ValidationMetadata;
-  constraints: ConstraintMetadata[];
+  /**
+   * The constraint objects, taken from class-validator's container once per plan: its default
+   * container finds each one by a linear search of every constraint class on every call (the
+   * app has hundreds). This app never swaps the container (`useContainer`).
+   */
+  validators: ConstraintMetadata['instance'][];
 }
 
 interface PropertyPlan {
@@ -90,9 +95,9 @@ export class ValidationAcceptance {
 
   /** The executor's `customValidations`. */
   private rules(object: Record<string, unknown>, value: unknown, rules: Rule[]): boolean {
-    for (const { meta, constraints } of rules) {
+    for (const { meta, validators } of rules) {
       if (meta.validateIf && !meta.validateIf(object, value)) continue;
-      for (const c of constraints) {
+      for (const c of validators) {
         const args = {
           targetName: object.constructor ? object.constructor.name : undefined,
           property: meta.propertyName,
@@ -101,11 +106,11 @@ export class ValidationAcceptance {
           constraints: meta.constraints,
         };
         if (!(meta.each && (Array.isArray(value) || value instanceof Set || value instanceof Map))) {
-          if (!accepted(c.instance.validate(value, args as never))) return false;
+          if (!accepted(c.validate(value, args as never))) return false;
           continue;
         }
         const items = value instanceof Map ? Array.from(value.values()) : Array.isArray(value) ? value : Array.from(value as Set<unknown>);
-        for (const item of items) if (!accepted(c.instance.validate(item, args as never))) return false;
+        for (const item of items) if (!accepted(c.validate(item, args as never))) return false;
       }
     }
     return true;
@@ -141,7 +146,10 @@ export class ValidationAcceptance {
         plan = null;
         break;
       }
-      const rule = (m: ValidationMetadata): Rule => ({ meta: m, constraints: this.storage.getTargetValidatorConstraints(m.constraintCls) });
+      const rule = (m: ValidationMetadata): Rule => ({
+        meta: m,
+        validators: this.storage.getTargetValidatorConstraints(m.constraintCls).map((c) => c.instance),
+      });
       plan.properties.push({
         name,
         conditions: metas.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION),

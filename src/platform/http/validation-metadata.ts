@@ -24,13 +24,21 @@ export function memoizeValidationMetadata(storage: Storage = getMetadataStorage(
   const add = storage.addValidationMetadata.bind(storage);
   const addSchema = storage.addValidationSchema.bind(storage);
   let byClass = new Map<unknown, Map<string, Metadatas>>();
+  /** The usual question (no schema, groups or `always`: a request body), without building a key. */
+  let plain = new Map<unknown, Metadatas>();
   let grouped = new WeakMap<Metadatas, Grouped>();
   const forget = () => {
     byClass = new Map();
+    plain = new Map();
     grouped = new WeakMap();
   };
 
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    if (schema === undefined && !always && !strictGroups && groups === undefined) {
+      let p = plain.get(target);
+      if (!p) plain.set(target, (p = compute(target, schema, always, strictGroups, groups)));
+      return p;
+    }
     const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups ? groups.join('\u0001') : '\u0002'}`;
     let known = byClass.get(target);
     if (!known) byClass.set(target, (known = new Map()));
