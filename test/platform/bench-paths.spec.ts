@@ -18,3 +18,16 @@ describe('npm run bench loads only modules that exist', () => {
     for (const path of built) expect([path, existsSync(join(ROOT, `${path.replace(/\.js$/, '')}.ts`))]).toEqual([path, true]);
   });
 });
+
+// `npm run bench` with no argument runs every top-level bench/*.js but lib.js as a scenario; the
+// profiling tools live in bench/tools/ so they are not run (and counted as failed) among them.
+describe('npm run bench runs scenarios only', () => {
+  it.each(readdirSync(join(ROOT, 'bench')).filter((f) => f.endsWith('.js') && f !== 'lib.js'))('bench/%s reports a figure', (file) => {
+    const source = readFileSync(join(ROOT, 'bench', file), 'utf8');
+    expect(source).toMatch(/\bpair\(|name: /);
+  });
+
+  it('keeps the profiling tools out of the scenarios', () => {
+    expect(readdirSync(join(ROOT, 'bench', 'tools')).sort()).toEqual(['cpu-per-request.js', 'profile-top.js', 'profile.js']);
+  });
+});

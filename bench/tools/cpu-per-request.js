@@ -3,11 +3,11 @@
 // shared machine req/s moves with whatever else runs; the CPU a process spends per request moves
 // much less, so this tells a small change apart where `npm run bench` cannot. Not a goal of its
 // own: `floorOverService` is comparable to the scenario's `ofFloor`.
-// `node bench/cpu-per-request.js auth-limits|recurrences` after `npx nest build` (DATABASE_URL set).
+// `node bench/tools/cpu-per-request.js auth-limits|recurrences` after `npx nest build` (DATABASE_URL set).
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { freshDatabase, startService, startBare, saoPauloDay } = require('./lib');
+const { freshDatabase, startService, startBare, saoPauloDay } = require('../lib');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
 const SECONDS = Number(process.env.BENCH_DURATION || 6);
@@ -19,18 +19,18 @@ function cpuSeconds(pid) {
 
 async function setup(scenario, db) {
   if (scenario === 'auth-limits') {
-    const { onboard, JWT_SIGNING_KEYS } = require('./auth-limits');
-    const floor = await startBare(join(__dirname, 'bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS });
+    const { onboard, JWT_SIGNING_KEYS } = require('../auth-limits');
+    const floor = await startBare(join(__dirname, '../bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS });
     const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '' });
     const o = await onboard(svc.url, db.url);
     const path = `/v1/banking/accounts/${o.tenantId}/limits`;
     const headers = { authorization: `Bearer ${o.token}` };
     return { floor, svc, floorOpts: { url: `${floor.url}${path}`, headers }, svcOpts: { url: `${svc.url}${path}`, headers } };
   }
-  const { onboard } = require('./recurrences');
+  const { onboard } = require('../recurrences');
   const svc = await startService({ DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', REDIS_URL: '' });
   const { tenantId, token } = await onboard(svc.url);
-  const floor = await startBare(join(__dirname, 'bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
+  const floor = await startBare(join(__dirname, '../bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
   const path = '/v1/banking/pix/automatic/recurrences';
   const body = JSON.stringify({
     amount: 49.9, currency: 'BRL', periodicity: 'MONTHLY', firstDueDate: saoPauloDay(10), expirationDate: saoPauloDay(400),

@@ -1,5 +1,5 @@
 // Top frames of a .cpuprofile by self time and by total time (a frame counted once per sample
-// even when it recurses). `node bench/profile-top.js file.cpuprofile [n] [filter] [fromMs toMs]`:
+// even when it recurses). `node bench/tools/profile-top.js file.cpuprofile [n] [filter] [fromMs toMs]`:
 // with a window (milliseconds counted back from the profile's end), only the samples taken in it,
 // so the boot and the tenant setup do not mix with the load.
 const { readFileSync } = require('node:fs');

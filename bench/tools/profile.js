@@ -1,14 +1,14 @@
 // CPU profile of one scenario's route through the compiled service (not a benchmark: no floor).
-// `node bench/profile.js auth-limits|recurrences [seconds]` starts dist/src/main.js under
+// `node bench/tools/profile.js auth-limits|recurrences [seconds]` starts dist/src/main.js under
 // `--cpu-prof`, onboards a tenant the way the scenario does, loads the route with autocannon
 // (50 connections), stops the service with SIGTERM so the profile is written, and prints the
-// top frames by self time and by total time (bench/profile-top.js).
+// top frames by self time and by total time (bench/tools/profile-top.js).
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readdirSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { ADMIN_KEY, ROOT, freePort, freshDatabase, waitReady, saoPauloDay } = require('./lib');
+const { ADMIN_KEY, ROOT, freePort, freshDatabase, waitReady, saoPauloDay } = require('../lib');
 const { top } = require('./profile-top');
 
 async function start(dir, env) {
@@ -32,12 +32,12 @@ async function main() {
   try {
     let opts;
     if (scenario === 'auth-limits') {
-      const { onboard, JWT_SIGNING_KEYS } = require('./auth-limits');
+      const { onboard, JWT_SIGNING_KEYS } = require('../auth-limits');
       svc = await start(dir, { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '' });
       const o = await onboard(svc.url, db.url);
       opts = { url: `${svc.url}/v1/banking/accounts/${o.tenantId}/limits`, headers: { authorization: `Bearer ${o.token}` } };
     } else if (scenario === 'recurrences') {
-      const { onboard } = require('./recurrences');
+      const { onboard } = require('../recurrences');
       svc = await start(dir, { DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', REDIS_URL: '' });
       const o = await onboard(svc.url);
       const body = JSON.stringify({
