@@ -60,6 +60,7 @@ async function main() {
   const { DeliveryWorker } = require(dist('src/webhooks/delivery/delivery-worker.js'));
   const { OutboxStore } = require(dist('src/webhooks/outbox/outbox.store.js'));
   const { DataSource } = require('typeorm');
+  const { transaction } = require(dist('src/platform/database/sql.js'));
 
   const dbName = `bench_outbox_${Date.now().toString(36)}`;
   const withDb = (db) => {
@@ -110,7 +111,7 @@ async function main() {
     const p0 = Date.now();
     const perTx = 500;
     for (let i = 0; i < events; i += perTx) {
-      await ds.transaction(async (m) => {
+      await transaction(ds, async (m) => {
         for (let j = i; j < Math.min(events, i + perTx); j++) {
           await publisher.publish(m, {
             tenantId: tenant.tenantId,
