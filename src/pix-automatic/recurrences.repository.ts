@@ -53,27 +53,23 @@ export class SqlRecurrencesRepository extends RecurrencesRepository {
 
   /** Returns only the columns the create answers: the driver prepares a parser per column and parses every one of each row. */
   async insert(r: NewRecurrence): Promise<InsertedRecurrence> {
-    const { rows } = await exec<Pick<RecurrenceRow, 'id' | 'status' | 'authorization_url'>>(
-      pool(this.ds),
-      INSERT_RECURRENCE,
-      [
-        r.id,
-        r.tenantId,
-        r.idTx,
-        r.amountCents,
-        r.currency,
-        r.periodicity,
-        r.firstDueDate,
-        r.expirationDate,
-        r.dayAdjustment,
-        r.payerName,
-        r.payerTaxId,
-        r.description,
-        r.authorizationUrl,
-        r.nextSendDate,
-        r.idRec ?? null,
-      ],
-    );
+    const { rows } = await exec<Pick<RecurrenceRow, 'id' | 'status' | 'authorization_url'>>(pool(this.ds), INSERT_RECURRENCE, [
+      r.id,
+      r.tenantId,
+      r.idTx,
+      r.amountCents,
+      r.currency,
+      r.periodicity,
+      r.firstDueDate,
+      r.expirationDate,
+      r.dayAdjustment,
+      r.payerName,
+      r.payerTaxId,
+      r.description,
+      r.authorizationUrl,
+      r.nextSendDate,
+      r.idRec ?? null,
+    ]);
     const row = rows[0];
     return { id: row.id, status: row.status as RecurrenceStatus, authorizationUrl: row.authorization_url };
   }
