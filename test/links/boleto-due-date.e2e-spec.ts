@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
 import { Clock } from '../../src/platform/clock/clock';
 import { ClockSync } from '../../src/platform/clock/clock-sync.service';
+import { devConfigProblems } from '../support/config-problems';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { createLink, pay, PAYER } from './support';
@@ -87,15 +83,7 @@ describe('boleto due dates fall on business days', () => {
   });
 
   it('LINKS_BOLETO_DUE_BUSINESS_DAYS is validated at boot; the old calendar-day setting is refused, not silently reinterpreted', () => {
-    const problems = (env: Record<string, string>): string[] => {
-      try {
-        loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'development', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')), ...env });
-        return [];
-      } catch (e) {
-        if (e instanceof ConfigValidationError) return e.problems;
-        throw e;
-      }
-    };
+    const problems = devConfigProblems;
     expect(problems({ LINKS_BOLETO_DUE_BUSINESS_DAYS: 'three' })).toEqual([
       'LINKS_BOLETO_DUE_BUSINESS_DAYS must be an integer, got "three"',
     ]);

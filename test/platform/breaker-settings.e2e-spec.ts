@@ -1,22 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
+import { devConfigProblems } from '../support/config-problems';
 import { ProviderProxy } from '../support/provider-proxy';
 import { spawnService } from '../support/service-process';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'development', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')), ...env });
-    return [];
-  } catch (e) {
-    if (e instanceof ConfigValidationError) return e.problems;
-    throw e;
-  }
-}
+const problems = devConfigProblems;
 
 /** The provider (bank), acquirer and 3DS server breakers are settings of each edge. */
 describe('breaker settings per edge', () => {

@@ -2,18 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
+import { loadConfig } from '../../src/platform/config/config';
+import { configProblems } from '../support/config-problems';
 import { PlatformConfig } from '../../src/platform/config/platform.config';
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(CONFIG_SECTIONS, env);
-    return [];
-  } catch (e) {
-    if (e instanceof ConfigValidationError) return e.problems;
-    throw e;
-  }
-}
+const problems = configProblems;
 
 describe('configuration validated at boot', () => {
   it('lists every bad variable at once, each with a clear message', () => {
