@@ -36,7 +36,7 @@ const MS_PER_DAY = 86_400_000;
 /** Gregorian Easter computus is valid from 1583; 4-digit years keep the format fixed-width. */
 const MIN_YEAR = 1583;
 export const MAX_YEAR = 9999;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 // ---------------------------------------------------------------------------------------------
 // Day numbers
@@ -69,18 +69,24 @@ export function dayNumberOf(year: number, month: number, day: number): number {
   return Date.UTC(year, month - 1, day) / MS_PER_DAY;
 }
 
+/**
+ * The year, month and day of a real calendar date written YYYY-MM-DD (years 0000 to 9999), or
+ * null. The digits are read in place (no match array, no substrings): every date a request
+ * carries is read here, by validation and by the calendar.
+ */
+export function isoDateParts(value: unknown): { year: number; month: number; day: number } | null {
+  if (typeof value !== 'string' || !DATE_RE.test(value)) return null;
+  const digit = (i: number) => value.charCodeAt(i) - 48;
+  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
+  const month = digit(5) * 10 + digit(6);
+  const day = digit(8) * 10 + digit(9);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) ? { year, month, day } : null;
+}
+
 /** The parts and day number of a real date; CalendarInputError otherwise. */
 export function parseDate(date: IsoDate, name = 'date'): { year: number; month: number; day: number; dayNumber: number } {
-  if (typeof date === 'string' && DATE_RE.test(date)) {
-    // the digits read in place (no match array, no substrings): parsed on every date a request carries
-    const digit = (i: number) => date.charCodeAt(i) - 48;
-    const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
-    const month = digit(5) * 10 + digit(6);
-    const day = digit(8) * 10 + digit(9);
-    if (year >= MIN_YEAR && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) {
-      return { year, month, day, dayNumber: dayNumberOf(year, month, day) };
-    }
-  }
+  const p = isoDateParts(date);
+  if (p && p.year >= MIN_YEAR) return { ...p, dayNumber: dayNumberOf(p.year, p.month, p.day) };
   throw new CalendarInputError('INVALID_DATE', `${name} must be a real date written YYYY-MM-DD: ${String(date)}`);
 }
 
