@@ -7,6 +7,7 @@ import { ConfigValidationError, loadConfig, LoadedConfig } from './platform/conf
 import { DevSecretStore } from './platform/config/env';
 import { DatabaseConfig, PlatformConfig } from './platform/config/platform.config';
 import { DataDirInUseError, EmbeddedPostgres } from './platform/database/embedded-postgres';
+import { installLastResort } from './platform/lifecycle/last-resort';
 import { ShutdownState } from './platform/lifecycle/shutdown.state';
 
 const HARD_EXIT_MS = 9500;
@@ -30,6 +31,11 @@ function portFree(port: number, host: string): Promise<boolean> {
 
 async function bootstrap(): Promise<void> {
   const started = Date.now();
+  installLastResort((fatal, msg, stack) =>
+    process.stderr.write(
+      `${JSON.stringify({ level: fatal ? 'fatal' : 'error', time: new Date().toISOString(), service: 'payments-platform', msg, err: { stack } })}\n`,
+    ),
+  );
   let config: LoadedConfig;
   try {
     config = loadConfig(CONFIG_SECTIONS);

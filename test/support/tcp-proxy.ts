@@ -8,6 +8,7 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private stalled = false;
   port = 0;
 
   constructor(
@@ -33,6 +34,7 @@ export class TcpProxy {
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
       client.pipe(upstream).pipe(client);
+      if (this.stalled) for (const s of [client, upstream]) s.pause();
     });
     const server = this.server;
     await new Promise<void>((resolve, reject) => {
@@ -45,8 +47,18 @@ export class TcpProxy {
     this.port = (this.server.address() as { port: number }).port;
   }
 
+  /**
+   * Stops carrying bytes either way on every connection, open or new, without closing any: work
+   * sent now waits for an answer that does not come (a database that hangs, then `down()` dies).
+   */
+  stall(): void {
+    this.stalled = true;
+    for (const s of this.sockets) s.pause();
+  }
+
   /** Refuses new connections and cuts the open ones, like a database that died. */
   async down(): Promise<void> {
+    this.stalled = false;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
     if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Pool, PoolConfig } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { registeredEntities } from './entity-registry';
+import { GuardedPgClient } from './pg-client';
 import { bindSqlPool } from './sql';
 
 /** Where the migrations live, compiled (dist) or as sources (tests, ts-node). */
@@ -33,7 +34,8 @@ export interface DatabaseSettings {
  * The one place connection settings are made; the SQL pool and the data source's pool both take
  * them. TLS comes from the URL (`?sslmode=require`, read by pg for both); a connection that
  * cannot be made in 3 s fails, and the boot loop (`DatabaseLifecycle`, DB_CONNECT_RETRY_MAX_MS)
- * retries with backoff.
+ * retries with backoff. Every client is a `GuardedPgClient`, so a connection lost while it is
+ * checked out fails its unit of work instead of the process.
  */
 export function connectionSettings(url: string, poolSize: number, statementTimeoutMs = 15000): PoolConfig {
   return {
@@ -43,6 +45,8 @@ export function connectionSettings(url: string, poolSize: number, statementTimeo
     statement_timeout: statementTimeoutMs,
     idleTimeoutMillis: 30000,
     application_name: 'payments-platform',
+    // each client listens for its own connection's loss while checked out (pg-client.ts)
+    Client: GuardedPgClient,
   };
 }
 

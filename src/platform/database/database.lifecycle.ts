@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '../config/platform.config';
 import { DatabaseState } from './database.state';
 import { runMigrationsLocked } from './migrate';
+import { onPgConnectionLost } from './pg-client';
 import { closeSqlPool, rows } from './sql';
 
 /**
@@ -14,6 +15,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, BeforeApplicat
   private readonly logger = new Logger('Database');
   private stopped = false;
   private connecting: Promise<void> | null = null;
+  private lastLostLog = 0;
 
   constructor(
     private readonly ds: DataSource,
@@ -22,6 +24,12 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, BeforeApplicat
   ) {}
 
   onApplicationBootstrap(): void {
+    // A lost connection fails its own unit of work (pg-client.ts); it is said here, once per 5 s.
+    onPgConnectionLost((e) => {
+      if (Date.now() - this.lastLostLog < 5000) return;
+      this.lastLostLog = Date.now();
+      this.logger.warn(`a database connection was lost (${e.message}); its work failed and the pool reconnects`);
+    });
     this.connecting = this.connectWithBackoff();
   }
 

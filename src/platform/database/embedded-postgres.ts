@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client } from 'pg';
+import { GuardedPgClient } from './pg-client';
 
 export class DataDirInUseError extends Error {
   constructor(
@@ -155,7 +155,7 @@ export class EmbeddedPostgres {
   }
 
   private async ensureDatabase(): Promise<void> {
-    const c = new Client({ host: '127.0.0.1', port: this.port, user: 'postgres', password: this.password, database: 'postgres' });
+    const c = new GuardedPgClient({ host: '127.0.0.1', port: this.port, user: 'postgres', password: this.password, database: 'postgres' });
     await c.connect();
     try {
       const r = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [this.database]);
