@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from './client-ip';
+import { GatewayConfig } from './gateway.config';
 import { GatewayErrors } from './gateway.errors';
 import { RateDecision, rateLimitHeaders, RateLimiter } from './rate-limit/rate-limiter';
 import { TenantPolicy, TenantPolicyCache } from './tenant-policy.cache';
@@ -14,7 +15,25 @@ export class TenantGate {
   constructor(
     private readonly policies: TenantPolicyCache,
     private readonly limiter: RateLimiter,
+    private readonly config: GatewayConfig,
   ) {}
+
+  /**
+   * A request refused for its token (`error`, a 401) is counted against the caller's IP in a
+   * window of its own (`REFUSED_TOKENS_PER_MINUTE_PER_IP`): past the limit the answer is 429
+   * `rate_limited` instead, and the refused token is not even looked at by the guard's caller
+   * again until the window ends. Valid tokens from the same IP are not counted here.
+   */
+  refuse(req: FastifyRequest, error: Error): never | Promise<never> {
+    const limit = this.config.refusedTokensPerMinutePerIp;
+    const hit = this.limiter.hit(`refused:${clientIp(req)}`, limit);
+    const judge = (d: RateDecision): never => {
+      if (!d.allowed)
+        throw refused(d, `Too many requests with a refused token from this address (${d.limit} per minute); retry in ${d.resetSeconds} s`);
+      throw error;
+    };
+    return hit instanceof Promise ? hit.then(judge) : judge(hit);
+  }
 
   /** 404 `tenant_not_found`, 403 `tenant_suspended` or 403 `ip_not_allowed` (with the IP seen). */
   async admit(tenantId: string, req: FastifyRequest): Promise<TenantPolicy> {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { AccessClaims, Hs256Codec, VERIFIED_TOKENS_KEPT } from './hs256';
+import { AccessClaims, Hs256Codec, MAX_TOKEN_LENGTH, VERIFIED_TOKEN_CHARS_KEPT, VERIFIED_TOKENS_KEPT } from './hs256';
 
 const K1 = { kid: 'k1', key: Buffer.from('first-secret-0123456789abcdef0123') };
 const K2 = { kid: 'k2', key: Buffer.from('second-secret-0123456789abcdef012') };
@@ -10,6 +10,21 @@ function forge(header: object, payload: object, key: Buffer): string {
   const h = Buffer.from(JSON.stringify(header)).toString('base64url');
   const p = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${h}.${p}.${createHmac('sha256', key).update(`${h}.${p}`).digest('base64url')}`;
+}
+
+/** The same 32 signature bytes, written with the last character's two spare bits set. */
+function flipSpareBits(token: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const last = alphabet.indexOf(token[token.length - 1]);
+  const variant = `${token.slice(0, -1)}${alphabet[last | 1]}`;
+  expect(Buffer.from(variant.split('.')[2], 'base64url')).toEqual(Buffer.from(token.split('.')[2], 'base64url'));
+  return variant;
+}
+
+/** A payload written with base64 padding, decoding to the same bytes. */
+function padPayload(token: string): string {
+  const [h, p, s] = token.split('.');
+  return `${h}.${p}${'='.repeat((4 - (p.length % 4)) % 4 || 4)}.${s}`;
 }
 
 describe('Hs256Codec', () => {
@@ -43,6 +58,14 @@ describe('Hs256Codec', () => {
     ['four segments', () => `${codec.sign(claims)}.x`],
     ['garbage', () => 'garbage'],
     ['a truncated signature', () => codec.sign(claims).slice(0, -2)],
+    // one signed token, other texts: each must be refused, or each would be a new store entry
+    ['characters outside the alphabet after it', () => `${codec.sign(claims)}!!!`],
+    ['characters outside the alphabet inside the signature', () => codec.sign(claims).replace(/(.{20})$/, '*$1')],
+    ['padding on the signature', () => `${codec.sign(claims)}=`],
+    ['a signature whose last character carries nonzero spare bits', () => flipSpareBits(codec.sign(claims))],
+    ['characters outside the alphabet in the payload', () => codec.sign(claims).replace('.', '.!')],
+    ['padding in the payload', () => padPayload(codec.sign(claims))],
+    ['a token over the size limit', () => `${codec.sign(claims)}${'A'.repeat(MAX_TOKEN_LENGTH)}`],
   ])('refuses %s as invalid_token', (_what, make) => {
     expect(codec.verify(make(), NOW)).toMatchObject({ ok: false, code: 'invalid_token' });
   });
@@ -100,6 +123,30 @@ describe('Hs256Codec', () => {
       expect((c as unknown as { verified: Map<string, unknown> }).verified.size).toBe(VERIFIED_TOKENS_KEPT);
       expect(c.verify(tokens[0], NOW)).toEqual({ ok: true, claims: { ...claims, jti: 'j0' } });
       expect(c.verify(tokens[tokens.length - 1], NOW).ok).toBe(true);
+    });
+
+    it('keep only live tokens: an expired one is neither kept nor left behind', () => {
+      const c = new Hs256Codec([K1], 'iss');
+      const t = c.sign(claims);
+      expect(c.verify(t, NOW + 3600)).toMatchObject({ code: 'expired_token' });
+      expect(c.kept.tokens).toBe(0);
+      expect(c.verify(t, NOW).ok).toBe(true);
+      expect(c.kept.tokens).toBe(1);
+      expect(c.verify(t, NOW + 3600)).toMatchObject({ code: 'expired_token' });
+      expect(c.kept).toEqual({ tokens: 0, chars: 0 });
+    });
+
+    it(`keep at most ${VERIFIED_TOKEN_CHARS_KEPT} characters of tokens`, () => {
+      const c = new Hs256Codec([K1], 'iss');
+      const long = 'x'.repeat(450);
+      const size = c.sign({ ...claims, jti: `${long}0000` }).length; // near the size limit
+      expect(size).toBeGreaterThan(800);
+      expect(size).toBeLessThanOrEqual(MAX_TOKEN_LENGTH);
+      const n = Math.ceil(VERIFIED_TOKEN_CHARS_KEPT / size) + 10;
+      expect(n).toBeLessThan(VERIFIED_TOKENS_KEPT); // so the characters bound, not the count, is what holds
+      for (let i = 0; i < n; i++) expect(c.verify(c.sign({ ...claims, jti: `${long}${String(i).padStart(4, '0')}` }), NOW).ok).toBe(true);
+      expect(c.kept.chars).toBeLessThanOrEqual(VERIFIED_TOKEN_CHARS_KEPT);
+      expect(c.kept.chars).toBeGreaterThan(VERIFIED_TOKEN_CHARS_KEPT - size);
     });
   });
 });

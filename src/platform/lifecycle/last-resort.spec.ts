@@ -20,9 +20,13 @@ describe('the last resort', () => {
     );
     try {
       process.emit('unhandledRejection', new Error('nobody awaited me'), Promise.resolve());
-      process.emit('uncaughtException', new Error('Connection terminated unexpectedly'), 'uncaughtException');
+      (process.emit as (e: string, ...a: unknown[]) => boolean)(
+        'uncaughtException',
+        new Error('Connection terminated unexpectedly'),
+        'uncaughtException',
+      );
       expect(exits).toEqual([]);
-      process.emit('uncaughtException', new TypeError('a defect'), 'uncaughtException');
+      (process.emit as (e: string, ...a: unknown[]) => boolean)('uncaughtException', new TypeError('a defect'), 'uncaughtException');
       expect(exits).toEqual([1]);
       expect(logged.map(([fatal]) => fatal)).toEqual([false, false, true]);
       expect(logged[0][2]).toMatch(/nobody awaited me\n\s+at /);
