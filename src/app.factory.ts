@@ -1,5 +1,4 @@
-import { ValidationError } from '@nestjs/common';
-import { AcceptingValidationPipe } from './platform/http/validation-acceptance';
+import { Logger, ValidationError, ValidationPipeOptions } from '@nestjs/common';
 import { InputBoundaryPipe } from './platform/http/input-boundary.pipe';
 import { RequestInputPipe } from './platform/http/request-input.pipe';
 import { sendError } from './platform/errors/all-exceptions.filter';
@@ -16,7 +15,7 @@ import { genReqId, installHttpHooks } from './platform/http/http-hooks';
 import { installJsonBodyParser } from './platform/http/json-body';
 import { installTracingHooks } from './platform/tracing/http-tracing';
 import { Tracing } from './platform/tracing/tracing.service';
-import { memoizeValidationMetadata } from './platform/http/validation-metadata';
+import { installValidationFastPath } from './platform/http/validation-fast-path';
 import { AppLogger } from './platform/logging/app-logger';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { buildOpenApiDocument, SWAGGER_UI_CSS } from './platform/openapi/openapi';
@@ -34,16 +33,15 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   return out;
 }
 
-memoizeValidationMetadata();
-
-export const validationPipe = new AcceptingValidationPipe({
+/** The options of the app's one input pipe (class-validator's, through the fast path when it may). */
+export const VALIDATION_OPTIONS: ValidationPipeOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
   transform: true,
   transformOptions: { enableImplicitConversion: false },
   exceptionFactory: (errors) =>
     PlatformErrors.error('validation_error', 'The request has invalid fields', { details: flattenValidationErrors(errors) }),
-});
+};
 
 /** Builds the Nest application (not listening): the same for `npm start`, the tests and the scripts. */
 export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}): Promise<NestFastifyApplication> {
@@ -64,6 +62,7 @@ export async function createApp(config: LoadedConfig, opts: PlatformOptions = {}
   });
   app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
+  const validationPipe = installValidationFastPath(VALIDATION_OPTIONS, (msg) => new Logger('Validation').warn(msg));
   app.useGlobalPipes(new RequestInputPipe(new InputBoundaryPipe(), validationPipe));
   // First, so the request span covers the other hooks (and a 503 before the database is ready).
   if (app.get(Tracing).enabled) installTracingHooks(app.getHttpAdapter().getInstance());
