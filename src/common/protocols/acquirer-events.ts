@@ -10,8 +10,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export interface AcquirerNotification {
   eventId: string;
-  type: 'pix_charge.updated' | 'boleto.updated' | 'card_transaction.updated';
+  type: 'pix_charge.updated' | 'boleto.updated' | 'card_transaction.updated' | 'card_refund.updated' | 'card_dispute.updated';
   occurredAt: string;
+  /** `card_refund.updated` and `card_dispute.updated` carry the shapes of `acquirer-refunds.ts`. */
   data: AcquirerNotificationData;
 }
 
