@@ -65,7 +65,8 @@ export interface CardDisputeNotificationData {
   /** The acquirer's dispute id (one per payment and case). */
   acquirerId: string;
   acquirerTransactionId: string;
-  stage: CardDisputeStage;
+  /** The stage this notification reports (named `status` like every notification's data). */
+  status: CardDisputeStage;
   amountCents: number;
   /** The scheme's reason code (e.g. Visa 10.4, Mastercard 4837). */
   reasonCode: string;
