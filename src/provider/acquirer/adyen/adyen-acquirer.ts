@@ -7,6 +7,8 @@ import {
   BoletoResult,
   CardAuthorizationRequest,
   CardAuthorizationResult,
+  CardRefundRequest,
+  CardRefundResult,
   PixChargeRequest,
   PixChargeResult,
 } from '../../acquirer.port';
@@ -61,6 +63,23 @@ export class AdyenAcquirer extends AcquirerPort {
   async void(pspReference: string): Promise<{ status: 'VOIDED' }> {
     await this.modify('void', pspReference, 'cancels', {}, `cancel-${pspReference}`);
     return { status: 'VOIDED' };
+  }
+
+  /**
+   * `POST /payments/{pspReference}/refunds`, our refund id as `reference` and `Idempotency-Key`:
+   * Adyen answers `received` with the refund's own pspReference, and the verdict comes by the
+   * REFUND webhook (success true or false), possibly followed by REFUND_FAILED or
+   * REFUNDED_REVERSED; all carry the refund id as merchantReference.
+   */
+  async refundCard(req: CardRefundRequest): Promise<CardRefundResult> {
+    const res = await this.modify(
+      'refundCard',
+      req.acquirerTransactionId,
+      'refunds',
+      { amount: { currency: 'BRL', value: req.amountCents } },
+      req.refundId,
+    );
+    return { acquirerRefundId: res?.pspReference ?? '', status: 'PENDING' };
   }
 
   /**
