@@ -15,7 +15,8 @@ export const REFUND_TRIGGERS = ['succeeded', 'failed', 'reversed'] as const;
 export type RefundTrigger = (typeof REFUND_TRIGGERS)[number];
 
 const TABLE: Readonly<Record<RefundStatus, Partial<Record<RefundTrigger, RefundStatus>>>> = {
-  PENDING: { succeeded: 'SUCCEEDED', failed: 'FAILED' },
+  // a reversal can overtake the success it undoes (notifications come in any order): still REVERSED
+  PENDING: { succeeded: 'SUCCEEDED', failed: 'FAILED', reversed: 'REVERSED' },
   SUCCEEDED: { failed: 'FAILED', reversed: 'REVERSED' },
   FAILED: {},
   REVERSED: {},
