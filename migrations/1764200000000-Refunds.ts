@@ -6,7 +6,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * refunds (or a refund and a chargeback) returning the same money, whatever the replicas do. A
  * refund reserves its amount when it is created and gives it back when it fails or is reversed.
  * `refunds` are the refunds themselves (one provider call each, its id the provider's idempotency
- * key); `disputes` one per disputed payment, its stage sequence in `stages`.
+ * key); `disputes` one per disputed payment, its stage sequence in `stages`. Card payments get
+ * two statuses for what the acquirer reports after taking a capture or a cancel: CAPTURE_FAILED,
+ * VOID_FAILED.
  */
 export class Refunds1764200000000 implements MigrationInterface {
   name = 'Refunds1764200000000';
@@ -69,9 +71,16 @@ export class Refunds1764200000000 implements MigrationInterface {
     await q.query(`CREATE INDEX disputes_tenant_idx ON disputes (tenant_id, created_at DESC)`);
     // a dispute's reason code and defence deadline come in the webhook item's additionalData
     await q.query(`ALTER TABLE adyen_notifications ADD COLUMN additional_data jsonb`);
+    // a capture or a cancel the acquirer took and later reported failed
+    await q.query(`ALTER TABLE card_payments DROP CONSTRAINT card_payments_status_check`);
+    await q.query(`ALTER TABLE card_payments ADD CONSTRAINT card_payments_status_check CHECK (status IN ('PROCESSING', 'ACCEPTED', 'PREAUTH',
+      'CAPTURED', 'VOIDED', 'AUTH_REJECTED', 'CHALLENGE_REJECTED', 'SETUP_REJECTED', 'FAILED', 'CAPTURE_FAILED', 'VOID_FAILED'))`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE card_payments DROP CONSTRAINT card_payments_status_check`);
+    await q.query(`ALTER TABLE card_payments ADD CONSTRAINT card_payments_status_check CHECK (status IN ('PROCESSING', 'ACCEPTED', 'PREAUTH',
+      'CAPTURED', 'VOIDED', 'AUTH_REJECTED', 'CHALLENGE_REJECTED', 'SETUP_REJECTED', 'FAILED'))`);
     await q.query(`ALTER TABLE adyen_notifications DROP COLUMN additional_data`);
     await q.query(`DROP TABLE disputes`);
     await q.query(`DROP TABLE refunds`);

@@ -3,6 +3,7 @@ import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
 import { CardPaymentRefunds } from '../common/contracts/refundable-payments.port';
 import { CardPaymentRefundsOfCards } from './payments/card-payment-refunds';
+import { AcquirerReports } from './payments/acquirer-reports';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { HostedCardPageController } from './hosted-page/hosted-card-page.controller';
@@ -70,6 +71,7 @@ import { VaultRotation } from './vault/vault-rotation';
     SettleCardPayment,
     CardPaymentsService,
     CardPaymentRecovery,
+    AcquirerReports,
     { provide: StoredCardsRepository, useClass: SqlStoredCardsRepository },
     { provide: CardSessionsRepository, useClass: SqlCardSessionsRepository },
     { provide: CardSettingsRepository, useClass: SqlCardSettingsRepository },

@@ -112,4 +112,14 @@ export abstract class AcquirerPort {
   findCardAuthorization(_transactionId: string): Promise<CardAuthorizationResult | null> {
     return Promise.reject(new Error('this acquirer cannot look up card authorizations'));
   }
+
+  /**
+   * Makes sure an attempt whose answer never came holds no money at the acquirer: cancels
+   * whatever it authorized for our `transactionId` (Adyen's technical cancel, `POST /cancels`
+   * by merchant reference), or confirms it has nothing. Resolves once the acquirer took the
+   * cancel; throws when it cannot be asked.
+   */
+  cancelUnanswered(_transactionId: string): Promise<void> {
+    return Promise.reject(new Error('this acquirer cannot cancel an attempt by our reference'));
+  }
 }

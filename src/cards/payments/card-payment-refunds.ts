@@ -1,17 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { CardPaymentRefunds, RefundablePayment } from '../../common/contracts/refundable-payments.port';
-import { maybeOne } from '../../platform/database/sql';
 import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
 import { SettleCardPayment } from './settle-card-payment';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Binds the refunds module's `CardPaymentRefunds`: card payments as refunds see them. */
 @Injectable()
 export class CardPaymentRefundsOfCards extends CardPaymentRefunds {
   constructor(
-    private readonly ds: DataSource,
     private readonly payments: CardPaymentsRepository,
     private readonly settler: SettleCardPayment,
   ) {
@@ -19,13 +14,8 @@ export class CardPaymentRefundsOfCards extends CardPaymentRefunds {
   }
 
   async find(tenantId: string | null, paymentId: string): Promise<RefundablePayment | null> {
-    if (!UUID.test(paymentId)) return null;
-    const tenant =
-      tenantId ??
-      (await maybeOne<{ tenant_id: string }>(this.ds, `SELECT tenant_id FROM card_payments WHERE id = $1`, [paymentId]))?.tenant_id;
-    if (!tenant) return null;
-    const p = await this.payments.find(this.ds, tenant, paymentId);
-    return p ? refundable(p) : null;
+    const p = await this.payments.findById(paymentId);
+    return p && (tenantId === null || p.tenantId === tenantId) ? refundable(p) : null;
   }
 
   async cancelAuthorization(tenantId: string, paymentId: string): Promise<void> {
@@ -33,14 +23,20 @@ export class CardPaymentRefundsOfCards extends CardPaymentRefunds {
   }
 }
 
-/** ACCEPTED (a sale) and CAPTURED took money; PREAUTH holds it; nothing else has any to give back. */
+/**
+ * ACCEPTED (a sale) and CAPTURED took money, and so did a VOID_FAILED that had been; PREAUTH
+ * holds it; nothing else has any to give back (a pre-authorization whose cancel failed is let go
+ * in the acquirer's back office, or lapses).
+ */
 export function refundable(p: CardPaymentRecord): RefundablePayment {
-  const captured = p.status === 'ACCEPTED' || p.status === 'CAPTURED';
+  const tookMoney = p.captureMode === 'SALE' || p.capturedAt !== null;
+  const captured = p.status === 'ACCEPTED' || p.status === 'CAPTURED' || (p.status === 'VOID_FAILED' && tookMoney);
+  const held = p.status === 'PREAUTH';
   return {
     kind: 'card_payment',
     paymentId: p.id,
     tenantId: p.tenantId,
-    state: captured ? 'captured' : p.status === 'PREAUTH' ? 'authorized' : 'not_refundable',
+    state: captured ? 'captured' : held ? 'authorized' : 'not_refundable',
     status: p.status,
     capCents: captured ? (p.capturedAmountCents ?? p.amountCents) : p.amountCents,
     acquirerTransactionId: p.acquirerTransactionId,

@@ -75,6 +75,18 @@ export class SettleCardPayment {
     });
   }
 
+  /** The acquirer reported a capture or cancel it had taken as failed: CAPTURED → CAPTURE_FAILED, VOIDED → VOID_FAILED, with the webhook. */
+  reportedFailed(paymentId: string, trigger: 'capture_failed' | 'void_failed'): Promise<CardPaymentRecord | null> {
+    return transaction(this.ds, (m) =>
+      this.writer.change(m, paymentId, {
+        to: trigger === 'capture_failed' ? 'CAPTURE_FAILED' : 'VOID_FAILED',
+        allowedFrom: sourcesOf(trigger),
+        now: this.clock.now(),
+        reason: trigger,
+      }),
+    );
+  }
+
   private async locked(m: Tx, tenantId: string, paymentId: string, trigger: CardPaymentTrigger): Promise<CardPaymentRecord> {
     const p = await this.payments.find(m, tenantId, paymentId, true);
     if (!p) throw CardErrors.error('payment_not_found', 'No such card payment for this tenant');

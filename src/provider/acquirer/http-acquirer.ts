@@ -95,6 +95,13 @@ export class HttpAcquirer extends AcquirerPort {
     return { acquirerRefundId: a.acquirerRefundId, status, ...(a.reason ? { reason: a.reason } : {}) };
   }
 
+  /** The protocol's lookup is definitive: what it found is voided, and nothing found means nothing was authorized. */
+  async cancelUnanswered(transactionId: string): Promise<void> {
+    const found = await this.findCardAuthorization(transactionId);
+    if (found?.acquirerTransactionId && (found.status === 'ACCEPTED' || found.status === 'PREAUTH'))
+      await this.void(found.acquirerTransactionId);
+  }
+
   async findCardAuthorization(transactionId: string): Promise<CardAuthorizationResult | null> {
     try {
       return await this.client().call<CardAuthorizationResult>({

@@ -100,6 +100,21 @@ export class AdyenAcquirer extends AcquirerPort {
     return { acquirerTransactionId: verdict.pspReference, status: attempt?.captureMode === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED' };
   }
 
+  /**
+   * The technical cancel: `POST /cancels` by our merchant reference, for a payment whose
+   * pspReference we never learned. Adyen cancels whatever it authorized under that reference,
+   * even an authorization still to come, and sends TECHNICAL_CANCEL.
+   */
+  async cancelUnanswered(transactionId: string): Promise<void> {
+    const key = `technical-cancel-${transactionId}`;
+    await this.adyen.post(
+      'cancelUnanswered',
+      '/cancels',
+      { merchantAccount: this.adyen.config.merchantAccount, paymentReference: transactionId, reference: key },
+      key,
+    );
+  }
+
   createPixCharge(req: PixChargeRequest): Promise<PixChargeResult> {
     return this.service.createPixCharge(req);
   }
