@@ -34,7 +34,7 @@ export class CardCharges {
   /**
    * Authorizes once per transaction id (the acquirer treats a repeat as the same transaction).
    * A refusal of the call (4xx) is FAILED `acquirer_rejected`. No answer (5xx, timeout, open
-   * breaker) is no verdict: the call may have reached the acquirer and been authorized, so the
+   * breaker after a try that may have reached it) is no verdict: the call may have been authorized, so the
    * attempt is settled there first (`reconcile`): its result when the acquirer has one; FAILED
    * `acquirer_unavailable` only once the acquirer cancelled it; UNKNOWN when neither could be had.
    */
@@ -44,6 +44,7 @@ export class CardCharges {
     } catch (e) {
       if (!(e instanceof ProviderCallError)) throw e;
       if (e.code === 'provider_rejected') return { acquirerTransactionId: '', status: 'FAILED', reason: 'acquirer_rejected' };
+      if (!e.mayHaveReached) return { acquirerTransactionId: '', status: 'FAILED', reason: 'acquirer_unavailable' };
       try {
         return (await this.reconcile(req.transactionId)) ?? { acquirerTransactionId: '', status: 'FAILED', reason: 'acquirer_unavailable' };
       } catch {
