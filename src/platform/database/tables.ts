@@ -489,6 +489,21 @@ export interface Tables {
     loc_id: string | null;
     approved_at: Date | null;
   };
+  sandbox_psp_devolucoes: {
+    end_to_end_id: string;
+    id: string;
+    rtr_id: string;
+    amount_cents: string;
+    natureza: string;
+    descricao: string | null;
+    request_hash: string | null;
+    status: string;
+    outcome: string;
+    motivo: string | null;
+    ticks_left: number;
+    requested_at: Date;
+    settled_at: Date | null;
+  };
   sandbox_psp_locations: {
     id: string;
     token: string;
@@ -503,6 +518,16 @@ export interface Tables {
     id_rec: string | null;
     created_at: Date;
   };
+  sandbox_psp_payouts: {
+    end_to_end_id: string;
+    amount_cents: string;
+    chave: string | null;
+    account: unknown | null;
+    descricao: string | null;
+    status: string;
+    motivo: string | null;
+    created_at: Date;
+  };
   sandbox_psp_pix: {
     end_to_end_id: string;
     txid: string;
@@ -510,6 +535,7 @@ export interface Tables {
     amount_cents: string;
     paid_at: Date;
     info_pagador: string | null;
+    origin: string;
   };
   sandbox_psp_pix_callbacks: {
     id: string;
