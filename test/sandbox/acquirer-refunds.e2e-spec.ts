@@ -39,9 +39,9 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
       )
       .map((e) => e.data as unknown as CardRefundNotificationData);
 
-  async function sale(amountCents: number, capture: 'SALE' | 'PREAUTH' = 'SALE'): Promise<string> {
+  async function sale(amountCents: number, capture: 'SALE' | 'PREAUTH' = 'SALE', transactionId = `pay_${randomUUID()}`): Promise<string> {
     const r = await acq('POST', '/card-authorizations', {
-      transactionId: `pay_${randomUUID()}`,
+      transactionId,
       merchantId: 'mer_1',
       amountCents,
       installments: 1,
@@ -209,6 +209,11 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
     expect((await post({ acquirerTransactionId: id, pspReference: 'ABC', sequence: 'rfi' })).status).toBe(400);
     const unknown = await post({ acquirerTransactionId: 'ctx_nope', sequence: 'rfi' });
     expect([unknown.status, unknown.body.error]).toEqual([404, 'acquirer_transaction_not_found']);
+    // by the service's payment id (the transactionId it gave the acquirer)
+    const paymentId = `pay_${randomUUID()}`;
+    const byPayment = await sale(12_34, 'SALE', paymentId);
+    const rfi = await post({ paymentReference: paymentId, sequence: 'rfi' });
+    expect(rfi.body).toMatchObject({ acquirerTransactionId: byPayment, stages: ['REQUEST_FOR_INFORMATION'], amount: 12.34 });
     const pre = await sale(10_00, 'PREAUTH');
     const notCaptured = await post({ acquirerTransactionId: pre, sequence: 'rfi' });
     expect([notCaptured.status, notCaptured.body.error]).toEqual([409, 'not_disputable']);

@@ -10,7 +10,7 @@ import { DISPUTE_SEQUENCE_NAMES, DISPUTE_SEQUENCES, DisputeSequence, SandboxDisp
 
 export class OpenDisputeDto {
   @ApiPropertyOptional({
-    description: "The sandbox acquirer's card transaction id (the payment's `acquirerTransactionId`); give this or `pspReference`",
+    description: "The sandbox acquirer's card transaction id; give exactly one of this, `pspReference` and `paymentReference`",
     example: 'ctx_5f0e3c2a1b9d8e7f6a5b4c3d',
   })
   @IsOptional()
@@ -26,6 +26,15 @@ export class OpenDisputeDto {
   @IsString()
   @Length(1, 100)
   pspReference?: string;
+
+  @ApiPropertyOptional({
+    description: "The payment's id in this service (`paymentId`: the acquirer's transactionId or Adyen's merchant reference)",
+    example: 'pay_1q2w3e4r5t6y7u8i9o0p',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  paymentReference?: string;
 
   @ApiProperty({ enum: DISPUTE_SEQUENCE_NAMES, example: 'chargeback_lost', description: 'The sequence of stages to play, one per tick' })
   @IsIn(DISPUTE_SEQUENCE_NAMES)
@@ -57,6 +66,8 @@ export class SandboxDisputeDto {
   defendBy: string;
 }
 
+const BY = ['acquirerTransactionId', 'pspReference', 'paymentReference'] as const;
+
 /** The sandbox acquirer's chargebacks, played on a card payment as a scheme would. */
 @ApiTags('sandbox')
 @UseGuards(SandboxEnabledGuard)
@@ -74,16 +85,16 @@ export class SandboxDisputesController {
   @ApiCreatedResponse({ type: SandboxDisputeDto })
   @ApiErrors(
     400,
-    [404, 'acquirer_transaction_not_found', 'No card transaction with this id or pspReference'],
+    [404, 'acquirer_transaction_not_found', 'No card transaction with this id or reference'],
     [409, 'not_disputable', 'Not captured, voided, or nothing left to dispute'],
   )
   async open(@Body() body: OpenDisputeDto): Promise<SandboxDisputeDto> {
-    if (!body.acquirerTransactionId === !body.pspReference) {
-      throw PlatformErrors.error('validation_error', 'Give exactly one of acquirerTransactionId and pspReference', {
-        details: [{ field: 'acquirerTransactionId', message: 'give exactly one of acquirerTransactionId and pspReference' }],
-      });
+    const named = BY.filter((k) => body[k] !== undefined);
+    if (named.length !== 1) {
+      const message = 'give exactly one of acquirerTransactionId, pspReference and paymentReference';
+      throw PlatformErrors.error('validation_error', message, { details: [{ field: 'acquirerTransactionId', message }] });
     }
-    const d = await this.disputes.open(body, body.sequence);
+    const d = await this.disputes.open({ kind: named[0], value: body[named[0]]! }, body.sequence);
     return {
       disputeId: d.disputeId,
       ...(d.face === 'adyen' ? { pspReference: pspReferenceOf(d.disputeId) } : {}),

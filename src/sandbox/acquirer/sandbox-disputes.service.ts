@@ -48,6 +48,19 @@ export interface OpenedDispute {
   defendBy: string;
 }
 
+/** How the route names the disputed payment. */
+export interface DisputedPayment {
+  kind: 'acquirerTransactionId' | 'pspReference' | 'paymentReference';
+  value: string;
+}
+
+const WHERE: Record<DisputedPayment['kind'], string> = {
+  acquirerTransactionId: 'id = $1',
+  pspReference: 'psp_reference = $1',
+  // the service's payment id: its transactionId on the service protocol, its `reference` on Adyen
+  paymentReference: 'transaction_id = $1 OR merchant_reference = $1',
+};
+
 const COLUMNS = 'id, card_transaction_id, face, sequence, amount_cents, reason_code, stage, plan, defend_by, created_at, updated_at';
 
 /**
@@ -63,16 +76,15 @@ export class SandboxDisputes {
     private readonly reports: SandboxCaseReports,
   ) {}
 
-  async open(by: { acquirerTransactionId?: string; pspReference?: string }, sequence: DisputeSequence): Promise<OpenedDispute> {
+  async open(by: DisputedPayment, sequence: DisputeSequence): Promise<OpenedDispute> {
     const row = await sql.transaction(this.ds, async (db) => {
       const tx = await sql.maybeOne<CaseTransaction>(
         db,
-        by.acquirerTransactionId
-          ? `SELECT ${CASE_TX_COLUMNS} FROM sandbox_acquirer_card_transactions WHERE id = $1 FOR UPDATE`
-          : `SELECT ${CASE_TX_COLUMNS} FROM sandbox_acquirer_card_transactions WHERE psp_reference = $1 FOR UPDATE`,
-        [by.acquirerTransactionId ?? by.pspReference],
+        `SELECT ${CASE_TX_COLUMNS} FROM sandbox_acquirer_card_transactions WHERE ${WHERE[by.kind]}
+         ORDER BY status IN ('ACCEPTED', 'CAPTURED') DESC, created_at DESC LIMIT 1 FOR UPDATE`,
+        [by.value],
       );
-      if (!tx) throw SandboxAcquirerErrors.error('acquirer_transaction_not_found', 'No card transaction with this id or pspReference');
+      if (!tx) throw SandboxAcquirerErrors.error('acquirer_transaction_not_found', 'No card transaction with this id or reference');
       const room = await refundableCents(db, tx);
       if (room === null || room <= 0) {
         throw SandboxAcquirerErrors.error('not_disputable', 'Only a captured payment with money not yet refunded can be disputed');
