@@ -9,8 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `REVERSAL_CANCEL` of an uncaptured authorisation). A dispute plays a named sequence of stages
  * the same way.
  */
-export class SandboxRefundsDisputes1764175000000 implements MigrationInterface {
-  name = 'SandboxRefundsDisputes1764175000000';
+export class SandboxRefundsDisputes1764210000000 implements MigrationInterface {
+  name = 'SandboxRefundsDisputes1764210000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
