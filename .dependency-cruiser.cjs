@@ -2,7 +2,7 @@
  * The layering of ARCHITECTURE.md as a lint (`npm run lint` runs it; CI fails on a violation).
  * Type-only imports count too (`tsPreCompilationDeps`): a type is a dependency of the design.
  */
-const FEATURES = 'accounts|auth|cards|links|pix-automatic|three-ds';
+const FEATURES = 'accounts|auth|cards|links|pix-automatic|three-ds|refunds';
 const SHARED = 'gateway|tenants|webhooks';
 module.exports = {
   forbidden: [

@@ -4,7 +4,7 @@
 const { isDeepStrictEqual } = require('node:util');
 const { join } = require('node:path');
 const { freshDatabase, startService, startBare, compare, pair } = require('./lib');
-const { onboard } = require('./auth-limits');
+const { onboard, JWT_SIGNING_KEYS } = require('./auth-limits');
 
 async function call(base, method, path, body, headers = {}) {
   const r = await fetch(`${base}${path}`, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
@@ -35,7 +35,7 @@ async function seed(url, t) {
 async function main() {
   const db = await freshDatabase();
   // the seed pays 200 times from one IP through the public checkout: past the per-IP card-testing brake
-  const svc = await startService({ DATABASE_URL: db.url, SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600', CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000' });
+  const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, SANDBOX_PIX_SETTLE_AFTER_SECONDS: '3600', CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000' });
   const publicUrl = `http://localhost:${svc.port}`;
   const o = await onboard(svc.url, db.url);
   const t = { tenantId: o.tenantId, auth: { authorization: `Bearer ${o.token}` } };
@@ -43,11 +43,11 @@ async function main() {
   const path = `/v1/acquiring/links/${link.linkId}`;
   const mine = await call(svc.url, 'GET', path, undefined, t.auth);
   if (mine.payments.length !== PAYMENTS) throw new Error(`expected ${PAYMENTS} payments, got ${mine.payments.length}`);
-  const bare = await startBare(join(__dirname, 'bare/links.js'), { DATABASE_URL: db.url, TENANT_ID: t.tenantId, PUBLIC_URL: publicUrl });
+  const bare = await startBare(join(__dirname, 'bare/links.js'), { DATABASE_URL: db.url, TENANT_ID: t.tenantId, PUBLIC_URL: publicUrl, JWT_SIGNING_KEYS });
   try {
-    const theirs = await (await fetch(`${bare.url}${path}`)).json();
+    const theirs = await (await fetch(`${bare.url}${path}`, { headers: t.auth })).json();
     if (!isDeepStrictEqual(mine, theirs)) throw new Error('the bare server does not answer the same JSON as the service');
-    const r = await compare({ url: `${bare.url}${path}` }, { url: `${svc.url}${path}`, headers: t.auth });
+    const r = await compare({ url: `${bare.url}${path}`, headers: t.auth }, { url: `${svc.url}${path}`, headers: t.auth });
     pair('links.detail.200payments', r.bare, r.service, { goal: '>= 0.50', bytes: Buffer.byteLength(JSON.stringify(mine)) });
   } finally {
     await bare.stop();

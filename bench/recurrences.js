@@ -9,7 +9,11 @@
 // tells how much of the gap the work itself sets and how much is the service's (`ofFloor`).
 const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:crypto');
 const { join } = require('node:path');
+const { randomBytes } = require('node:crypto');
 const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, pair, saoPauloDay } = require('./lib');
+
+/** The service's signing key, given to the floors too: they check the bearer as the service does. */
+const JWT_SIGNING_KEYS = `bench:${randomBytes(32).toString('base64url')}`;
 
 async function json(url, method, body, headers = {}) {
   const r = await fetch(url, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -33,7 +37,7 @@ async function onboard(base) {
 
 async function main() {
   const db = await freshDatabase('bench_pix');
-  const svc = await startService({ DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0' });
+  const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0' });
   const path = '/v1/banking/pix/automatic/recurrences';
   const body = JSON.stringify({
     amount: 49.9,
@@ -49,13 +53,13 @@ async function main() {
   try {
     const { tenantId, token } = await onboard(svc.url);
     // The bare server writes into the same, migrated database.
-    const bare = await startBare(join(__dirname, 'bare/recurrences.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
-    const floor = await startBare(join(__dirname, 'bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
+    const bare = await startBare(join(__dirname, 'bare/recurrences.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId, JWT_SIGNING_KEYS });
+    const floor = await startBare(join(__dirname, 'bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId, JWT_SIGNING_KEYS });
     try {
       const json = { 'content-type': 'application/json' };
       const [b, f, s] = await alternate([
         { url: `${bare.url}${path}`, method: 'POST', headers: json, body },
-        { url: `${floor.url}${path}`, method: 'POST', headers: json, body },
+        { url: `${floor.url}${path}`, method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body },
         { url: `${svc.url}${path}`, method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body },
       ]);
       pair('pix.recurrences.create (required-work floor)', b, f, { goal: 'reference: node:http + pg doing the provider call over HTTP and both inserts' });
@@ -77,4 +81,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { onboard };
+module.exports = { onboard, JWT_SIGNING_KEYS };

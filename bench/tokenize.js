@@ -10,6 +10,8 @@ const { Client } = require('pg');
 const { freshDatabase, startService, startBare, load, pair, onboard } = require('./lib');
 
 const KEYS = {
+  // the service's signing key, given to both sides so the bare server checks the token as the service does
+  JWT_SIGNING_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
   VAULT_MASTER_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   VAULT_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
   DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-bench-tokenize-')),
@@ -87,7 +89,7 @@ async function main() {
 
   // 2. both servers up on the same schema; measured in alternating rounds (bare, service, …) so
   //    a change in the load of the (shared) machine hits both alike. Each idles while the other runs.
-  const bare = await startBare(join(__dirname, 'bare/tokenize.js'), { DATABASE_URL: db.url, BARE_TENANT_ID: tenantId, BARE_JWT_SECRET: 'bench', ...KEYS });
+  const bare = await startBare(join(__dirname, 'bare/tokenize.js'), { DATABASE_URL: db.url, BARE_TENANT_ID: tenantId, ...KEYS });
   running.add(bare);
   const rounds = { bare: [], service: [] };
   for (let i = 0; i < ROUNDS; i++) {

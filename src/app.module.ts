@@ -12,6 +12,7 @@ import { LinksModule } from './links/links.module';
 import { SandboxAcquirerModule } from './sandbox/acquirer/sandbox-acquirer.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { CardsModule } from './cards/cards.module';
+import { RefundsModule } from './refunds/refunds.module';
 import { ThreeDsModule } from './three-ds/three-ds.module';
 import { SandboxThreeDsModule } from './sandbox/three-ds/sandbox-three-ds.module';
 import { PixAutomaticModule } from './pix-automatic/pix-automatic.module';
@@ -36,6 +37,7 @@ export class AppModule {
         SandboxAcquirerModule,
         WebhooksModule,
         CardsModule,
+        RefundsModule,
         ThreeDsModule,
         SandboxThreeDsModule,
         PixAutomaticModule,

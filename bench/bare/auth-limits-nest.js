@@ -1,6 +1,7 @@
 // The framework floor for GET /v1/banking/accounts/{id}/limits: an otherwise empty NestJS 11 +
 // Fastify application (the versions the service runs) with one controller, one guard doing the
-// same hand-rolled HS256 check as the bare server, and the same JSON. No hooks, no pipes, no
+// same bearer check as the bare server and the service (the service's own HS256 codec, with its
+// store of verified tokens: ./hs256-check), and the same JSON. No hooks, no pipes, no
 // filters, no database. What the service pays beyond this is ours; what this pays beyond the
 // bare node:http server is the framework's.
 require('reflect-metadata');

@@ -1,5 +1,6 @@
-// Bare baseline for GET /v1/banking/accounts/{id}/limits: node:http verifying the same HS256
-// JWT by hand (createHmac + timingSafeEqual, key decoded once) and answering the same JSON.
+// Bare baseline for GET /v1/banking/accounts/{id}/limits: node:http verifying the bearer with the
+// service's own HS256 codec (./hs256-check: the same parse, HMAC and store of verified tokens, so
+// a token's HMAC is computed once, as in the service) and answering the same JSON.
 const { createServer } = require('node:http');
 const { hs256Checker } = require('./hs256-check');
 

@@ -1,11 +1,14 @@
 // Bare baseline for GET /v1/acquiring/links/{linkId}: node:http + pg, the same SQL on the same
-// tables and the same JSON, with nothing else (no auth, no framework, no validation).
+// tables and the same JSON, with nothing else (no framework, no validation, no rate limit); the
+// bearer checked by the service's own codec with its store of verified tokens (./hs256-check).
 const { createServer } = require('node:http');
 const { Pool } = require('pg');
+const { hs256Checker } = require('./hs256-check');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE || 10) });
 const TENANT = process.env.TENANT_ID;
 const PUBLIC_URL = process.env.PUBLIC_URL;
+const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
 const COLS = ['id', 'tenant_id', 'slug', 'owner_merchant_id', 'name', 'description', 'amount_cents', 'min_amount_cents', 'max_amount_cents', 'payment_methods',
   'max_installments', 'pass_fee', 'splits', 'max_uses', 'checkout_attempts_per_minute', 'expires_at', 'notify_email', 'actor_email', 'status', 'view_count', 'attempt_count', 'paid_count',
   'total_paid_cents', 'created_at', 'updated_at'];
@@ -49,6 +52,7 @@ createServer(async (req, res) => {
   if (req.url === '/__ready') return res.writeHead(200).end();
   const m = /^\/v1\/acquiring\/links\/([0-9a-f-]{36})$/.exec(req.url);
   if (!m) return res.writeHead(404).end();
+  if (verify(req.headers.authorization)?.tenant !== TENANT) return res.writeHead(401).end();
   try {
     const { rows } = await pool.query(SQL, [m[1], TENANT]);
     if (!rows[0]) return res.writeHead(404).end();

@@ -4,6 +4,9 @@
 // answers POST /locrec (a location row) and POST /rec (the bank's recurrence row, linked to
 // its location); the front calls both over keep-alive mutual TLS with a token taken once, then
 // inserts ours. No gateway, no validation, no retries, no circuit breaker, no logs.
+// Equal work where the service saves some: the bearer is checked by the service's own codec, with
+// its store of verified tokens (./hs256-check), and our insert is a prepared statement, as the
+// service's is; the PSP's statements are not prepared, as the sandbox PSP's are not.
 const { randomUUID, randomBytes } = require('node:crypto');
 const http = require('node:http');
 const https = require('node:https');
@@ -12,12 +15,14 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const { ensureDevCertificates } = require('../../dist/src/platform/tls/dev-certificates');
+const { hs256Checker } = require('./hs256-check');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const tenantId = process.env.TENANT_ID;
 const pki = ensureDevCertificates(join(mkdtempSync(join(tmpdir(), 'pp-bench-pki-')), 'psp-certs'));
 const agent = new https.Agent({ keepAlive: true, maxSockets: 50, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, minVersion: 'TLSv1.2' });
 const TOKEN = randomBytes(32).toString('base64url');
+const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
 
 function readJson(stream) {
   return new Promise((resolve, reject) => {
@@ -86,6 +91,7 @@ psp.listen(0, '127.0.0.1', () => {
     .createServer(async (req, res) => {
       if (req.url === '/__ready') return void res.end('ok');
       if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
+      if (verify(req.headers.authorization)?.tenant !== tenantId) return void res.writeHead(401).end();
       try {
         const b = await readJson(req);
         const id = randomUUID();
@@ -99,12 +105,13 @@ psp.listen(0, '127.0.0.1', () => {
           politicaRetentativa: 'PERMITE_3R_7D',
           loc: loc.id,
         });
-        await pool.query(
-          `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+        await pool.query({
+          name: 'floor.insert',
+          text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
              payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-          [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, loc.location, b.firstDueDate, rec.idRec],
-        );
+          values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, loc.location, b.firstDueDate, rec.idRec],
+        });
         answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: loc.location });
       } catch (e) {
         answer(res, 500, { error: String(e.message) });

@@ -3,13 +3,18 @@
 // URL, so the bank is called first, over HTTP (keep-alive), as the service calls its sandbox: a
 // second node:http server in the same process that inserts the bank's recurrence and answers
 // the URL; then our insert. No gateway, no validation, no retries, no circuit breaker, no logs.
+// Equal work where the service saves some: the bearer is checked by the service's own codec,
+// with its store of verified tokens (./hs256-check), and both inserts are prepared statements,
+// as the service's two inserts are (`prepared()` in platform/database/sql.ts).
 const { randomUUID, randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { Pool } = require('pg');
+const { hs256Checker } = require('./hs256-check');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const tenantId = process.env.TENANT_ID;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
 
 function readJson(stream) {
   return new Promise((resolve, reject) => {
@@ -34,12 +39,13 @@ function answer(res, status, value) {
 const bank = http.createServer(async (req, res) => {
   try {
     const r = await readJson(req);
-    await pool.query(
-      `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
+    await pool.query({
+      name: 'floor.bank_insert',
+      text: `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
          expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline)
        VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [r.recurrenceId, r.idTx, r.receiverId, r.receiverName, r.amountCents, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.firstDueDate],
-    );
+      values: [r.recurrenceId, r.idTx, r.receiverId, r.receiverName, r.amountCents, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.firstDueDate],
+    });
     answer(res, 201, { recurrenceId: r.recurrenceId, status: 'PENDING', authorizationUrl: `http://127.0.0.1/sandbox/authorize/${r.recurrenceId}` });
   } catch (e) {
     answer(res, 500, { error: String(e.message) });
@@ -64,6 +70,7 @@ bank.listen(0, '127.0.0.1', () => {
     .createServer(async (req, res) => {
       if (req.url === '/__ready') return void res.end('ok');
       if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
+      if (verify(req.headers.authorization)?.tenant !== tenantId) return void res.writeHead(401).end();
       try {
         const b = await readJson(req);
         const id = randomUUID();
@@ -73,12 +80,13 @@ bank.listen(0, '127.0.0.1', () => {
           recurrenceId: id, idTx, receiverId: tenantId, receiverName: 'Bench Pix', amountCents, periodicity: b.periodicity, firstDueDate: b.firstDueDate,
           expirationDate: b.expirationDate ?? null, dayAdjustment: b.dayAdjustment, payerName: b.payerName, payerTaxId: b.payerTaxId, description: b.description ?? null,
         });
-        await pool.query(
-          `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+        await pool.query({
+          name: 'floor.insert',
+          text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
              payer_name, payer_tax_id, description, authorization_url, next_send_date)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-          [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, created.authorizationUrl, b.firstDueDate],
-        );
+          values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, created.authorizationUrl, b.firstDueDate],
+        });
         answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: created.authorizationUrl });
       } catch (e) {
         answer(res, 500, { error: String(e.message) });

@@ -1,5 +1,6 @@
 // Bare baseline for POST /v1/banking/pix/automatic/recurrences: node:http + pg doing the same
-// insert into pix_recurrences (no gateway, no validation, no provider call).
+// insert into pix_recurrences (no gateway, no validation, no provider call), prepared as the
+// service's is. Less work than the service by design (the reference is the required-work floor).
 const { randomUUID, randomBytes } = require('node:crypto');
 const { createServer } = require('node:http');
 const { Pool } = require('pg');
@@ -17,12 +18,13 @@ createServer((req, res) => {
       const b = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       const id = randomUUID();
       const url = `http://127.0.0.1/authorize/${id}`;
-      await pool.query(
-        `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+      await pool.query({
+        name: 'bare.insert',
+        text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
            payer_name, payer_tax_id, description, authorization_url, next_send_date)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [id, tenantId, `RR${randomBytes(15).toString('hex').toUpperCase()}`, Math.round(b.amount * 100), b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, url, b.firstDueDate],
-      );
+        values: [id, tenantId, `RR${randomBytes(15).toString('hex').toUpperCase()}`, Math.round(b.amount * 100), b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, url, b.firstDueDate],
+      });
       const body = JSON.stringify({ recurrenceId: id, status: 'PENDING', authorizationUrl: url });
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
     } catch (e) {

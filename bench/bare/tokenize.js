@@ -1,29 +1,25 @@
 // Bare baseline for POST /v1/acquiring/tokenize-card: node:http + pg doing the same work as the
-// service's hot path (bearer check, Luhn/expiry/CVV checks, keyed fingerprint, envelope
+// service's hot path (the bearer checked by the service's own HS256 codec, with its store of
+// verified tokens, as the gateway checks it: ./hs256-check; Luhn/expiry/CVV checks, keyed fingerprint, envelope
 // encryption with the same compiled vault code, the same single-statement insert), nothing else.
 const { createServer } = require('node:http');
-const { createHmac, randomBytes, timingSafeEqual } = require('node:crypto');
+const { createHmac, randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const vault = require(join(__dirname, '../../dist/src/cards/domain/vault-crypto.js'));
 const { isLuhnValid } = require(join(__dirname, '../../dist/src/common/formats/pan.js'));
+const { hs256Checker } = require('./hs256-check');
 
 const ring = vault.parseKeyRing(process.env.VAULT_MASTER_KEYS);
 const fpKey = createHmac('sha256', vault.parseFingerprintKey(process.env.VAULT_FINGERPRINT_KEY)).update(`card-fingerprint/v1|${process.env.BARE_TENANT_ID}`).digest();
-const jwtKey = Buffer.from(process.env.BARE_JWT_SECRET || 'bare', 'utf8');
+const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
 const tenantId = process.env.BARE_TENANT_ID;
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const id = (p) => `${p}_${randomBytes(16).toString('base64url')}`;
 
 function bearerOk(h) {
-  const m = /^Bearer ([\w-]+)\.([\w-]+)\.([\w-]+)$/.exec(h || '');
-  if (!m) return false;
-  const sig = createHmac('sha256', jwtKey).update(`${m[1]}.${m[2]}`).digest();
-  const given = Buffer.from(m[3], 'base64url');
-  // The same work as the service's HS256 check; the bare server does not share the service's
-  // signing secret, so it only requires the signature's shape.
-  timingSafeEqual(given.length === sig.length ? given : sig, sig);
-  return given.length === sig.length;
+  const claims = verify(h);
+  return claims !== null && claims.tenant === tenantId;
 }
 
 function send(res, status, body) {

@@ -3,7 +3,10 @@
 // shared machine req/s moves with whatever else runs; the CPU a process spends per request moves
 // much less, so this tells a small change apart where `npm run bench` cannot. Not a goal of its
 // own: `floorOverService` is comparable to the scenario's `ofFloor`.
-// `node bench/tools/cpu-per-request.js auth-limits|recurrences` after `npx nest build` (DATABASE_URL set).
+// `node bench/tools/cpu-per-request.js auth-limits|recurrences|auth-limits-tracing` after `npx nest build`
+// (DATABASE_URL set). `auth-limits-tracing`: the limits route's service plain and with tracing on at
+// sampler ratios 0.1 and 1 (as the bench's tracing variants), `cost` = 1 - plain ÷ traced CPU, the
+// share of throughput tracing takes from a CPU-bound replica.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
@@ -18,6 +21,17 @@ function cpuSeconds(pid) {
 }
 
 async function setup(scenario, db) {
+  if (scenario === 'auth-limits-tracing') {
+    const { onboard, otlpSink, JWT_SIGNING_KEYS } = require('../auth-limits');
+    const sink = await otlpSink();
+    const plain = { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
+    const traced = (ratio) => ({ ...plain, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
+    const servers = [['plain', await startService(plain)], ['tracing 10 %', await startService(traced('0.1'))], ['tracing 100 %', await startService(traced('1'))]];
+    const o = await onboard(servers[0][1].url, db.url);
+    const path = `/v1/banking/accounts/${o.tenantId}/limits`;
+    const headers = { authorization: `Bearer ${o.token}` };
+    return { sides: servers.map(([name, p]) => [name, p, { url: `${p.url}${path}`, headers }]), stop: async () => { for (const [, p] of servers) await p.stop(); await sink.stop(); } };
+  }
   if (scenario === 'auth-limits') {
     const { onboard, JWT_SIGNING_KEYS } = require('../auth-limits');
     const floor = await startBare(join(__dirname, '../bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS });
@@ -25,24 +39,23 @@ async function setup(scenario, db) {
     const o = await onboard(svc.url, db.url);
     const path = `/v1/banking/accounts/${o.tenantId}/limits`;
     const headers = { authorization: `Bearer ${o.token}` };
-    return { floor, svc, floorOpts: { url: `${floor.url}${path}`, headers }, svcOpts: { url: `${svc.url}${path}`, headers } };
+    return pairOf(floor, svc, { url: `${floor.url}${path}`, headers }, { url: `${svc.url}${path}`, headers });
   }
-  const { onboard } = require('../recurrences');
-  const svc = await startService({ DATABASE_URL: db.url, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', REDIS_URL: '' });
+  const { onboard, JWT_SIGNING_KEYS } = require('../recurrences');
+  const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', REDIS_URL: '' });
   const { tenantId, token } = await onboard(svc.url);
-  const floor = await startBare(join(__dirname, '../bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId });
+  const floor = await startBare(join(__dirname, '../bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId, JWT_SIGNING_KEYS });
   const path = '/v1/banking/pix/automatic/recurrences';
   const body = JSON.stringify({
     amount: 49.9, currency: 'BRL', periodicity: 'MONTHLY', firstDueDate: saoPauloDay(10), expirationDate: saoPauloDay(400),
     dayAdjustment: 'MOVE_FORWARD_NEXT_BUSINESS_DAY', payerName: 'Maria Souza', payerTaxId: '52998224725', description: 'Plano mensal',
   });
-  const json = { 'content-type': 'application/json' };
-  return {
-    floor,
-    svc,
-    floorOpts: { url: `${floor.url}${path}`, method: 'POST', headers: json, body },
-    svcOpts: { url: `${svc.url}${path}`, method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body },
-  };
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  return pairOf(floor, svc, { url: `${floor.url}${path}`, method: 'POST', headers, body }, { url: `${svc.url}${path}`, method: 'POST', headers, body });
+}
+
+function pairOf(floor, svc, floorOpts, svcOpts) {
+  return { sides: [['floor', floor, floorOpts], ['service', svc, svcOpts]], stop: async () => { await svc.stop(); await floor.stop(); } };
 }
 
 async function main() {
@@ -51,22 +64,24 @@ async function main() {
   let s;
   try {
     s = await setup(scenario, db);
-    const sides = [['floor', s.floor.proc.pid, s.floorOpts], ['service', s.svc.proc.pid, s.svcOpts]];
+    const sides = s.sides;
     for (const [, , opts] of sides) await autocannon({ connections: 50, ...opts, duration: 3 });
-    const us = { floor: [], service: [] };
+    const us = Object.fromEntries(sides.map(([name]) => [name, []]));
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [name, pid, opts] of sides) {
+      for (const [name, { proc: { pid } }, opts] of sides) {
         const before = cpuSeconds(pid);
         const res = await autocannon({ connections: 50, ...opts, duration: SECONDS });
         us[name].push(Math.round(((cpuSeconds(pid) - before) * 1e6) / res.requests.total));
       }
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const line = { name: `${scenario} cpu/request`, floorUs: us.floor, serviceUs: us.service, floorOverService: +(median(us.floor) / median(us.service)).toFixed(3) };
+    const line =
+      scenario === 'auth-limits-tracing'
+        ? { name: `${scenario} cpu/request`, us, cost: Object.fromEntries(sides.slice(1).map(([n]) => [n, +(1 - median(us.plain) / median(us[n])).toFixed(3)])) }
+        : { name: `${scenario} cpu/request`, floorUs: us.floor, serviceUs: us.service, floorOverService: +(median(us.floor) / median(us.service)).toFixed(3) };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {
-    await s?.svc.stop();
-    await s?.floor.stop();
+    await s?.stop();
     await db.drop();
   }
 }

@@ -1,8 +1,10 @@
 // CPU profile of one scenario's route through the compiled service (not a benchmark: no floor).
-// `node bench/tools/profile.js auth-limits|recurrences [seconds]` starts dist/src/main.js under
+// `node bench/tools/profile.js auth-limits|auth-limits-tracing|recurrences [seconds]` starts dist/src/main.js under
 // `--cpu-prof`, onboards a tenant the way the scenario does, loads the route with autocannon
 // (50 connections), stops the service with SIGTERM so the profile is written, and prints the
-// top frames by self time and by total time (bench/tools/profile-top.js).
+// top frames by self time and by total time (bench/tools/profile-top.js). `auth-limits-tracing`
+// is the limits route with tracing on (parentbased_traceidratio at PROFILE_SAMPLER_RATIO, default
+// 1), exporting to a sink in this process, as the bench's tracing variants do.
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readdirSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -29,11 +31,18 @@ async function main() {
   const db = await freshDatabase('prof');
   let window;
   let svc;
+  let sink = null;
   try {
     let opts;
-    if (scenario === 'auth-limits') {
-      const { onboard, JWT_SIGNING_KEYS } = require('../auth-limits');
-      svc = await start(dir, { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '' });
+    if (scenario === 'auth-limits' || scenario === 'auth-limits-tracing') {
+      const { onboard, otlpSink, JWT_SIGNING_KEYS } = require('../auth-limits');
+      let tracing = {};
+      if (scenario === 'auth-limits-tracing') {
+        sink = await otlpSink();
+        const ratio = process.env.PROFILE_SAMPLER_RATIO || '1';
+        tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio, OTEL_SERVICE_NAME: 'payments-bench' };
+      }
+      svc = await start(dir, { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '', ...tracing });
       const o = await onboard(svc.url, db.url);
       opts = { url: `${svc.url}/v1/banking/accounts/${o.tenantId}/limits`, headers: { authorization: `Bearer ${o.token}` } };
     } else if (scenario === 'recurrences') {
@@ -55,6 +64,7 @@ async function main() {
     console.log(JSON.stringify({ scenario, rps: Math.round(r.requests.average), requests: r.requests.total, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts, window }));
   } finally {
     await svc?.stop();
+    await sink?.stop();
     await db.drop();
   }
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));

@@ -1,6 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
+import { CardPaymentRefunds } from '../common/contracts/refundable-payments.port';
+import { CardPaymentRefundsOfCards } from './payments/card-payment-refunds';
+import { AcquirerReports } from './payments/acquirer-reports';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { HostedCardPageController } from './hosted-page/hosted-card-page.controller';
@@ -35,7 +38,8 @@ import { VaultRotation } from './vault/vault-rotation';
 
 /**
  * Hosted card sessions and page, the vault, tokenization and card payments. Global only to
- * bind the three-ds module's ThreeDsCardSource port (3DS resolves cards through it).
+ * bind the three-ds module's ThreeDsCardSource port (3DS resolves cards through it) and the
+ * refunds module's CardPaymentRefunds (refunds read card payments through it).
  */
 @Global()
 @Module({
@@ -67,12 +71,14 @@ import { VaultRotation } from './vault/vault-rotation';
     SettleCardPayment,
     CardPaymentsService,
     CardPaymentRecovery,
+    AcquirerReports,
     { provide: StoredCardsRepository, useClass: SqlStoredCardsRepository },
     { provide: CardSessionsRepository, useClass: SqlCardSessionsRepository },
     { provide: CardSettingsRepository, useClass: SqlCardSettingsRepository },
     { provide: CardPaymentsRepository, useClass: SqlCardPaymentsRepository },
     { provide: ThreeDsCardSource, useClass: VaultThreeDsCardSource },
+    { provide: CardPaymentRefunds, useClass: CardPaymentRefundsOfCards },
   ],
-  exports: [ThreeDsCardSource],
+  exports: [ThreeDsCardSource, CardPaymentRefunds],
 })
 export class CardsModule {}

@@ -76,10 +76,31 @@ export interface BoletoResult {
   status: 'PENDING';
 }
 
+/** A refund of (part of) a captured card payment. */
+export interface CardRefundRequest {
+  /** Our refund id: the acquirer's idempotency key and reference for this refund. */
+  refundId: string;
+  /** The acquirer's id of the payment (its pspReference on Adyen). */
+  acquirerTransactionId: string;
+  amountCents: number;
+}
+
+/**
+ * The acquirer's first answer to a refund: taken (PENDING, the verdict comes by notification, as
+ * Adyen's `received` always is), or already decided. `acquirerRefundId` is the acquirer's own id.
+ */
+export interface CardRefundResult {
+  acquirerRefundId: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  reason?: string;
+}
+
 export abstract class AcquirerPort {
   abstract authorizeCard(req: CardAuthorizationRequest): Promise<CardAuthorizationResult>;
   abstract capture(acquirerTransactionId: string, amountCents?: number): Promise<{ status: 'CAPTURED' }>;
   abstract void(acquirerTransactionId: string): Promise<{ status: 'VOIDED' }>;
+  /** Refunds part or all of a captured payment, once per `refundId` however often it is called. */
+  abstract refundCard(req: CardRefundRequest): Promise<CardRefundResult>;
   abstract createPixCharge(req: PixChargeRequest): Promise<PixChargeResult>;
   abstract createBoleto(req: BoletoRequest): Promise<BoletoResult>;
 
@@ -90,5 +111,15 @@ export abstract class AcquirerPort {
    */
   findCardAuthorization(_transactionId: string): Promise<CardAuthorizationResult | null> {
     return Promise.reject(new Error('this acquirer cannot look up card authorizations'));
+  }
+
+  /**
+   * Makes sure an attempt whose answer never came holds no money at the acquirer: cancels
+   * whatever it authorized for our `transactionId` (Adyen's technical cancel, `POST /cancels`
+   * by merchant reference), or confirms it has nothing. Resolves once the acquirer took the
+   * cancel; throws when it cannot be asked.
+   */
+  cancelUnanswered(_transactionId: string): Promise<void> {
+    return Promise.reject(new Error('this acquirer cannot cancel an attempt by our reference'));
   }
 }

@@ -13,6 +13,4 @@ export function tokenHash(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
-export function rfc3339(d: Date | string): string {
-  return new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { rfc3339 } from '../common/formats/rfc3339';

@@ -5,6 +5,8 @@ export const ACQUIRING_EVENT_TYPES = [
   'acquiring.financial_transaction',
   'acquiring.payout',
   'acquiring.payment_slip_notification',
+  'acquiring.refund',
+  'acquiring.dispute',
 ] as const;
 export type AcquiringEventType = (typeof ACQUIRING_EVENT_TYPES)[number];
 

@@ -13,7 +13,7 @@ registerOpenApiWebhooks(
   {
     acquiring: {
       post: {
-        summary: 'An acquiring event (card, Pix or boleto payment, payout, payment slip)',
+        summary: 'An acquiring event (card, Pix or boleto payment, payout, payment slip, refund, dispute)',
         description:
           'Signed: verify `X-Service-Signature` (`sha256=<hex HMAC-SHA256 of the raw body>` with the registration secret) before parsing. Dedupe on `X-Service-Webhook-Id`.',
         parameters: [
@@ -64,7 +64,8 @@ registerOpenApiWebhooks(
         data: {
           type: 'object',
           additionalProperties: true,
-          description: 'The resource as its route answers it (a card payment, a payment item, a payout, a payment slip)',
+          description:
+            'The resource as its route answers it (a card payment, a payment item, a payout, a payment slip, a refund, a dispute)',
         },
       },
     },

@@ -1,3 +1,4 @@
+import { REFUND_MACHINE } from '../../src/refunds/domain/refund.state-machine';
 import { CARD_PAYMENT_MACHINE } from '../../src/provider/acquirer/card-charge.state-machine';
 import { CARD_SESSION_MACHINE } from '../../src/cards/sessions/card-session.state-machine';
 import { LINK_MACHINE } from '../../src/links/domain/link.state-machine';
@@ -47,8 +48,20 @@ describe('the state machines, exhaustively', () => {
       'PREAUTH void': 'VOIDED',
       'ACCEPTED void': 'VOIDED',
       'CAPTURED void': 'VOIDED',
+      'CAPTURED capture_failed': 'CAPTURE_FAILED',
+      'VOIDED void_failed': 'VOID_FAILED',
     });
     expect(CARD_PAYMENT_MACHINE.sourcesOf('void').sort()).toEqual(['ACCEPTED', 'CAPTURED', 'PREAUTH']);
+  });
+
+  it('refund', () => {
+    expectExhaustiveMatrix(REFUND_MACHINE, {
+      'PENDING succeeded': 'SUCCEEDED',
+      'PENDING failed': 'FAILED',
+      'PENDING reversed': 'REVERSED',
+      'SUCCEEDED failed': 'FAILED',
+      'SUCCEEDED reversed': 'REVERSED',
+    });
   });
 
   it('3DS authentication', () => {

@@ -4,7 +4,7 @@ import { activeTracer } from '../../src/platform/tracing/tracing';
 import { Tracing } from '../../src/platform/tracing/tracing.service';
 import { api, CardsApp, startCardsApp } from '../cards/support';
 import { day } from '../pix-automatic/support';
-import { OtlpReceiver } from '../support/otlp-receiver';
+import { ExportedSpan, OtlpReceiver } from '../support/otlp-receiver';
 import { http, startTestApp } from '../support/test-app';
 import { initialize } from '../three-ds/support';
 import { endpoints, pixEvent, publish, Receiver, waitFor } from '../webhooks/support';
@@ -35,6 +35,9 @@ function recurrence(c: CardsApp) {
     description: 'Plano mensal',
   };
 }
+
+/** An outbound HTTP call's span (database statements are client spans too). */
+const isHttpClient = (s: ExportedSpan) => s.kind === CLIENT && s.attributes['db.system'] === undefined;
 
 /** The request log lines (pino JSON) of one route. */
 function requestLines(logs: string, route: string): any[] {
@@ -80,13 +83,30 @@ describe('OpenTelemetry traces', () => {
     expect(server.resource['service.name']).toBe('payments-under-test');
 
     // the bank call made during the request: a client span, child of the request span
-    const client = await receiver.waitFor('the bank call', (s) => s.kind === CLIENT && s.traceId === tp.traceId);
+    const client = await receiver.waitFor('the bank call', (s) => isHttpClient(s) && s.traceId === tp.traceId);
     expect(client.parentSpanId).toBe(server.spanId);
     expect(client.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'http.request.method': 'POST' });
     // the sandbox bank received that span as its traceparent: its own request span is the client span's child
     const sandbox = await receiver.waitFor('the sandbox request', (s) => s.kind === SERVER && s.parentSpanId === client.spanId);
     expect(sandbox.traceId).toBe(tp.traceId);
     expect(sandbox.name).toMatch(/^POST \/sandbox\//);
+
+    // the statements the request ran: client spans of PostgreSQL, named by statement, children of the request span
+    const insert = await receiver.waitFor('the insert', (s) => s.traceId === tp.traceId && s.name === 'pix_recurrences.insert');
+    expect(insert).toMatchObject({ kind: CLIENT, parentSpanId: server.spanId });
+    expect(insert.attributes).toEqual({
+      'db.system': 'postgresql',
+      'db.system.name': 'postgresql',
+      'db.query.summary': 'pix_recurrences.insert',
+    });
+    const statements = receiver.spans().filter((s) => s.traceId === tp.traceId && s.attributes['db.system'] === 'postgresql');
+    // the sandbox bank's insert, made while serving the bank call: under the sandbox's request span
+    expect(statements.find((s) => s.name === 'sandbox_bank_recurrences.insert')?.parentSpanId).toBe(sandbox.spanId);
+    for (const s of statements) {
+      expect(s.name).toMatch(/^([a-z_]+\.[a-z_]+|(SELECT|INSERT|UPDATE|DELETE) [a-z_.]+|SELECT|BEGIN|COMMIT|ROLLBACK)$/);
+      // never a parameter: the create's values are in no statement span
+      for (const v of [TAX_ID, 'Maria Souza', 'Plano mensal', id, c.tenant.tenantId]) expect(JSON.stringify(s)).not.toContain(v);
+    }
 
     const lines = requestLines(c.t.logs(), RECURRENCES);
     expect(lines.find((l) => l.req.method === 'POST')?.traceId).toBe(tp.traceId);
@@ -105,7 +125,7 @@ describe('OpenTelemetry traces', () => {
     expect(setup.status).toBeLessThan(500);
     const threeDs = await receiver.waitFor('the 3DS setup', (s) => s.kind === SERVER && s.parentSpanId === tp3.parentId);
     expect(threeDs.name).toBe('POST /v1/acquiring/payments/3ds/setup');
-    await receiver.waitFor('the 3DS server call', (s) => s.kind === CLIENT && s.parentSpanId === threeDs.spanId);
+    await receiver.waitFor('the 3DS server call', (s) => isHttpClient(s) && s.parentSpanId === threeDs.spanId);
 
     const everything = JSON.stringify(receiver.bodies);
     for (const secret of [c.tenant.token, c.tenant.clientSecret, TAX_ID, CARD_NUMBER, token, id, c.t.adminKey]) {
@@ -144,6 +164,19 @@ describe('OpenTelemetry traces', () => {
     const job = await receiver.waitFor('a job pass', (s) => s.kind === INTERNAL && s.name.startsWith('job '));
     expect(job.parentSpanId ?? '').toBe('');
     expect(typeof job.attributes['job.name']).toBe('string');
+    // a pass's statements are its children; a statement outside any span (the delivery worker's claims) starts no trace
+    const jobs = () =>
+      new Set(
+        receiver
+          .spans()
+          .filter((s) => s.name.startsWith('job '))
+          .map((s) => s.spanId),
+      );
+    await receiver.waitFor(
+      'a statement of a job pass',
+      (s) => s.attributes['db.system'] === 'postgresql' && jobs().has(s.parentSpanId ?? ''),
+    );
+    expect(receiver.spans().filter((s) => s.attributes['db.system'] !== undefined && !s.parentSpanId)).toEqual([]);
   });
 
   it('exports over OTLP/HTTP as JSON', () => {

@@ -81,18 +81,49 @@ describe('card edge on Adyen: outages, lost answers, early webhooks', () => {
     ]);
     expect(await transactionsOf(r.transactionId)).toBe(1);
   });
+  it('every answer to POST /payments lost: the attempt ends ACCEPTED or cancelled at Adyen (technical cancel), never FAILED while authorised there', async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = req();
+      hop.onAnswer = (e) =>
+        e.path.endsWith('/payments')
+          ? { status: 502, body: { status: 502, errorCode: '000', message: 'lost', errorType: 'internal' } }
+          : undefined;
+      let answer;
+      try {
+        answer = await charges().authorize(r);
+      } finally {
+        hop.onAnswer = null;
+      }
+      const held = await c.t.sql(`SELECT status FROM sandbox_acquirer_card_transactions WHERE merchant_reference = $1`, [r.transactionId]);
+      expect(held).toHaveLength(1); // it did reach Adyen and was authorized there
+      if (answer.status === 'FAILED') {
+        // failed here only once Adyen took the technical cancel by our reference
+        const cancels = sent.filter((e) => e.path.endsWith('/cancels') && JSON.parse(e.request).paymentReference === r.transactionId);
+        expect(cancels.length).toBeGreaterThan(0);
+        expect(cancels[cancels.length - 1].status).toBe(201);
+        expect(held[0].status).toBe('VOIDED');
+      } else expect(answer.status).toBe('ACCEPTED');
+      outcomes.push(answer.status);
+      await new Promise((res) => setTimeout(res, 450)); // the breaker's reset
+    }
+    expect(outcomes.length).toBe(3);
+  });
+
   // last: its failures stay in the breaker's rolling window
-  it('Adyen down: the breaker opens, later attempts fail fast without reaching Adyen, and it closes when Adyen is back', async () => {
+  it('Adyen down: attempts that reached it are left unknown, the breaker opens, later attempts fail fast without reaching Adyen, and it closes when Adyen is back', async () => {
     hop.mode = 'down';
     const first = req();
-    for (let i = 0; i < 4; i++)
-      await expect(charges().authorize(i === 0 ? first : req())).resolves.toMatchObject({
-        status: 'FAILED',
-        reason: 'acquirer_unavailable',
-      });
+    const verdicts: string[] = [];
+    for (let i = 0; i < 4; i++) verdicts.push((await charges().authorize(i === 0 ? first : req())).status);
+    // An attempt sent and not answered may have been authorized, and the technical cancel could not
+    // be sent either: UNKNOWN (the caller leaves it to reconciliation), never FAILED on a guess.
+    expect(verdicts[0]).toBe('UNKNOWN');
+    expect(verdicts.every((v) => v === 'UNKNOWN' || v === 'FAILED')).toBe(true);
     expect(c.t.app.get(BreakerRegistry).states()['acquirer.authorizeCard']).toBe('open');
     const calls = hop.calls;
     const t0 = Date.now();
+    // the breaker is open: nothing is sent, so nothing can have been authorized: FAILED at once
     await expect(charges().authorize(req())).resolves.toMatchObject({ status: 'FAILED', reason: 'acquirer_unavailable' });
     expect(Date.now() - t0).toBeLessThan(100);
     expect(hop.calls).toBe(calls);

@@ -196,6 +196,7 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
       amountCents: 50_00,
       reasonCode: '10.4',
       defendBy: opened.body.defendBy,
+      at: expect.stringMatching(/Z$/),
     });
     expect(got[2].defendBy).toBeUndefined();
     expect((await refund(id, `rf_${randomUUID()}`, 1)).body.error).toBe('refund_exceeds_captured');

@@ -167,6 +167,12 @@ export class CardPaymentDto {
   capturedAt?: string;
   @ApiPropertyOptional({ example: '2026-11-20T13:00:00Z' })
   voidedAt?: string;
+  @ApiPropertyOptional({ description: 'Refunded so far (pending or done; a payment that took money always says it)', example: 40.5 })
+  refundedAmount?: number;
+  @ApiPropertyOptional({ description: 'Held by a chargeback that stands', example: 0 })
+  disputedAmount?: number;
+  @ApiPropertyOptional({ description: 'What can still be refunded', example: 110.25 })
+  refundableAmount?: number;
 }
 
 export class CardPaymentPageDto extends PageOf(CardPaymentDto) {}

@@ -5,7 +5,7 @@ import { i18nFor } from '../../common/i18n';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { ApiHtmlPage } from '../../platform/openapi/truth';
 import { CardBody, TokenizationResultDto, TokenizeCardDto } from '../dto/tokenize.dto';
-import { RequestId } from '../request-id';
+import { RequestId } from '../../platform/http/request-id.param';
 import { TokenizationResult } from '../tokenize/tokenize-card';
 import { CARD_PAGE_SCRIPT, CARD_PAGE_STYLE } from './card-page.assets';
 import { cardPageHeaders, renderCardPage } from './card-page.view';

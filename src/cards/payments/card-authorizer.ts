@@ -37,16 +37,22 @@ export class CardAuthorizer {
       card: { pan: card.pan, expMonth: card.expMonth, expYear: card.expYear, cvv: card.securityCode },
       threeDs,
     });
+    if (result.status === 'UNKNOWN') {
+      // it may be authorized at the acquirer: never FAILED on a guess; the recovery run settles it
+      this.logger.warn({ paymentId: p.id }, 'card authorization unanswered and not settled at the acquirer; left PROCESSING');
+      return p;
+    }
     if (result.status === 'FAILED' && !result.acquirerTransactionId)
       this.logger.warn({ paymentId: p.id, reason: result.reason }, 'card authorization failed');
     return this.record(p, result);
   }
 
   /**
-   * Reconciliation of a payment whose answer was lost (the process died while asking): the
-   * acquirer is asked what it holds for our transaction id; found → that result is recorded; none
-   * → FAILED (`acquirer_no_answer`), so nobody is charged minutes later without knowing it. When
-   * the acquirer cannot be reached the payment stays PROCESSING for the next run.
+   * Reconciliation of a payment whose answer was lost (the process died while asking, or no
+   * answer came): the acquirer is asked what it holds for our transaction id; found → that result
+   * is recorded; none → the attempt is cancelled at the acquirer, then FAILED
+   * (`acquirer_no_answer`), so nobody is charged minutes later without knowing it. When the
+   * acquirer cannot be reached or cannot cancel, the payment stays PROCESSING for the next run.
    */
   async reconcile(p: CardPaymentRecord): Promise<CardPaymentRecord> {
     let found: CardAuthorizationResult | null;

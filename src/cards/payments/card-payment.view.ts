@@ -1,3 +1,4 @@
+import type { RefundTotal } from '../../common/contracts/refundable-payments.port';
 import { CardPaymentDto } from '../dto/card-payment.dto';
 import { rfc3339 } from '../sql';
 import { CardPaymentRecord } from './card-payments.repository';
@@ -10,7 +11,11 @@ export function toUnits(cents: number): number {
 export { toCents } from '../../common/formats/money';
 
 /** The payment as answered by the routes and carried by the acquiring.financial_transaction webhook. */
-export function paymentView(p: CardPaymentRecord): CardPaymentDto {
+/**
+ * `refunds`: what went back of it, for the routes (null: nothing yet); left out, the view has no
+ * refund fields (the `acquiring.financial_transaction` webhook, whose refunds have their own).
+ */
+export function paymentView(p: CardPaymentRecord, refunds?: RefundTotal | null): CardPaymentDto {
   const v: CardPaymentDto = {
     paymentId: p.id,
     accepted: true,
@@ -36,5 +41,13 @@ export function paymentView(p: CardPaymentRecord): CardPaymentDto {
   if (p.description) v.description = p.description;
   if (p.capturedAt) v.capturedAt = rfc3339(p.capturedAt);
   if (p.voidedAt) v.voidedAt = rfc3339(p.voidedAt);
+  if (refunds) {
+    v.refundedAmount = toUnits(refunds.refundedCents);
+    if (refunds.disputedCents) v.disputedAmount = toUnits(refunds.disputedCents);
+    v.refundableAmount = toUnits(refunds.refundableCents);
+  } else if (refunds === null && (p.status === 'ACCEPTED' || p.status === 'CAPTURED')) {
+    v.refundedAmount = 0;
+    v.refundableAmount = toUnits(p.capturedAmountCents ?? p.amountCents);
+  }
   return v;
 }

@@ -5,7 +5,7 @@ import type { TenantContext } from '../../platform/http/tenant-context';
 import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { PageQueryDto } from '../../platform/pagination/pagination';
 import { CapturePaymentDto, CardPaymentDto, CardPaymentPageDto, CreateCardPaymentDto } from '../dto/card-payment.dto';
-import { RequestId } from '../request-id';
+import { RequestId } from '../../platform/http/request-id.param';
 import { CardPaymentsService } from './card-payments.service';
 
 const NOT_FOUND: ApiError = [404, 'payment_not_found', 'No such card payment for this tenant'];

@@ -70,6 +70,8 @@ export interface PaymentChange {
 export abstract class CardPaymentsRepository {
   abstract insert(db: Sql, p: NewCardPayment): Promise<void>;
   abstract find(db: Sql, tenantId: string, id: string, lock?: boolean): Promise<CardPaymentRecord | null>;
+  /** Any tenant's payment (an acquirer's notification names only the payment). */
+  abstract findById(id: string): Promise<CardPaymentRecord | null>;
   /** Applies the change when the status is still one of `allowedFrom`; null when it is not. */
   abstract change(db: Sql, id: string, c: PaymentChange): Promise<CardPaymentRecord | null>;
   /** PROCESSING payments older than `before`, locked for the recovery run (SKIP LOCKED). */
@@ -151,6 +153,12 @@ export class SqlCardPaymentsRepository extends CardPaymentsRepository {
         p.now,
       ],
     );
+  }
+
+  async findById(id: string): Promise<CardPaymentRecord | null> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+    const r = await rows<PaymentRow>(this.ds, `${SELECT} WHERE p.id = $1`, [id]);
+    return r[0] ? toRecord(r[0]) : null;
   }
 
   async find(db: Sql, tenantId: string, id: string, lock = false): Promise<CardPaymentRecord | null> {

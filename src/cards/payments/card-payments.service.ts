@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { RefundTotals } from '../../common/contracts/refundable-payments.port';
 import { Page, page } from '../../platform/pagination/pagination';
 import { CardErrors } from '../cards.errors';
 import { CardPaymentDto, CreateCardPaymentDto } from '../dto/card-payment.dto';
@@ -16,6 +17,7 @@ export class CardPaymentsService {
     private readonly payments: CardPaymentsRepository,
     private readonly creator: CreateCardPayment,
     private readonly settler: SettleCardPayment,
+    private readonly refunds: RefundTotals,
   ) {}
 
   async create(tenantId: string, dto: CreateCardPaymentDto, requestId: string): Promise<CardPaymentDto> {
@@ -33,11 +35,16 @@ export class CardPaymentsService {
   async get(tenantId: string, paymentId: string): Promise<CardPaymentDto> {
     const p = await this.payments.find(this.ds, tenantId, paymentId);
     if (!p) throw CardErrors.error('payment_not_found', 'No such card payment for this tenant');
-    return paymentView(p);
+    return paymentView(p, (await this.refunds.of([p.id])).get(p.id) ?? null);
   }
 
   async list(tenantId: string, q: { limit: number; offset: number }): Promise<Page<CardPaymentDto>> {
     const [items, total] = await this.payments.list(tenantId, q.limit, q.offset);
-    return page(items.map(paymentView), total, q);
+    const refunded = await this.refunds.of(items.map((p) => p.id));
+    return page(
+      items.map((p) => paymentView(p, refunded.get(p.id) ?? null)),
+      total,
+      q,
+    );
   }
 }

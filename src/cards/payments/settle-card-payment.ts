@@ -62,6 +62,31 @@ export class SettleCardPayment {
     });
   }
 
+  /**
+   * Releases a pre-authorization never captured (a refund of it): PREAUTH → VOIDED on any day,
+   * the acquirer's cancel first. Unlike `void`, no day-0 window: an uncaptured hold can always be let go.
+   */
+  release(tenantId: string, paymentId: string): Promise<CardPaymentRecord> {
+    return transaction(this.ds, async (m) => {
+      const p = await this.locked(m, tenantId, paymentId, 'void');
+      if (p.status !== 'PREAUTH') throw CardErrors.error('invalid_payment_status', `A ${p.status} payment is not a pre-authorization`);
+      await this.ask(() => this.charges.void(p.acquirerTransactionId!));
+      return (await this.writer.change(m, p.id, { to: 'VOIDED', allowedFrom: ['PREAUTH'], now: this.clock.now(), voided: true }))!;
+    });
+  }
+
+  /** The acquirer reported a capture or cancel it had taken as failed: CAPTURED → CAPTURE_FAILED, VOIDED → VOID_FAILED, with the webhook. */
+  reportedFailed(paymentId: string, trigger: 'capture_failed' | 'void_failed'): Promise<CardPaymentRecord | null> {
+    return transaction(this.ds, (m) =>
+      this.writer.change(m, paymentId, {
+        to: trigger === 'capture_failed' ? 'CAPTURE_FAILED' : 'VOID_FAILED',
+        allowedFrom: sourcesOf(trigger),
+        now: this.clock.now(),
+        reason: trigger,
+      }),
+    );
+  }
+
   private async locked(m: Tx, tenantId: string, paymentId: string, trigger: CardPaymentTrigger): Promise<CardPaymentRecord> {
     const p = await this.payments.find(m, tenantId, paymentId, true);
     if (!p) throw CardErrors.error('payment_not_found', 'No such card payment for this tenant');

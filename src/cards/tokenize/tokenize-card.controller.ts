@@ -5,7 +5,7 @@ import type { TenantContext } from '../../platform/http/tenant-context';
 import { CardDataRoute } from '../../gateway/card-data-route';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
 import { CardBody, TokenizationResultDto, TokenizeCardDto } from '../dto/tokenize.dto';
-import { RequestId } from '../request-id';
+import { RequestId } from '../../platform/http/request-id.param';
 import { TokenizationResult, TokenizeCard } from './tokenize-card';
 
 @ApiTags('card tokenization')

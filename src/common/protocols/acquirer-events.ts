@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { CardDisputeNotificationData, CardRefundNotificationData } from './acquirer-refunds';
 
 /**
  * A status notification from the acquirer, POSTed to `/provider/acquirer-events`.
@@ -13,7 +14,7 @@ export interface AcquirerNotification {
   type: 'pix_charge.updated' | 'boleto.updated' | 'card_transaction.updated' | 'card_refund.updated' | 'card_dispute.updated';
   occurredAt: string;
   /** `card_refund.updated` and `card_dispute.updated` carry the shapes of `acquirer-refunds.ts`. */
-  data: AcquirerNotificationData;
+  data: AcquirerNotificationData | CardRefundNotificationData | CardDisputeNotificationData;
 }
 
 export interface AcquirerNotificationData {

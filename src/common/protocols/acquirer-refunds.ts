@@ -72,4 +72,6 @@ export interface CardDisputeNotificationData {
   reasonCode: string;
   /** ISO date-time by which a defence must be submitted, when the stage has one. */
   defendBy?: string;
+  /** ISO date-time the acquirer says the stage happened (orders stages that arrive out of order). */
+  at: string;
 }

@@ -47,6 +47,15 @@ export class PaymentInstruments {
       capture: 'SALE',
       card: { pan: c.pan, expMonth: c.expMonth, expYear: c.expYear, cvv: c.cvv, holderName: c.holderName },
     });
+    if (r.status === 'UNKNOWN')
+      // it may be authorized at the acquirer: the pending attempt stays for LinksHousekeeping to settle
+      throw LinkErrors.error(
+        'provider_unavailable',
+        'We could not confirm this card payment yet; do not pay again: it is confirmed or released within minutes',
+        {
+          headers: { 'Retry-After': String(this.config.cardHoldSeconds) },
+        },
+      );
     return this.ledger.record(
       { ...base, status: r.status, reason: r.reason ?? null, acquirerId: r.acquirerTransactionId || null, instrument },
       null,

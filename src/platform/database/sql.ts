@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import { inDbSpan } from '../tracing/db-spans';
 
 /**
  * The one database layer every adapter uses (it replaced five private copies): plain SQL over the
@@ -66,12 +67,12 @@ export async function transaction<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>)
   const client = await sqlPoolOf(ds).connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
+    await inDbSpan('BEGIN', () => client.query('BEGIN'));
     const out = await fn(new Session(client) as unknown as Tx);
-    await client.query('COMMIT');
+    await inDbSpan('COMMIT', () => client.query('COMMIT'));
     return out;
   } catch (e) {
-    await client.query('ROLLBACK').catch((r: Error) => (broken = r));
+    await inDbSpan('ROLLBACK', () => client.query('ROLLBACK')).catch((r: Error) => (broken = r));
     throw e;
   } finally {
     client.release(broken);
@@ -89,9 +90,9 @@ export async function exec<T = Record<string, any>>(
   params: unknown[] = [],
 ): Promise<{ rows: T[]; count: number }> {
   const client = db instanceof DataSource ? sqlPoolOf(db) : sessionOf(db).client;
-  const r = await (typeof text === 'string'
-    ? client.query(text, params)
-    : client.query({ name: text.name, text: text.text, values: params }));
+  const r = await inDbSpan(text, () =>
+    typeof text === 'string' ? client.query(text, params) : client.query({ name: text.name, text: text.text, values: params }),
+  );
   return { rows: r.rows as T[], count: r.rowCount ?? 0 };
 }
 

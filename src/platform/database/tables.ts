@@ -16,6 +16,7 @@ export interface Tables {
     event_date: string;
     received_at: Date;
     applied_at: Date | null;
+    additional_data: unknown | null;
   };
   adyen_payment_attempts: {
     reference: string;
@@ -83,6 +84,22 @@ export interface Tables {
     created_at: Date;
     expires_at: Date;
     used_at: Date | null;
+  };
+  disputes: {
+    id: string;
+    tenant_id: string;
+    payment_id: string;
+    payment_kind: string;
+    provider_reference: string;
+    stage: string;
+    status: string;
+    amount_cents: string;
+    held_cents: string;
+    reason_code: string | null;
+    defend_by: Date | null;
+    stages: unknown;
+    created_at: Date;
+    updated_at: Date;
   };
   hosted_card_sessions: {
     id: string;
@@ -294,6 +311,37 @@ export interface Tables {
     id: number;
     offset_ms: string;
   };
+  refund_balances: {
+    payment_id: string;
+    tenant_id: string;
+    payment_kind: string;
+    cap_cents: string;
+    refunded_cents: string;
+    disputed_cents: string;
+  };
+  refunds: {
+    id: string;
+    tenant_id: string;
+    payment_id: string;
+    payment_kind: string;
+    method: string;
+    amount_cents: string;
+    currency: string;
+    reason: string;
+    description: string | null;
+    status: string;
+    provider_reference: string | null;
+    failure_code: string | null;
+    failure_reason: string | null;
+    send_attempts: number;
+    next_attempt_at: Date | null;
+    request_id: string | null;
+    created_at: Date;
+    updated_at: Date;
+    succeeded_at: Date | null;
+    failed_at: Date | null;
+    reversed_at: Date | null;
+  };
   sandbox_acquirer_boletos: {
     id: string;
     transaction_id: string;
@@ -471,6 +519,21 @@ export interface Tables {
     loc_id: string | null;
     approved_at: Date | null;
   };
+  sandbox_psp_devolucoes: {
+    end_to_end_id: string;
+    id: string;
+    rtr_id: string;
+    amount_cents: string;
+    natureza: string;
+    descricao: string | null;
+    request_hash: string | null;
+    status: string;
+    outcome: string;
+    motivo: string | null;
+    ticks_left: number;
+    requested_at: Date;
+    settled_at: Date | null;
+  };
   sandbox_psp_locations: {
     id: string;
     token: string;
@@ -485,6 +548,16 @@ export interface Tables {
     id_rec: string | null;
     created_at: Date;
   };
+  sandbox_psp_payouts: {
+    end_to_end_id: string;
+    amount_cents: string;
+    chave: string | null;
+    account: unknown | null;
+    descricao: string | null;
+    status: string;
+    motivo: string | null;
+    created_at: Date;
+  };
   sandbox_psp_pix: {
     end_to_end_id: string;
     txid: string;
@@ -492,6 +565,7 @@ export interface Tables {
     amount_cents: string;
     paid_at: Date;
     info_pagador: string | null;
+    origin: string;
   };
   sandbox_psp_pix_callbacks: {
     id: string;

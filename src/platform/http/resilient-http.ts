@@ -29,10 +29,21 @@ export class ProviderCallError extends CodedError<ProviderCallErrorCode> {
     message: string,
     readonly status?: number,
     readonly body?: unknown,
+    /**
+     * For `provider_unavailable`: false when no attempt can have reached the party (the breaker
+     * was open, or the connection was refused), so nothing it does can have happened there.
+     */
+    readonly mayHaveReached = true,
   ) {
     super(code, message);
     this.name = 'ProviderCallError';
   }
+}
+
+/** Failures that prove the request never reached the party: an open breaker, a refused connection. */
+function neverSent(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'EOPENBREAKER' || code === 'ECONNREFUSED';
 }
 
 /** A provider call no use case answered: the spec's 500 with the reason as the code. */
@@ -83,6 +94,7 @@ export class ResilientHttp {
       critical: false,
     });
     const delays = c.idempotent ? this.opts.retryDelaysMs : [];
+    let reached = false;
     for (let attempt = 0; ; attempt++) {
       try {
         const r = (await breaker.fire(c)) as { status: number; body: unknown };
@@ -92,10 +104,14 @@ export class ResilientHttp {
         return r.body as T;
       } catch (e: any) {
         if (e instanceof ProviderCallError && e.code === 'provider_rejected') throw e;
+        reached ||= !neverSent(e);
         if (breaker.opened || attempt >= delays.length) {
           throw new ProviderCallError(
             'provider_unavailable',
             `${this.name} is unavailable for ${c.operation}: ${breaker.opened ? 'circuit open' : (e?.message ?? 'error')}`,
+            undefined,
+            undefined,
+            reached,
           );
         }
         await sleep(delays[attempt]);

@@ -13,25 +13,27 @@ type Traced = FastifyRequest & { [traced]?: Span; [CONTEXT]?: Context };
  * One server span per request (probes and scrapes excepted), continuing the caller's trace when
  * it sends a W3C `traceparent`. Named and tagged by route template (`POST /v1/payment-links/:id`),
  * never the raw path, query, headers or body. The span's context is made current for the hooks
- * and for the handler (re-entered before the handler: body parsing runs on the socket's own
- * async context), so outbound calls made by the request are its children.
+ * and for the handler (re-entered before the handler when body parsing left it: parsing runs on
+ * the socket's own async context), so outbound calls made by the request are its children.
  *
- * Installed only when tracing is on: off, requests pay nothing.
+ * Installed only when tracing is on: off, requests pay nothing. A request the sampler drops pays
+ * for its decision and its context (so its outbound calls still carry `traceparent` with the
+ * not-sampled flag), not for attributes, status or an abort listener: those are only for spans
+ * that record.
  */
 export function installTracingHooks(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (req, _reply, done) => {
     const tracer = activeTracer();
     if (!tracer || isProbe(req.url)) return done();
-    const parent = PROPAGATOR.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+    const parent =
+      req.headers.traceparent === undefined ? ROOT_CONTEXT : PROPAGATOR.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
     const route = routeTemplate(req);
-    const span = tracer.startSpan(
-      `${req.method} ${route}`,
-      {
-        kind: SpanKind.SERVER,
-        attributes: { 'http.request.method': req.method, 'http.route': route, 'url.scheme': req.protocol },
-      },
-      parent,
-    );
+    // no attributes here: the samplers we offer decide on the trace id and the parent alone
+    const span = tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);
+    if (span.isRecording()) {
+      span.setAttributes({ 'http.request.method': req.method, 'http.route': route, 'url.scheme': req.protocol });
+      req.raw.once('close', () => aborted(req, span));
+    }
     const ctx = trace.setSpan(parent, span);
     (req as Traced)[traced] = span;
     (req as Traced)[CONTEXT] = ctx;
@@ -39,12 +41,12 @@ export function installTracingHooks(fastify: FastifyInstance): void {
   });
   fastify.addHook('preHandler', (req, _reply, done) => {
     const ctx = (req as Traced)[CONTEXT];
-    if (ctx) context.with(ctx, done);
+    if (ctx && context.active() !== ctx) context.with(ctx, done);
     else done();
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const span = (req as Traced)[traced];
-    if (span) {
+    if (span?.isRecording()) {
       span.setAttribute('http.response.status_code', reply.statusCode);
       if (reply.statusCode >= 500) {
         span.setStatus({ code: SpanStatusCode.ERROR });
@@ -54,13 +56,12 @@ export function installTracingHooks(fastify: FastifyInstance): void {
     }
     done();
   });
-  fastify.addHook('onRequestAbort', (req, done) => {
-    const span = (req as Traced)[traced];
-    if (span?.isRecording()) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute('error.type', 'aborted');
-      span.end();
-    }
-    done();
-  });
+}
+
+/** The client went away before the answer: the span ends failed (`aborted`), unless it already ended. */
+function aborted(req: FastifyRequest, span: Span): void {
+  if (!req.raw.aborted || !span.isRecording()) return;
+  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setAttribute('error.type', 'aborted');
+  span.end();
 }

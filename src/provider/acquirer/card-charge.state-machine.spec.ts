@@ -18,6 +18,8 @@ const EXPECTED: Record<string, CardPaymentStatus> = {
   'PREAUTH/void': 'VOIDED',
   'ACCEPTED/void': 'VOIDED',
   'CAPTURED/void': 'VOIDED',
+  'CAPTURED/capture_failed': 'CAPTURE_FAILED',
+  'VOIDED/void_failed': 'VOID_FAILED',
 };
 
 describe('card payment state machine', () => {
@@ -36,10 +38,11 @@ describe('card payment state machine', () => {
   it('knows terminal and paid statuses', () => {
     expect(CARD_PAYMENT_STATUSES.filter(isTerminal).sort()).toEqual([
       'AUTH_REJECTED',
+      'CAPTURE_FAILED',
       'CHALLENGE_REJECTED',
       'FAILED',
       'SETUP_REJECTED',
-      'VOIDED',
+      'VOID_FAILED',
     ]);
     expect(CARD_PAYMENT_STATUSES.filter(isPaid)).toEqual(['ACCEPTED', 'CAPTURED']);
   });

@@ -17,10 +17,25 @@ export const CARD_PAYMENT_STATUSES = [
   'CHALLENGE_REJECTED',
   'SETUP_REJECTED',
   'FAILED',
+  'CAPTURE_FAILED',
+  'VOID_FAILED',
 ] as const;
 export type CardPaymentStatus = (typeof CARD_PAYMENT_STATUSES)[number];
 
-export const CARD_PAYMENT_TRIGGERS = ['approved_sale', 'approved_preauth', 'refused', 'failed', 'capture', 'void'] as const;
+/**
+ * `capture_failed` and `void_failed`: the acquirer took a capture or a cancel (Adyen answers
+ * `received`) and later reported it failed (CAPTURE_FAILED, CANCELLATION with success false).
+ */
+export const CARD_PAYMENT_TRIGGERS = [
+  'approved_sale',
+  'approved_preauth',
+  'refused',
+  'failed',
+  'capture',
+  'void',
+  'capture_failed',
+  'void_failed',
+] as const;
 export type CardPaymentTrigger = (typeof CARD_PAYMENT_TRIGGERS)[number];
 
 /** How a new attempt starts: sent to the acquirer, or refused by 3DS before authorization. */
@@ -30,12 +45,16 @@ const TABLE: Readonly<Record<CardPaymentStatus, Partial<Record<CardPaymentTrigge
   PROCESSING: { approved_sale: 'ACCEPTED', approved_preauth: 'PREAUTH', refused: 'AUTH_REJECTED', failed: 'FAILED' },
   PREAUTH: { capture: 'CAPTURED', void: 'VOIDED' },
   ACCEPTED: { void: 'VOIDED' },
-  CAPTURED: { void: 'VOIDED' },
-  VOIDED: {},
+  CAPTURED: { void: 'VOIDED', capture_failed: 'CAPTURE_FAILED' },
+  // the cancel did not happen: the money is where it was (authorized or captured); refundable
+  VOIDED: { void_failed: 'VOID_FAILED' },
   AUTH_REJECTED: {},
   CHALLENGE_REJECTED: {},
   SETUP_REJECTED: {},
   FAILED: {},
+  // nothing was captured: the authorization lapses at the acquirer
+  CAPTURE_FAILED: {},
+  VOID_FAILED: {},
 };
 
 /** The card payment machine on the kernel's API. */

@@ -6,12 +6,15 @@ import {
   BoletoResult,
   CardAuthorizationRequest,
   CardAuthorizationResult,
+  CardRefundRequest,
+  CardRefundResult,
   PixChargeRequest,
   PixChargeResult,
 } from '../acquirer.port';
 import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
 import { AcquirerConfig } from './acquirer.config';
 import { SelfOrigin } from '../../platform/http/self-origin';
+import type { CardRefundAnswer, CardRefundCall } from '../../common/protocols/acquirer-refunds';
 
 /** Path of the in-process sandbox acquirer under this service's own origin. */
 export const SANDBOX_ACQUIRER_PATH = '/sandbox/acquirer';
@@ -75,6 +78,28 @@ export class HttpAcquirer extends AcquirerPort {
       body: {},
       idempotent: true,
     });
+  }
+
+  /** `acquirer-refunds.ts` (common/protocols): idempotent by our refund id, so retried like a create. */
+  async refundCard(req: CardRefundRequest): Promise<CardRefundResult> {
+    const call: CardRefundCall = { refundId: req.refundId, amountCents: req.amountCents };
+    const a = await this.client().call<CardRefundAnswer>({
+      operation: 'refundCard',
+      method: 'POST',
+      path: `/v1/card-authorizations/${encodeURIComponent(req.acquirerTransactionId)}/refunds`,
+      body: call,
+      idempotent: true,
+    });
+    // REVERSED cannot be a first answer; anything the protocol does not name is taken as pending
+    const status = a.status === 'SUCCEEDED' || a.status === 'FAILED' ? a.status : 'PENDING';
+    return { acquirerRefundId: a.acquirerRefundId, status, ...(a.reason ? { reason: a.reason } : {}) };
+  }
+
+  /** The protocol's lookup is definitive: what it found is voided, and nothing found means nothing was authorized. */
+  async cancelUnanswered(transactionId: string): Promise<void> {
+    const found = await this.findCardAuthorization(transactionId);
+    if (found?.acquirerTransactionId && (found.status === 'ACCEPTED' || found.status === 'PREAUTH'))
+      await this.void(found.acquirerTransactionId);
   }
 
   async findCardAuthorization(transactionId: string): Promise<CardAuthorizationResult | null> {

@@ -63,6 +63,7 @@ export class SandboxCaseReports {
       amountCents: Number(s.dispute.amount_cents),
       reasonCode: s.dispute.reason_code,
       ...(DEFENDABLE.has(s.stage) ? { defendBy: new Date(s.dispute.defend_by).toISOString() } : {}),
+      at: new Date(s.dispute.updated_at).toISOString(),
     };
     out.notifications.push(await this.notifier.enqueue(db, 'card_dispute.updated', data));
   }

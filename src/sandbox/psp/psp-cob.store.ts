@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AsText, Present, Row, Tx, pool } from '../../platform/database/sql';
 import * as sql from '../../platform/database/sql';
+import { PspDevolucaoStore } from './psp-devolucao.store';
+import { PspDevolucao } from './psp-devolucao.view';
 
 /** A cob or cobv of the sandbox PSP: a row of the sandbox's Pix charges with `face = 'psp'`. */
 export interface PspCharge {
@@ -45,6 +47,8 @@ export interface PspPix {
   amountCents: number;
   paidAt: Date;
   infoPagador: string | null;
+  /** Its devoluções, oldest first (the standard's `devolucoes`; absent when none). */
+  devolucoes?: PspDevolucao[];
 }
 
 const CHARGE = `txid, kind, merchant_id, request_hash, revisao, status, removed_by, amount_cents, chave, expiracao_s, due_date::text AS due_date,
@@ -71,7 +75,10 @@ export interface ChargeFields {
  */
 @Injectable()
 export class PspCobStore {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly devolucoes: PspDevolucaoStore,
+  ) {}
 
   async charge(txid: string, m: Tx = pool(this.ds), lock = false): Promise<PspCharge | null> {
     const rows = await sql.rows<ChargeRow>(
@@ -193,20 +200,23 @@ export class PspCobStore {
   }
 
   async pixOf(txid: string): Promise<PspPix[]> {
-    return (await sql.rows<PixRow>(this.ds, `SELECT ${PIX} FROM sandbox_psp_pix WHERE txid = $1 ORDER BY paid_at`, [txid])).map(toPix);
+    return this.withDevolucoes(
+      (await sql.rows<PixRow>(this.ds, `SELECT ${PIX} FROM sandbox_psp_pix WHERE txid = $1 ORDER BY paid_at`, [txid])).map(toPix),
+    );
   }
 
   async pix(e2eid: string): Promise<PspPix | null> {
     const rows = await sql.rows<PixRow>(this.ds, `SELECT ${PIX} FROM sandbox_psp_pix WHERE end_to_end_id = $1`, [e2eid]);
-    return rows[0] ? toPix(rows[0]) : null;
+    return rows[0] ? (await this.withDevolucoes([toPix(rows[0])]))[0] : null;
   }
 
-  /** Received Pix in [inicio, fim] (by horario), with a txid filter, a page at a time. */
+  /** Received Pix in [inicio, fim] (by horario), with txid and devolução filters, a page at a time. */
   async listPix(q: {
     inicio: Date;
     fim: Date;
     txid?: string;
     txIdPresente?: boolean;
+    devolucaoPresente?: boolean;
     page: number;
     perPage: number;
   }): Promise<{ total: number; items: PspPix[] }> {
@@ -214,6 +224,10 @@ export class PspCobStore {
     const params: unknown[] = [q.inicio, q.fim];
     if (q.txid) where.push(`txid = $${params.push(q.txid)}`);
     if (q.txIdPresente === false) where.push('false'); // every Pix of this PSP has a txid (it receives charges only)
+    if (q.devolucaoPresente !== undefined)
+      where.push(
+        `${q.devolucaoPresente ? '' : 'NOT '}EXISTS (SELECT 1 FROM sandbox_psp_devolucoes d WHERE d.end_to_end_id = sandbox_psp_pix.end_to_end_id)`,
+      );
     const w = where.join(' AND ');
     const total = Number((await sql.rows(this.ds, `SELECT count(*)::int AS n FROM sandbox_psp_pix WHERE ${w}`, params))[0].n);
     const items = await sql.rows<PixRow>(
@@ -221,7 +235,15 @@ export class PspCobStore {
       `SELECT ${PIX} FROM sandbox_psp_pix WHERE ${w} ORDER BY paid_at, end_to_end_id LIMIT ${q.perPage} OFFSET ${q.page * q.perPage}`,
       params,
     );
-    return { total, items: items.map(toPix) };
+    return { total, items: await this.withDevolucoes(items.map(toPix)) };
+  }
+
+  private async withDevolucoes(pix: PspPix[]): Promise<PspPix[]> {
+    const of = await this.devolucoes.ofPix(
+      this.ds,
+      pix.map((p) => p.endToEndId),
+    );
+    return pix.map((p) => (of.has(p.endToEndId) ? { ...p, devolucoes: of.get(p.endToEndId) } : p));
   }
 }
 

@@ -1,5 +1,6 @@
 import { centsToDecimalString } from '../../common/formats/money';
 import { PspCharge, PspLocation, PspPix } from './psp-cob.store';
+import { devolucaoView } from './psp-devolucao.view';
 
 /**
  * The sandbox PSP's answers in the standard's shapes (CobGerada/CobCompleta, CobVGerada/
@@ -63,6 +64,7 @@ export function pixView(p: PspPix) {
     chave: p.chave,
     horario: iso(p.paidAt),
     ...(p.infoPagador ? { infoPagador: p.infoPagador } : {}),
+    ...(p.devolucoes?.length ? { devolucoes: p.devolucoes.map(devolucaoView) } : {}),
   };
 }
 

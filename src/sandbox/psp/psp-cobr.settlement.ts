@@ -81,7 +81,8 @@ export class SandboxCobrSettlement implements OnModuleInit {
     switch (outcome) {
       case 'PAGA':
         attempts[i] = closeAttempt(attempts[i], 'PAGA', at);
-        await this.store.move(m, c.txid, 'COMPLETED', ['ACTIVE'], { tentativas: attempts, attemptDate: null });
+        if (await this.store.move(m, c.txid, 'COMPLETED', ['ACTIVE'], { tentativas: attempts, attemptDate: null }))
+          await this.store.recordPaidPix(m, { endToEndId: attempts[i].endToEndId, txid: c.txid, amountCents: c.amountCents, at });
         return 'CONCLUIDA';
       case 'EXPIRADA':
         attempts[i] = closeAttempt(attempts[i], 'EXPIRADA', at);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AsText, Present, Row, Tx, pool, rows, transaction } from '../../platform/database/sql';
+import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
 
 /** A cobr as the sandbox PSP keeps it: a `sandbox_bank_billings` row with `id_rec` set. */
 export interface CobrRow {
@@ -70,7 +71,24 @@ export { rows };
 /** The sandbox PSP's cobr books (over the sandbox bank's tables). Status changes are conditional updates. */
 @Injectable()
 export class SandboxCobrStore {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly acquirer: SandboxAcquirerConfig,
+  ) {}
+
+  /**
+   * A paid attempt is a Pix the receiver received: kept with the received Pix (`GET /pix/{e2eid}`,
+   * `GET /pix`), origin `cobr`, so it can be given back (devolução, MED) like any other. No Pix
+   * callback: the cobr callback tells the receiver it was paid.
+   */
+  async recordPaidPix(m: Tx, p: { endToEndId: string; txid: string; amountCents: number; at: string }): Promise<void> {
+    await rows(
+      m,
+      `INSERT INTO sandbox_psp_pix (end_to_end_id, txid, chave, amount_cents, paid_at, origin) VALUES ($1, $2, $3, $4, $5, 'cobr')
+       ON CONFLICT DO NOTHING`,
+      [p.endToEndId, p.txid, this.acquirer.pixKey, p.amountCents, p.at],
+    );
+  }
 
   transaction<T>(fn: (m: Tx) => Promise<T>): Promise<T> {
     return transaction(this.ds, fn);

@@ -6,6 +6,7 @@ import { ResilientHttp } from '../../platform/http/resilient-http';
 import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
 import { SandboxConfig } from '../sandbox.config';
 import { pixView } from './psp-cob.view';
+import { PspDevolucaoStore } from './psp-devolucao.store';
 import * as sql from '../../platform/database/sql';
 
 const LEASE_SECONDS = 30;
@@ -17,7 +18,8 @@ const PER_CALLBACK = 100;
  * (`sandbox_psp_pix_callbacks`, written with the payment) posted after commit, then by the tick
  * with backoff; rows are leased so replicas never post one together. With no webhook for the key
  * the callback is dropped, as a PSP does: the receiver reconciles with GET /cob and GET /pix. With
- * SANDBOX_CHAOS each callback is posted twice (a PSP may repeat).
+ * SANDBOX_CHAOS each callback is posted twice (a PSP may repeat). A devolução that settles queues
+ * its Pix's callback again: the Pix is posted with every devolução it has (PspDevolucaoSettlement).
  */
 @Injectable()
 export class PspPixCallbacks implements OnApplicationBootstrap {
@@ -30,6 +32,7 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
     private readonly jobs: PeriodicJobs,
     private readonly config: SandboxConfig,
     private readonly acquirer: SandboxAcquirerConfig,
+    private readonly devolucoes: PspDevolucaoStore,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -61,6 +64,7 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
          FROM claimed JOIN sandbox_psp_pix p USING (end_to_end_id) LEFT JOIN sandbox_psp_pix_webhooks w ON w.chave = p.chave`,
       params,
     );
+    const devolucoes = await this.devolucoes.ofPix(this.ds, [...new Set(rows.map((r) => r.end_to_end_id))]);
     const byUrl = new Map<string | null, typeof rows>();
     for (const r of rows) byUrl.set(r.webhook_url, [...(byUrl.get(r.webhook_url) ?? []), r]);
     for (const [url, group] of byUrl) {
@@ -73,6 +77,7 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
             amountCents: Number(r.amount_cents),
             paidAt: new Date(r.paid_at),
             infoPagador: r.info_pagador,
+            devolucoes: devolucoes.get(r.end_to_end_id),
           }),
         ),
       };

@@ -64,6 +64,13 @@ export class PspPixHandlers implements OnModuleInit {
     if (txid !== undefined && !/^[a-zA-Z0-9]{1,35}$/.test(txid))
       violacoes.push({ razao: 'O parâmetro txid não respeita o schema.', propriedade: 'txid' });
     const txIdPresente = q.get('txIdPresente');
+    const devolucaoPresente = q.get('devolucaoPresente');
+    for (const [name, v] of [
+      ['txIdPresente', txIdPresente],
+      ['devolucaoPresente', devolucaoPresente],
+    ] as const)
+      if (v !== null && v !== 'true' && v !== 'false')
+        violacoes.push({ razao: `O parâmetro ${name} não respeita o schema.`, propriedade: name });
     if (q.get('cpf') !== null && q.get('cnpj') !== null)
       violacoes.push({ razao: 'Ambos os parâmetros cpf e cnpj estão preenchidos.', propriedade: 'cpf' });
     if (inicio && fim && fim < inicio)
@@ -78,6 +85,7 @@ export class PspPixHandlers implements OnModuleInit {
       fim: fim!,
       txid,
       txIdPresente: txIdPresente === null ? undefined : txIdPresente === 'true',
+      devolucaoPresente: devolucaoPresente === null ? undefined : devolucaoPresente === 'true',
       page,
       perPage,
     });

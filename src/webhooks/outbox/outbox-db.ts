@@ -2,6 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DatabaseConfig } from '../../platform/config/platform.config';
 import { connectionSettings } from '../../platform/database/data-source.factory';
+import { inDbSpan } from '../../platform/tracing/db-spans';
 import { WebhooksConfig } from '../webhooks.config';
 
 /**
@@ -23,7 +24,7 @@ export class OutboxDb implements OnApplicationShutdown {
   ) {}
 
   async query<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.connect().query(text, params)).rows as T[];
+    return (await inDbSpan(text, () => this.connect().query(text, params))).rows as T[];
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -7,6 +7,8 @@ import {
   BoletoResult,
   CardAuthorizationRequest,
   CardAuthorizationResult,
+  CardRefundRequest,
+  CardRefundResult,
   PixChargeRequest,
   PixChargeResult,
 } from '../../acquirer.port';
@@ -64,6 +66,23 @@ export class AdyenAcquirer extends AcquirerPort {
   }
 
   /**
+   * `POST /payments/{pspReference}/refunds`, our refund id as `reference` and `Idempotency-Key`:
+   * Adyen answers `received` with the refund's own pspReference, and the verdict comes by the
+   * REFUND webhook (success true or false), possibly followed by REFUND_FAILED or
+   * REFUNDED_REVERSED; all carry the refund id as merchantReference.
+   */
+  async refundCard(req: CardRefundRequest): Promise<CardRefundResult> {
+    const res = await this.modify(
+      'refundCard',
+      req.acquirerTransactionId,
+      'refunds',
+      { amount: { currency: 'BRL', value: req.amountCents } },
+      req.refundId,
+    );
+    return { acquirerRefundId: res?.pspReference ?? '', status: 'PENDING' };
+  }
+
+  /**
    * Reconciliation of an attempt whose answer was lost. Checkout v72 has no lookup of a payment
    * by reference: the verdict is the AUTHORISATION webhook Adyen sent for it (kept by
    * AdyenStore); none means Adyen never decided on it (or has not told yet) and the caller
@@ -79,6 +98,21 @@ export class AdyenAcquirer extends AcquirerPort {
         reason: REFUSAL_REASONS[verdict.reason ?? ''] ?? 'generic_decline',
       };
     return { acquirerTransactionId: verdict.pspReference, status: attempt?.captureMode === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED' };
+  }
+
+  /**
+   * The technical cancel: `POST /cancels` by our merchant reference, for a payment whose
+   * pspReference we never learned. Adyen cancels whatever it authorized under that reference,
+   * even an authorization still to come, and sends TECHNICAL_CANCEL.
+   */
+  async cancelUnanswered(transactionId: string): Promise<void> {
+    const key = `technical-cancel-${transactionId}`;
+    await this.adyen.post(
+      'cancelUnanswered',
+      '/cancels',
+      { merchantAccount: this.adyen.config.merchantAccount, paymentReference: transactionId, reference: key },
+      key,
+    );
   }
 
   createPixCharge(req: PixChargeRequest): Promise<PixChargeResult> {

@@ -3,6 +3,8 @@ import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
 import { PeriodicJob, PeriodicJobs } from '../../../platform/jobs/periodic-jobs';
 import { AcquirerEvents } from '../acquirer-events';
 import { AdyenStore, StoredAdyenNotification } from './adyen-store';
+import { adyenEventMeaning } from './adyen-event-codes.map';
+import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../../common/protocols/acquirer-refunds';
 
 /** Events whose failure or arrival an operator must see (money moved back, or did not move). */
 const NEEDS_ATTENTION = new Set(['CAPTURE_FAILED', 'REFUND_FAILED', 'CHARGEBACK']);
@@ -58,12 +60,47 @@ export class AdyenNotifications {
         { pspReference: n.pspReference, originalReference: n.originalReference, eventCode: n.eventCode, success: n.success },
         'Adyen reported an event that needs attention',
       );
+    const meaning = adyenEventMeaning(n.eventCode);
+    const eventId = `adyen:${n.pspReference}:${n.eventCode}:${n.success}`;
+    const occurredAt = new Date().toISOString();
+    if (meaning.kind === 'other') {
+      this.logger.log({ pspReference: n.pspReference, eventCode: n.eventCode }, 'Adyen event not applied here');
+      return;
+    }
+    if (meaning.kind === 'refund') {
+      const data: CardRefundNotificationData = {
+        transactionId: n.merchantReference,
+        merchantId: '',
+        acquirerId: n.pspReference,
+        acquirerTransactionId: n.originalReference ?? '',
+        status: meaning.status(n.success),
+        amountCents: n.amountCents,
+        ...(n.reason ? { reason: n.reason } : {}),
+      };
+      await this.events.dispatch({ eventId, type: 'card_refund.updated', occurredAt, data });
+      return;
+    }
+    if (meaning.kind === 'dispute') {
+      const data: CardDisputeNotificationData = {
+        transactionId: n.merchantReference,
+        merchantId: '',
+        acquirerId: n.originalReference ?? n.pspReference,
+        acquirerTransactionId: n.originalReference ?? n.pspReference,
+        status: meaning.stage,
+        amountCents: n.amountCents,
+        reasonCode: n.additionalData.chargebackReasonCode ?? n.reason ?? 'unknown',
+        ...(n.additionalData.defensePeriodEndsAt ? { defendBy: n.additionalData.defensePeriodEndsAt } : {}),
+        at: n.eventDate,
+      };
+      await this.events.dispatch({ eventId, type: 'card_dispute.updated', occurredAt, data });
+      return;
+    }
     const boleto = (await this.store.attemptByReference(n.merchantReference))?.kind === 'boleto';
     const status = boleto ? boletoStatusOf(n.eventCode, n.success) : `${n.eventCode}:${n.success ? 'success' : 'failure'}`;
     await this.events.dispatch({
-      eventId: `adyen:${n.pspReference}:${n.eventCode}:${n.success}`,
+      eventId,
       type: boleto ? 'boleto.updated' : 'card_transaction.updated',
-      occurredAt: new Date().toISOString(),
+      occurredAt,
       data: {
         transactionId: n.merchantReference,
         merchantId: '',

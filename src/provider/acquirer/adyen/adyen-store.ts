@@ -26,13 +26,16 @@ export interface StoredAdyenNotification {
   success: boolean;
   amountCents: number;
   reason: string | null;
+  eventDate: string;
+  /** The few additionalData fields a dispute needs (reason code, defence deadline). */
+  additionalData: Record<string, string>;
 }
 
 type AttemptRow = Pick<Row<'adyen_payment_attempts'>, 'reference' | 'kind' | 'capture_mode' | 'amount_cents' | 'psp_reference'>;
 type NotificationRow = Pick<
   Row<'adyen_notifications'>,
-  'id' | 'psp_reference' | 'original_reference' | 'merchant_reference' | 'event_code' | 'success' | 'amount_cents' | 'reason'
->;
+  'id' | 'psp_reference' | 'original_reference' | 'merchant_reference' | 'event_code' | 'success' | 'amount_cents' | 'reason' | 'event_date'
+> & { additional_data: Record<string, string> | null };
 
 // the one place the text columns become the domain's unions
 const attempt = (r: AttemptRow): AdyenAttempt => ({
@@ -52,10 +55,21 @@ const notification = (r: NotificationRow): StoredAdyenNotification => ({
   success: r.success,
   amountCents: Number(r.amount_cents),
   reason: r.reason,
+  eventDate: r.event_date,
+  additionalData: r.additional_data ?? {},
 });
 
+/** additionalData fields kept (Adyen sends dozens; only what a dispute needs is stored). */
+const KEPT_ADDITIONAL_DATA = ['chargebackReasonCode', 'chargebackSchemeCode', 'defensePeriodEndsAt', 'disputeStatus'];
+
+function keptAdditionalData(d: Record<string, string> | undefined): Record<string, string> | null {
+  const kept = Object.fromEntries(KEPT_ADDITIONAL_DATA.filter((k) => typeof d?.[k] === 'string').map((k) => [k, d![k].slice(0, 64)]));
+  return Object.keys(kept).length ? kept : null;
+}
+
 const ATTEMPT_COLUMNS = 'reference, kind, capture_mode, amount_cents, psp_reference';
-const NOTIFICATION_COLUMNS = 'id::text, psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, reason';
+const NOTIFICATION_COLUMNS =
+  'id::text, psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, reason, event_date, additional_data';
 
 /**
  * What the Adyen adapter remembers: each authorization it sent (so a capture knows the amount
@@ -115,8 +129,9 @@ export class AdyenStore {
         const rows = await sql.rows<{ id: string }>(
           tx,
           `INSERT INTO adyen_notifications
-             (psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, currency, reason, event_date)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
+             (psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, currency, reason, event_date,
+              additional_data)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)
            ON CONFLICT ON CONSTRAINT adyen_notifications_once DO NOTHING RETURNING id::text`,
           [
             i.pspReference,
@@ -128,6 +143,7 @@ export class AdyenStore {
             i.amount.currency,
             i.reason ?? null,
             i.eventDate,
+            keptAdditionalData(i.additionalData),
           ],
         );
         if (rows[0]) ids.push(rows[0].id);

@@ -1,0 +1,60 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { AcquirerNotification, AcquirerNotificationData } from '../../common/protocols/acquirer-events';
+import { AcquirerEvents } from '../../provider/acquirer/acquirer-events';
+import { CardCharges } from '../../provider/acquirer/card-charges';
+import { CardPaymentTrigger } from '../../provider/acquirer/card-charge.state-machine';
+import { CardAuthorizer } from './card-authorizer';
+import { CardPaymentsRepository } from './card-payments.repository';
+import { SettleCardPayment } from './settle-card-payment';
+
+/**
+ * What the acquirer reports about a card payment after answering (`card_transaction.updated`;
+ * on Adyen the webhook's `<eventCode>:<success|failure>`), applied to the payment:
+ * - a capture it took and then failed (CAPTURE_FAILED) → CAPTURE_FAILED, with the webhook;
+ * - a cancel it took and then refused (CANCELLATION failure) → VOID_FAILED, with the webhook;
+ * - an authorization for a payment still PROCESSING → reconciled now (not at the next run);
+ * - an authorization for a payment already FAILED here → cancelled at the acquirer, and logged:
+ *   the payer must not be charged for a payment the merchant was told failed.
+ */
+const TRIGGERS: Readonly<Record<string, Extract<CardPaymentTrigger, 'capture_failed' | 'void_failed'>>> = {
+  'CAPTURE_FAILED:success': 'capture_failed',
+  CAPTURE_FAILED: 'capture_failed',
+  'CANCELLATION:failure': 'void_failed',
+  VOID_FAILED: 'void_failed',
+};
+const AUTHORIZED = new Set(['AUTHORISATION:success', 'ACCEPTED', 'PREAUTH']);
+
+@Injectable()
+export class AcquirerReports implements OnModuleInit {
+  private readonly logger = new Logger('CardPayments');
+
+  constructor(
+    private readonly payments: CardPaymentsRepository,
+    private readonly settler: SettleCardPayment,
+    private readonly authorizer: CardAuthorizer,
+    private readonly charges: CardCharges,
+    private readonly events: AcquirerEvents,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.subscribe('cards', (e) => (e.type === 'card_transaction.updated' ? this.apply(e) : Promise.resolve(false)));
+  }
+
+  async apply(e: AcquirerNotification): Promise<boolean> {
+    const d = e.data as AcquirerNotificationData;
+    const p = await this.payments.findById(d.transactionId);
+    if (!p) return false;
+    const trigger = TRIGGERS[d.status];
+    if (trigger) {
+      const changed = await this.settler.reportedFailed(p.id, trigger);
+      if (changed)
+        this.logger.warn({ paymentId: p.id, status: changed.status }, 'the acquirer reported a capture or cancel it had taken as failed');
+    } else if (AUTHORIZED.has(d.status) && p.status === 'PROCESSING') {
+      await this.authorizer.reconcile(p);
+    } else if (AUTHORIZED.has(d.status) && p.status === 'FAILED') {
+      this.logger.warn({ paymentId: p.id }, 'a late authorization for a payment already failed: cancelling it at the acquirer');
+      await this.charges.cancelUnanswered(p.id);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsMoney } from '../../common/dto/amount';
+import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
+import { REFUND_REASONS, REFUND_STATUSES, RefundReason, RefundStatus } from '../domain/refund.state-machine';
+import { DISPUTE_STATUSES, DisputeStatus } from '../domain/dispute';
+
+export class CreateRefundDto {
+  @ApiPropertyOptional({
+    description: 'Amount to refund in BRL (currency units, at most 2 decimals); omitted: all that can still be refunded',
+    example: 40.5,
+  })
+  @IsOptional()
+  @IsMoney()
+  @Min(0.01)
+  @Max(10_000_000)
+  amount?: number;
+
+  @ApiProperty({ enum: REFUND_REASONS, description: 'Why the money goes back', example: 'requested_by_customer' })
+  @IsIn(REFUND_REASONS)
+  reason: RefundReason;
+
+  @ApiPropertyOptional({
+    description: 'Free text for your own records (not sent to the payer)',
+    example: 'Pedido 1234 devolvido',
+    maxLength: 140,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  description?: string;
+}
+
+export class RefundDto {
+  @ApiProperty({ example: '0b8f7e0c-5d1e-4a8b-9f3e-2c6d7a1b4e55' })
+  refundId: string;
+  @ApiProperty({ description: 'The card payment it belongs to', example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  paymentId: string;
+  @ApiProperty({
+    enum: ['refund', 'void'],
+    description: '`void`: a pre-authorization never captured, released instead of refunded',
+    example: 'refund',
+  })
+  method: 'refund' | 'void';
+  @ApiProperty({ example: 40.5 })
+  amount: number;
+  @ApiProperty({ enum: ['BRL'] })
+  currency: 'BRL';
+  @ApiProperty({ enum: REFUND_REASONS, example: 'requested_by_customer' })
+  reason: RefundReason;
+  @ApiPropertyOptional({ example: 'Pedido 1234 devolvido' })
+  description?: string;
+  @ApiProperty({
+    enum: REFUND_STATUSES,
+    description:
+      'PENDING: sent (or being sent) to the acquirer; SUCCEEDED: the acquirer refunded it; FAILED: it did not (see failureCode); REVERSED: it had succeeded and the acquirer undid it (the money is back with the merchant and can be refunded again)',
+    example: 'PENDING',
+  })
+  status: RefundStatus;
+  @ApiPropertyOptional({ description: "The acquirer's reference of the refund (Adyen's pspReference)", example: 'QFQTPCQ8HXSKGK82' })
+  providerReference?: string;
+  @ApiPropertyOptional({
+    description:
+      'Why it failed: `refund_declined` (the acquirer or scheme refused it), `refund_failed_later` (it failed after being reported done), `acquirer_rejected` (the acquirer refused the call)',
+    example: 'refund_declined',
+  })
+  failureCode?: string;
+  @ApiPropertyOptional({ description: "The acquirer's own words, as it gave them", example: 'Refund declined' })
+  failureReason?: string;
+  @ApiProperty({ example: '2026-11-26T12:00:00Z' })
+  createdAt: string;
+  @ApiProperty({ example: '2026-11-26T12:00:01Z' })
+  updatedAt: string;
+  @ApiPropertyOptional({ example: '2026-11-26T12:00:05Z' })
+  succeededAt?: string;
+  @ApiPropertyOptional({ example: '2026-11-26T12:00:05Z' })
+  failedAt?: string;
+  @ApiPropertyOptional({ example: '2026-11-27T09:00:00Z' })
+  reversedAt?: string;
+}
+
+export class RefundPageDto extends PageOf(RefundDto) {}
+
+export class DisputeDto {
+  @ApiProperty({ example: '5d2e8c1a-7b3f-4e9d-a6c0-1f2e3d4c5b6a' })
+  disputeId: string;
+  @ApiProperty({ example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  paymentId: string;
+  @ApiProperty({
+    enum: DISPUTE_STATUSES,
+    description:
+      "Derived from the stages the acquirer reported: INQUIRY (a request for information, no money held), NEEDS_RESPONSE (a chargeback: the amount is held), UNDER_REVIEW (a defence was supplied), WON (reversed in the merchant's favour), LOST",
+    example: 'NEEDS_RESPONSE',
+  })
+  status: DisputeStatus;
+  @ApiProperty({ description: "The last stage in the scheme's order (Adyen's event code)", example: 'CHARGEBACK' })
+  stage: string;
+  @ApiProperty({ description: 'The disputed amount', example: 150.75 })
+  amount: number;
+  @ApiProperty({ description: 'What the dispute holds from the merchant now (and so from what can be refunded)', example: 150.75 })
+  heldAmount: number;
+  @ApiProperty({ enum: ['BRL'] })
+  currency: 'BRL';
+  @ApiPropertyOptional({ description: "The scheme's reason code", example: '10.4' })
+  reasonCode?: string;
+  @ApiPropertyOptional({
+    description: "When the defence period ends (defend it in the acquirer's back office)",
+    example: '2026-12-16T00:00:00Z',
+  })
+  defendBy?: string;
+  @ApiProperty({
+    description: "Every stage reported, in the scheme's order",
+    example: [{ stage: 'NOTIFICATION_OF_CHARGEBACK', at: '2026-11-26T12:00:00Z', amount: 150.75 }],
+  })
+  stages: { stage: string; at: string; amount: number }[];
+  @ApiProperty({ example: '2026-11-26T12:00:00Z' })
+  createdAt: string;
+  @ApiProperty({ example: '2026-11-26T12:00:00Z' })
+  updatedAt: string;
+}
+
+export class DisputePageDto extends PageOf(DisputeDto) {}
+
+export class RefundListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: "Only this payment's", example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  @IsOptional()
+  @IsUUID()
+  paymentId?: string;
+}

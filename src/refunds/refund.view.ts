@@ -1,0 +1,27 @@
+import { fromCents } from '../common/formats/money';
+import { rfc3339 } from '../common/formats/rfc3339';
+import { RefundDto } from './dto/refund.dto';
+import type { RefundRecord } from './refunds.repository';
+
+/** A refund as its routes answer it and its webhook carries it. */
+export function refundView(r: RefundRecord): RefundDto {
+  const v: RefundDto = {
+    refundId: r.id,
+    paymentId: r.paymentId,
+    method: r.method,
+    amount: fromCents(r.amountCents),
+    currency: 'BRL',
+    reason: r.reason,
+    status: r.status,
+    createdAt: rfc3339(r.createdAt),
+    updatedAt: rfc3339(r.updatedAt),
+  };
+  if (r.description) v.description = r.description;
+  if (r.providerReference) v.providerReference = r.providerReference;
+  if (r.failureCode) v.failureCode = r.failureCode;
+  if (r.failureReason) v.failureReason = r.failureReason;
+  if (r.succeededAt) v.succeededAt = rfc3339(r.succeededAt);
+  if (r.failedAt) v.failedAt = rfc3339(r.failedAt);
+  if (r.reversedAt) v.reversedAt = rfc3339(r.reversedAt);
+  return v;
+}

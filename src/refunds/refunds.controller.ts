@@ -1,0 +1,93 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
+import type { TenantContext } from '../platform/http/tenant-context';
+import { RequestId } from '../platform/http/request-id.param';
+import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { PageQueryDto } from '../platform/pagination/pagination';
+import { CreateRefundDto, DisputeDto, DisputePageDto, RefundDto, RefundListQueryDto, RefundPageDto } from './dto/refund.dto';
+import { RefundsService } from './refunds.service';
+
+const PAYMENT_NOT_FOUND: ApiError = [404, 'payment_not_found', 'No such card payment for this tenant'];
+
+@ApiTags('refunds and disputes')
+@TenantRoute()
+@Controller('v1/acquiring')
+export class RefundsController {
+  constructor(private readonly refunds: RefundsService) {}
+
+  @Post('payments/:paymentId/refunds')
+  @ApiOperation({
+    operationId: 'createRefund',
+    summary: 'Refund a card payment, in full or in part; a pre-authorization never captured is released (a void)',
+    description:
+      'Any number of refunds while their sum stays within what was captured (less what a chargeback holds). The answer is the refund, usually PENDING: ' +
+      'its outcome (SUCCEEDED or FAILED, later perhaps REVERSED) comes by the `acquiring.refund` webhook and on `GET /v1/acquiring/refunds/{refundId}`. ' +
+      "Send an `Idempotency-Key`: a retry with the same key answers the same refund, and the refund id is also the acquirer's idempotency key, so money goes back once.",
+  })
+  @ApiCreatedResponse({ type: RefundDto })
+  @ApiErrors(
+    [400, 'validation_error', 'Invalid fields (a partial amount for a pre-authorization: `partial_void`)'],
+    PAYMENT_NOT_FOUND,
+    [409, 'payment_not_refundable', 'The payment took no money (refused, failed, voided or still processing)'],
+    [422, 'refund_exceeds_refundable', 'The amount is more than can still be refunded; `details` says how much can'],
+    [
+      500,
+      'acquirer_unavailable',
+      'Releasing a pre-authorization: the acquirer could not be reached (`acquirer_unavailable`) or refused (`acquirer_rejected`); nothing changed',
+    ],
+  )
+  create(
+    @CurrentTenant() t: TenantContext,
+    @Param('paymentId') paymentId: string,
+    @Body() dto: CreateRefundDto,
+    @RequestId() requestId: string,
+  ): Promise<RefundDto> {
+    return this.refunds.create(t.tenantId, paymentId, dto, requestId);
+  }
+
+  @Get('payments/:paymentId/refunds')
+  @ApiOperation({ operationId: 'listPaymentRefunds', summary: "A card payment's refunds, newest first" })
+  @ApiOkResponse({ type: RefundPageDto })
+  @ApiErrors(400)
+  listOfPayment(@CurrentTenant() t: TenantContext, @Param('paymentId') paymentId: string, @Query() q: PageQueryDto) {
+    return this.refunds.list(t.tenantId, paymentId, q);
+  }
+
+  @Get('refunds')
+  @ApiOperation({ operationId: 'listRefunds', summary: "The tenant's refunds, newest first (of one payment with `paymentId`)" })
+  @ApiOkResponse({ type: RefundPageDto })
+  @ApiErrors(400)
+  list(@CurrentTenant() t: TenantContext, @Query() q: RefundListQueryDto) {
+    return this.refunds.list(t.tenantId, q.paymentId ?? null, q);
+  }
+
+  @Get('refunds/:refundId')
+  @ApiOperation({ operationId: 'getRefund', summary: 'A refund' })
+  @ApiOkResponse({ type: RefundDto })
+  @ApiErrors([404, 'refund_not_found', 'No such refund for this tenant'])
+  get(@CurrentTenant() t: TenantContext, @Param('refundId') refundId: string): Promise<RefundDto> {
+    return this.refunds.get(t.tenantId, refundId);
+  }
+
+  @Get('disputes')
+  @ApiOperation({
+    operationId: 'listDisputes',
+    summary: "The tenant's card disputes (chargebacks), newest first (of one payment with `paymentId`)",
+    description:
+      "Disputes are defended in the acquirer's back office (Adyen's Customer Area); here they are read, and arrive as the `acquiring.dispute` webhook.",
+  })
+  @ApiOkResponse({ type: DisputePageDto })
+  @ApiErrors(400)
+  listDisputes(@CurrentTenant() t: TenantContext, @Query() q: RefundListQueryDto) {
+    return this.refunds.listDisputes(t.tenantId, q.paymentId ?? null, q);
+  }
+
+  @Get('disputes/:disputeId')
+  @ApiOperation({ operationId: 'getDispute', summary: 'A card dispute with every stage the acquirer reported' })
+  @ApiOkResponse({ type: DisputeDto })
+  @ApiErrors([404, 'dispute_not_found', 'No such dispute for this tenant'])
+  getDispute(@CurrentTenant() t: TenantContext, @Param('disputeId') disputeId: string): Promise<DisputeDto> {
+    return this.refunds.getDispute(t.tenantId, disputeId);
+  }
+}

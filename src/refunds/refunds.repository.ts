@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { RefundablePayment, RefundTotal } from '../common/contracts/refundable-payments.port';
+import { Db, exec, maybeOne, Row, rows, Tx } from '../platform/database/sql';
+import { RefundReason, RefundStatus, RefundTrigger, sourcesOf } from './domain/refund.state-machine';
+
+export interface RefundRecord {
+  id: string;
+  tenantId: string;
+  paymentId: string;
+  paymentKind: 'card_payment';
+  method: 'refund' | 'void';
+  amountCents: number;
+  reason: RefundReason;
+  description: string | null;
+  status: RefundStatus;
+  providerReference: string | null;
+  failureCode: string | null;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  succeededAt: Date | null;
+  failedAt: Date | null;
+  reversedAt: Date | null;
+}
+
+export interface NewRefund {
+  id: string;
+  payment: RefundablePayment;
+  method: 'refund' | 'void';
+  amountCents: number;
+  reason: RefundReason;
+  description: string | null;
+  status: RefundStatus;
+  requestId: string | null;
+  /** When the sender job may (re)send it; null: nothing to send. */
+  nextAttemptAt: Date | null;
+  now: Date;
+}
+
+export interface RefundChange {
+  providerReference?: string | null;
+  failureCode?: string | null;
+  failureReason?: string | null;
+  /** null: nothing more to send (the acquirer took it). */
+  nextAttemptAt?: Date | null;
+}
+
+type RefundRow = Row<'refunds'>;
+
+/** Where each trigger leads (the machine's table gives every trigger one destination). */
+const TARGET: Readonly<Record<RefundTrigger, RefundStatus>> = { succeeded: 'SUCCEEDED', failed: 'FAILED', reversed: 'REVERSED' };
+
+// the one place the text columns become the domain's unions
+const refund = (r: RefundRow): RefundRecord => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  paymentId: r.payment_id,
+  paymentKind: r.payment_kind as 'card_payment',
+  method: r.method as 'refund' | 'void',
+  amountCents: Number(r.amount_cents),
+  reason: r.reason as RefundReason,
+  description: r.description,
+  status: r.status as RefundStatus,
+  providerReference: r.provider_reference,
+  failureCode: r.failure_code,
+  failureReason: r.failure_reason,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  succeededAt: r.succeeded_at,
+  failedAt: r.failed_at,
+  reversedAt: r.reversed_at,
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: string) => UUID.test(s);
+
+/**
+ * Refunds and the balance each payment has left to refund. The balance is the only guard against
+ * returning money twice: `reserve` adds to it by a conditional UPDATE under the table's CHECK
+ * (refunded + disputed ≤ cap), so concurrent refunds on any replicas can never pass the cap.
+ */
+@Injectable()
+export class RefundsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Reserves `amountCents` of the payment's balance (made on first use); false when it would pass the cap. */
+  async reserve(tx: Tx, p: RefundablePayment, amountCents: number): Promise<boolean> {
+    await exec(
+      tx,
+      `INSERT INTO refund_balances (payment_id, tenant_id, payment_kind, cap_cents) VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING`,
+      [p.paymentId, p.tenantId, p.kind, p.capCents],
+    );
+    const r = await exec(
+      tx,
+      `UPDATE refund_balances SET refunded_cents = refunded_cents + $2
+        WHERE payment_id = $1 AND refunded_cents + disputed_cents + $2 <= cap_cents`,
+      [p.paymentId, amountCents],
+    );
+    return r.count === 1;
+  }
+
+  /** Gives a failed or reversed refund's amount back to the balance. */
+  async release(tx: Tx, paymentId: string, amountCents: number): Promise<void> {
+    await exec(tx, `UPDATE refund_balances SET refunded_cents = refunded_cents - $2 WHERE payment_id = $1`, [paymentId, amountCents]);
+  }
+
+  async insert(tx: Tx, r: NewRefund): Promise<RefundRecord> {
+    const [row] = await rows<RefundRow>(
+      tx,
+      `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id,
+         next_attempt_at, created_at, updated_at, succeeded_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END) RETURNING *`,
+      [
+        r.id,
+        r.payment.tenantId,
+        r.payment.paymentId,
+        r.payment.kind,
+        r.method,
+        r.amountCents,
+        r.reason,
+        r.description,
+        r.status,
+        r.requestId,
+        r.nextAttemptAt,
+        r.now,
+      ],
+    );
+    return refund(row);
+  }
+
+  /** Fires `trigger` when the refund is still in one of its sources; null when it is not (a duplicate or late event). */
+  async transition(tx: Tx, id: string, trigger: RefundTrigger, c: RefundChange, now: Date): Promise<RefundRecord | null> {
+    const target = TARGET[trigger];
+    const [row] = await rows<RefundRow>(
+      tx,
+      `UPDATE refunds SET status = $2, updated_at = $3,
+         provider_reference = COALESCE(provider_reference, $5),
+         failure_code = COALESCE($6, failure_code), failure_reason = COALESCE($7, failure_reason),
+         next_attempt_at = NULL,
+         succeeded_at = CASE WHEN $2 = 'SUCCEEDED' THEN $3 ELSE succeeded_at END,
+         failed_at = CASE WHEN $2 = 'FAILED' THEN $3 ELSE failed_at END,
+         reversed_at = CASE WHEN $2 = 'REVERSED' THEN $3 ELSE reversed_at END
+       WHERE id = $1 AND status = ANY($4) RETURNING *`,
+      [id, target, now, sourcesOf(trigger), c.providerReference ?? null, c.failureCode ?? null, c.failureReason ?? null],
+    );
+    return row ? refund(row) : null;
+  }
+
+  /** The acquirer took the refund (its verdict comes later): its reference kept, nothing more to send. */
+  async taken(id: string, providerReference: string, now: Date): Promise<void> {
+    await exec(
+      this.ds,
+      `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), next_attempt_at = NULL, updated_at = $3
+        WHERE id = $1 AND status = 'PENDING'`,
+      [id, providerReference || null, now],
+    );
+  }
+
+  /**
+   * Pending refunds due for a (re)send, leased: their next attempt moves on (30 s, doubling, at
+   * most an hour) in the same statement that claims them, so another replica's pass skips them
+   * (SKIP LOCKED) and a crash leaves them for a later pass.
+   */
+  async lease(now: Date, limit: number): Promise<RefundRecord[]> {
+    const due = await rows<RefundRow>(
+      this.ds,
+      `WITH due AS (
+         SELECT id FROM refunds WHERE next_attempt_at <= $1 AND status = 'PENDING' ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE refunds r SET send_attempts = r.send_attempts + 1,
+         next_attempt_at = $1::timestamptz + LEAST(interval '1 hour', interval '30 seconds' * power(2, r.send_attempts))
+       FROM due WHERE r.id = due.id RETURNING r.*`,
+      [now, limit],
+    );
+    return due.map(refund);
+  }
+
+  async find(db: Db, tenantId: string | null, id: string, lock = false): Promise<RefundRecord | null> {
+    if (!isUuid(id)) return null;
+    const r = await maybeOne<RefundRow>(
+      db,
+      `SELECT * FROM refunds WHERE id = $1 AND ($2::uuid IS NULL OR tenant_id = $2)${lock ? ' FOR UPDATE' : ''}`,
+      [id, tenantId],
+    );
+    return r ? refund(r) : null;
+  }
+
+  /** The refund, read on the pool: the tenant's, or any tenant's for `null`. */
+  get(id: string, tenantId: string | null = null): Promise<RefundRecord | null> {
+    return this.find(this.ds, tenantId, id);
+  }
+
+  async list(tenantId: string, paymentId: string | null, limit: number, offset: number): Promise<[RefundRecord[], number]> {
+    const where = `tenant_id = $1 AND ($2::uuid IS NULL OR payment_id = $2)`;
+    const [items, count] = await Promise.all([
+      rows<RefundRow>(this.ds, `SELECT * FROM refunds WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [
+        tenantId,
+        paymentId,
+        limit,
+        offset,
+      ]),
+      maybeOne<{ n: string }>(this.ds, `SELECT count(*) AS n FROM refunds WHERE ${where}`, [tenantId, paymentId]),
+    ]);
+    return [items.map(refund), Number(count?.n ?? 0)];
+  }
+
+  async totals(paymentIds: string[]): Promise<Map<string, RefundTotal>> {
+    const ids = paymentIds.filter(isUuid);
+    if (!ids.length) return new Map();
+    const found = await rows<Row<'refund_balances'>>(this.ds, `SELECT * FROM refund_balances WHERE payment_id = ANY($1::uuid[])`, [ids]);
+    return new Map(
+      found.map((b) => {
+        const refunded = Number(b.refunded_cents);
+        const disputed = Number(b.disputed_cents);
+        return [
+          b.payment_id,
+          { refundedCents: refunded, disputedCents: disputed, refundableCents: Number(b.cap_cents) - refunded - disputed },
+        ];
+      }),
+    );
+  }
+}
