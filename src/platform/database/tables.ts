@@ -383,6 +383,19 @@ export interface Tables {
     psp_reference: string | null;
     merchant_reference: string | null;
   };
+  sandbox_acquirer_disputes: {
+    id: string;
+    card_transaction_id: string;
+    face: string;
+    sequence: string;
+    amount_cents: string;
+    reason_code: string;
+    stage: string | null;
+    plan: string[];
+    defend_by: Date;
+    created_at: Date;
+    updated_at: Date;
+  };
   sandbox_acquirer_notifications: {
     id: string;
     payload: unknown;
@@ -420,6 +433,23 @@ export interface Tables {
     loc_id: string | null;
     boleto_id: string | null;
     removed_by: string | null;
+  };
+  sandbox_acquirer_refunds: {
+    id: string;
+    card_transaction_id: string;
+    face: string;
+    kind: string;
+    request_key: string;
+    request_hash: string;
+    psp_reference: string | null;
+    merchant_reference: string | null;
+    amount_cents: string;
+    status: string;
+    reason: string | null;
+    plan: string[];
+    steps_played: number;
+    created_at: Date;
+    updated_at: Date;
   };
   sandbox_adyen_three_ds: {
     reference_id: string;

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { BoletoDto, CaptureDto, CardAuthorizationDto, PixChargeDto } from './acquirer-api.dto';
+import { BoletoDto, CaptureDto, CardAuthorizationDto, CardRefundDto, PixChargeDto } from './acquirer-api.dto';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { AcquirerKeyGuard } from './sandbox-acquirer.guard';
 import { SandboxBoletoService } from './sandbox-boleto.service';
 import { SandboxCardService } from './sandbox-card.service';
 import { SandboxPixService } from './sandbox-pix.service';
+import { SandboxRefunds } from './sandbox-refunds.service';
 
 /**
  * The simulated acquirer's API, as an outside acquirer would expose it. The service reaches
@@ -16,7 +17,10 @@ import { SandboxPixService } from './sandbox-pix.service';
 @UseGuards(AcquirerKeyGuard)
 @Controller('sandbox/acquirer/v1')
 export class AcquirerCardApiController {
-  constructor(private readonly cards: SandboxCardService) {}
+  constructor(
+    private readonly cards: SandboxCardService,
+    private readonly refunds: SandboxRefunds,
+  ) {}
 
   @Post('card-authorizations')
   @HttpCode(200)
@@ -39,6 +43,13 @@ export class AcquirerCardApiController {
   @HttpCode(200)
   void(@Param('id') id: string) {
     return this.cards.void(id);
+  }
+
+  /** A refund (idempotent by `refundId`): common/protocols/acquirer-refunds.ts. */
+  @Post('card-authorizations/:id/refunds')
+  @HttpCode(200)
+  refund(@Param('id') id: string, @Body() body: CardRefundDto) {
+    return this.refunds.refundOnService(id, body.refundId, body.amountCents);
   }
 }
 

@@ -50,6 +50,12 @@ export class CaptureDto {
   @IsOptional() @IsInt() @Min(1) @Max(99_999_999_999) amountCents?: number;
 }
 
+/** `CardRefundCall` of common/protocols/acquirer-refunds.ts. */
+export class CardRefundDto {
+  @IsString() @Length(1, 100) refundId: string;
+  @IsInt() @Min(1) @Max(99_999_999_999) amountCents: number;
+}
+
 export class PixChargeDto {
   @IsString() @Length(1, 100) transactionId: string;
   @IsString() @Length(1, 100) merchantId: string;

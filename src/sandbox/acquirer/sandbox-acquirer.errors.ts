@@ -14,6 +14,10 @@ export const SandboxAcquirerErrors = defineErrors({
   pix_not_payable: 409,
   boleto_not_payable: 409,
   invalid_card: 400,
+  card_transaction_not_found: 404,
+  not_refundable: 409,
+  refund_exceeds_captured: 422,
+  not_disputable: 409,
 });
 
 declare module '../../platform/errors/app-error' {

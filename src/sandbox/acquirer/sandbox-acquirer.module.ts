@@ -14,6 +14,12 @@ import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
 import { SandboxAdyenBoletos } from './adyen/sandbox-adyen-boletos';
 import { SandboxAdyenThreeDs } from './adyen/sandbox-adyen-three-ds';
 import { SandboxThreeDsModule } from '../three-ds/sandbox-three-ds.module';
+import { SandboxAdyenRefunds } from './adyen/sandbox-adyen-refunds';
+import { SandboxCaseReports } from './sandbox-case-reports';
+import { SandboxCardCasesTicker } from './sandbox-card-cases.ticker';
+import { SandboxDisputes } from './sandbox-disputes.service';
+import { SandboxDisputesController } from './sandbox-disputes.controller';
+import { SandboxRefunds } from './sandbox-refunds.service';
 
 /**
  * The simulated acquirer (card, Pix, boleto), in process under `/sandbox/acquirer`, reached by
@@ -22,7 +28,13 @@ import { SandboxThreeDsModule } from '../three-ds/sandbox-three-ds.module';
  */
 @Module({
   imports: [SandboxThreeDsModule],
-  controllers: [AcquirerCardApiController, AcquirerChargesApiController, BankAppController, SandboxAdyenController],
+  controllers: [
+    AcquirerCardApiController,
+    AcquirerChargesApiController,
+    BankAppController,
+    SandboxAdyenController,
+    SandboxDisputesController,
+  ],
   providers: [
     SelfOrigin,
     SandboxCardService,
@@ -33,7 +45,12 @@ import { SandboxThreeDsModule } from '../three-ds/sandbox-three-ds.module';
     SandboxAdyenBoletos,
     SandboxAdyenThreeDs,
     SandboxAdyenWebhooks,
+    SandboxAdyenRefunds,
+    SandboxCaseReports,
+    SandboxRefunds,
+    SandboxDisputes,
     SandboxAcquirerTicker,
+    SandboxCardCasesTicker,
     AcquirerKeyGuard,
     SandboxEnabledGuard,
   ],

@@ -8,9 +8,11 @@ import { AdyenAnswerError, SandboxAdyenCheckout } from './sandbox-adyen-checkout
 import { SandboxAdyenConfig } from './sandbox-adyen.config';
 import { SandboxAdyenBoletos } from './sandbox-adyen-boletos';
 import { SandboxAdyenThreeDs } from './sandbox-adyen-three-ds';
+import { SandboxAdyenRefunds } from './sandbox-adyen-refunds';
 
 /**
- * The sandbox acquirer's Adyen face: Checkout v72's `/payments`, `/captures` and `/cancels`,
+ * The sandbox acquirer's Adyen face: Checkout v72's `/payments`, `/captures`, `/cancels`, `/refunds`,
+ * `/reversals` and the standalone `/cancels`,
  * `X-API-Key` required, errors as Adyen's `ServiceError`. Not part of the service's own API, so
  * left out of its OpenAPI document (Adyen's file is its contract; the tests validate against it).
  */
@@ -24,6 +26,7 @@ export class SandboxAdyenController {
     private readonly checkout: SandboxAdyenCheckout,
     private readonly boletos: SandboxAdyenBoletos,
     private readonly threeDs: SandboxAdyenThreeDs,
+    private readonly refunds: SandboxAdyenRefunds,
     private readonly config: SandboxAdyenConfig,
   ) {
     this.key = createHash('sha256').update(config.apiKey).digest();
@@ -80,6 +83,60 @@ export class SandboxAdyenController {
     @Res() reply: FastifyReply,
   ) {
     return this.answer(reply, apiKey, idempotencyKey, () => this.checkout.cancel(psp, body ?? {}, this.config.merchantAccount), 201);
+  }
+
+  @Post('payments/:pspReference/refunds')
+  @HttpCode(201)
+  refundPayment(
+    @Headers('x-api-key') apiKey: string | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Param('pspReference') psp: string,
+    @Body() body: Record<string, any>,
+    @Res() reply: FastifyReply,
+  ) {
+    return this.answer(
+      reply,
+      apiKey,
+      idempotencyKey,
+      () => this.refunds.refund(psp, body, idempotencyKey, this.config.merchantAccount),
+      201,
+    );
+  }
+
+  @Post('payments/:pspReference/reversals')
+  @HttpCode(201)
+  reversePayment(
+    @Headers('x-api-key') apiKey: string | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Param('pspReference') psp: string,
+    @Body() body: Record<string, any>,
+    @Res() reply: FastifyReply,
+  ) {
+    return this.answer(
+      reply,
+      apiKey,
+      idempotencyKey,
+      () => this.refunds.reversal(psp, body, idempotencyKey, this.config.merchantAccount),
+      201,
+    );
+  }
+
+  /** The standalone cancel, by the payment's merchant reference (`paymentReference`): TECHNICAL_CANCEL. */
+  @Post('cancels')
+  @HttpCode(201)
+  technicalCancel(
+    @Headers('x-api-key') apiKey: string | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Body() body: Record<string, any>,
+    @Res() reply: FastifyReply,
+  ) {
+    return this.answer(
+      reply,
+      apiKey,
+      idempotencyKey,
+      () => this.refunds.technicalCancel(body, idempotencyKey, this.config.merchantAccount),
+      201,
+    );
   }
 
   private async answer(
