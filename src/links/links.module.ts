@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { PixChargesModule } from '../provider/pix-charges.module';
 import { TenantsModule } from '../tenants/tenants.module';
@@ -22,11 +22,15 @@ import { PaymentLedger } from './payments/payment-ledger';
 import { PaymentsRepository, SqlPaymentsRepository } from './payments/payments.repository';
 import { StartPayment } from './payments/start-payment';
 import { PaymentInstruments } from './payments/payment-instruments';
+import { LinkPaymentRefunds } from '../common/contracts/refundable-payments.port';
+import { LinkPaymentRefundsOfLinks } from './payments/link-payment-refunds';
 
 /**
  * Payment links: the tenant API, merchants and fees, the hosted checkout and its SDK, the
- * payments ledger (items, metrics, maxUses holds), acquiring webhooks and e-mail notices.
+ * payments ledger (items, metrics, maxUses holds), acquiring webhooks and e-mail notices; binds
+ * the refunds module's LinkPaymentRefunds (global only to bind it).
  */
+@Global()
 @Module({
   imports: [AcquirerModule, PixChargesModule, WebhooksModule, TenantsModule],
   controllers: [LinksController, AcquiringController, AdminMerchantsController, CheckoutController, SdkController],
@@ -47,6 +51,8 @@ import { PaymentInstruments } from './payments/payment-instruments';
     EmailOutbox,
     AcquirerEventsSubscriber,
     LinkExpiryJob,
+    { provide: LinkPaymentRefunds, useClass: LinkPaymentRefundsOfLinks },
   ],
+  exports: [LinkPaymentRefunds],
 })
 export class LinksModule {}

@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '../platform/database/sql';
 import { EventPublisher } from '../webhooks/event-publisher';
+import type { MedCaseDto } from './dto/med-case.dto';
 import type { DisputeDto, RefundDto } from './dto/refund.dto';
 
 export const REFUND_EVENT = 'acquiring.refund';
 export const DISPUTE_EVENT = 'acquiring.dispute';
+export const MED_CASE_EVENT = 'acquiring.med_case';
 
 /**
  * The acquiring webhooks of refunds and disputes, written into the outbox in the transaction of
  * the change that causes them (signed like every acquiring event): `acquiring.refund` at each
- * refund status, `acquiring.dispute` at each new dispute stage.
+ * refund status, `acquiring.dispute` at each new dispute stage, `acquiring.med_case` at each
+ * state of a MED devolução.
  */
 @Injectable()
 export class RefundEvents {
@@ -33,6 +36,17 @@ export class RefundEvents {
       type: DISPUTE_EVENT,
       idTx: dispute.disputeId,
       data: { ...dispute } as unknown as Record<string, unknown>,
+      occurredAt,
+    });
+  }
+
+  async medCaseChanged(tx: Tx, tenantId: string, med: MedCaseDto, occurredAt: Date): Promise<void> {
+    await this.publisher.publish(tx, {
+      tenantId,
+      domain: 'acquiring',
+      type: MED_CASE_EVENT,
+      idTx: med.medCaseId,
+      data: { ...med } as unknown as Record<string, unknown>,
       occurredAt,
     });
   }

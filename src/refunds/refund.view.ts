@@ -8,6 +8,8 @@ export function refundView(r: RefundRecord): RefundDto {
   const v: RefundDto = {
     refundId: r.id,
     paymentId: r.paymentId,
+    paymentKind: r.paymentKind,
+    rail: r.rail,
     method: r.method,
     amount: fromCents(r.amountCents),
     currency: 'BRL',

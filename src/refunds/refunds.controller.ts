@@ -43,7 +43,7 @@ export class RefundsController {
     @Body() dto: CreateRefundDto,
     @RequestId() requestId: string,
   ): Promise<RefundDto> {
-    return this.refunds.create(t.tenantId, paymentId, dto, requestId);
+    return this.refunds.create(t.tenantId, { kind: 'card_payment', paymentId }, dto, requestId);
   }
 
   @Get('payments/:paymentId/refunds')
@@ -51,15 +51,18 @@ export class RefundsController {
   @ApiOkResponse({ type: RefundPageDto })
   @ApiErrors(400)
   listOfPayment(@CurrentTenant() t: TenantContext, @Param('paymentId') paymentId: string, @Query() q: PageQueryDto) {
-    return this.refunds.list(t.tenantId, paymentId, q);
+    return this.refunds.list(t.tenantId, { paymentId }, q);
   }
 
   @Get('refunds')
-  @ApiOperation({ operationId: 'listRefunds', summary: "The tenant's refunds, newest first (of one payment with `paymentId`)" })
+  @ApiOperation({
+    operationId: 'listRefunds',
+    summary: "The tenant's refunds of every kind (card payments, link payments, billings), newest first (of one payment with `paymentId`)",
+  })
   @ApiOkResponse({ type: RefundPageDto })
   @ApiErrors(400)
   list(@CurrentTenant() t: TenantContext, @Query() q: RefundListQueryDto) {
-    return this.refunds.list(t.tenantId, q.paymentId ?? null, q);
+    return this.refunds.list(t.tenantId, { paymentId: q.paymentId ?? null }, q);
   }
 
   @Get('refunds/:refundId')

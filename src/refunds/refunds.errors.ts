@@ -8,6 +8,10 @@ export const RefundErrors = defineErrors({
   dispute_not_found: 404,
   payment_not_refundable: 409,
   refund_exceeds_refundable: 422,
+  refund_window_closed: 422,
+  devolucao_rejected: 422,
+  refund_conflict: 409,
+  med_case_not_found: 404,
   acquirer_unavailable: 500,
   acquirer_rejected: 500,
 });

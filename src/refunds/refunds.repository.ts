@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RefundablePayment, RefundTotal } from '../common/contracts/refundable-payments.port';
+import type { RefundablePayment, RefundablePaymentKind, RefundTotal } from '../common/contracts/refundable-payments.port';
 import { Db, exec, maybeOne, Row, rows, Tx } from '../platform/database/sql';
 import { RefundReason, RefundStatus, RefundTrigger, sourcesOf } from './domain/refund.state-machine';
 
@@ -8,7 +8,10 @@ export interface RefundRecord {
   id: string;
   tenantId: string;
   paymentId: string;
-  paymentKind: 'card_payment';
+  paymentKind: RefundablePaymentKind;
+  rail: 'card' | 'pix';
+  /** The payment's link or recurrence (null for a card payment). */
+  parentId: string | null;
   method: 'refund' | 'void';
   amountCents: number;
   reason: RefundReason;
@@ -56,7 +59,9 @@ const refund = (r: RefundRow): RefundRecord => ({
   id: r.id,
   tenantId: r.tenant_id,
   paymentId: r.payment_id,
-  paymentKind: r.payment_kind as 'card_payment',
+  paymentKind: r.payment_kind as RefundablePaymentKind,
+  rail: r.rail as 'card' | 'pix',
+  parentId: r.parent_id,
   method: r.method as 'refund' | 'void',
   amountCents: Number(r.amount_cents),
   reason: r.reason as RefundReason,
@@ -88,8 +93,9 @@ export class RefundsRepository {
   async reserve(tx: Tx, p: RefundablePayment, amountCents: number): Promise<boolean> {
     await exec(
       tx,
-      `INSERT INTO refund_balances (payment_id, tenant_id, payment_kind, cap_cents) VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING`,
-      [p.paymentId, p.tenantId, p.kind, p.capCents],
+      `INSERT INTO refund_balances (payment_id, tenant_id, payment_kind, cap_cents, parent_id) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (payment_id) DO NOTHING`,
+      [p.paymentId, p.tenantId, p.kind, p.capCents, p.parentId],
     );
     const r = await exec(
       tx,
@@ -100,17 +106,26 @@ export class RefundsRepository {
     return r.count === 1;
   }
 
-  /** Gives a failed or reversed refund's amount back to the balance. */
+  /**
+   * Gives a failed or reversed refund's amount back to the balance. What MED devoluções took of a
+   * Pix (`med_cents`) and could not be held while this refund held its amount is held now.
+   */
   async release(tx: Tx, paymentId: string, amountCents: number): Promise<void> {
-    await exec(tx, `UPDATE refund_balances SET refunded_cents = refunded_cents - $2 WHERE payment_id = $1`, [paymentId, amountCents]);
+    await exec(
+      tx,
+      `UPDATE refund_balances SET refunded_cents = refunded_cents - $2,
+         disputed_cents = GREATEST(disputed_cents, LEAST(med_cents, cap_cents - (refunded_cents - $2)))
+       WHERE payment_id = $1`,
+      [paymentId, amountCents],
+    );
   }
 
   async insert(tx: Tx, r: NewRefund): Promise<RefundRecord> {
     const [row] = await rows<RefundRow>(
       tx,
       `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id,
-         next_attempt_at, created_at, updated_at, succeeded_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END) RETURNING *`,
+         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14) RETURNING *`,
       [
         r.id,
         r.payment.tenantId,
@@ -124,6 +139,8 @@ export class RefundsRepository {
         r.requestId,
         r.nextAttemptAt,
         r.now,
+        r.payment.rail,
+        r.payment.parentId,
       ],
     );
     return refund(row);
@@ -147,13 +164,16 @@ export class RefundsRepository {
     return row ? refund(row) : null;
   }
 
-  /** The acquirer took the refund (its verdict comes later): its reference kept, nothing more to send. */
-  async taken(id: string, providerReference: string, now: Date): Promise<void> {
+  /**
+   * The provider took the refund (its verdict comes later): its reference kept; nothing more to
+   * send (`lookupAt` null), or looked up then if no verdict came (a Pix devolução still EM_PROCESSAMENTO).
+   */
+  async taken(id: string, providerReference: string | null, now: Date, lookupAt: Date | null = null): Promise<void> {
     await exec(
       this.ds,
-      `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), next_attempt_at = NULL, updated_at = $3
+      `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), next_attempt_at = $4, updated_at = $3
         WHERE id = $1 AND status = 'PENDING'`,
-      [id, providerReference || null, now],
+      [id, providerReference || null, now, lookupAt],
     );
   }
 
@@ -190,18 +210,39 @@ export class RefundsRepository {
     return this.find(this.ds, tenantId, id);
   }
 
-  async list(tenantId: string, paymentId: string | null, limit: number, offset: number): Promise<[RefundRecord[], number]> {
-    const where = `tenant_id = $1 AND ($2::uuid IS NULL OR payment_id = $2)`;
+  /** The tenant's refunds, of one payment and/or of one parent (a link, a recurrence) when given. */
+  async list(
+    tenantId: string,
+    of: { paymentId?: string | null; parentId?: string | null },
+    limit: number,
+    offset: number,
+  ): Promise<[RefundRecord[], number]> {
+    const where = `tenant_id = $1 AND ($2::uuid IS NULL OR payment_id = $2) AND ($3::uuid IS NULL OR parent_id = $3)`;
+    const by = [tenantId, of.paymentId ?? null, of.parentId ?? null];
     const [items, count] = await Promise.all([
-      rows<RefundRow>(this.ds, `SELECT * FROM refunds WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [
-        tenantId,
-        paymentId,
-        limit,
-        offset,
-      ]),
-      maybeOne<{ n: string }>(this.ds, `SELECT count(*) AS n FROM refunds WHERE ${where}`, [tenantId, paymentId]),
+      rows<RefundRow>(this.ds, `SELECT * FROM refunds WHERE ${where} ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`, [...by, limit, offset]),
+      maybeOne<{ n: string }>(this.ds, `SELECT count(*) AS n FROM refunds WHERE ${where}`, by),
     ]);
     return [items.map(refund), Number(count?.n ?? 0)];
+  }
+
+  /** What went back of each parent's payments (a link's, a recurrence's), summed. */
+  async totalsOfParents(parentIds: string[]): Promise<Map<string, RefundTotal>> {
+    const ids = parentIds.filter(isUuid);
+    if (!ids.length) return new Map();
+    const found = await rows<{ parent_id: string; refunded: string; disputed: string; cap: string }>(
+      this.ds,
+      `SELECT parent_id, sum(refunded_cents) AS refunded, sum(disputed_cents) AS disputed, sum(cap_cents) AS cap
+         FROM refund_balances WHERE parent_id = ANY($1::uuid[]) GROUP BY parent_id`,
+      [ids],
+    );
+    return new Map(
+      found.map((b) => {
+        const refunded = Number(b.refunded);
+        const disputed = Number(b.disputed);
+        return [b.parent_id, { refundedCents: refunded, disputedCents: disputed, refundableCents: Number(b.cap) - refunded - disputed }];
+      }),
+    );
   }
 
   async totals(paymentIds: string[]): Promise<Map<string, RefundTotal>> {

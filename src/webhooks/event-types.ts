@@ -7,6 +7,7 @@ export const ACQUIRING_EVENT_TYPES = [
   'acquiring.payment_slip_notification',
   'acquiring.refund',
   'acquiring.dispute',
+  'acquiring.med_case',
 ] as const;
 export type AcquiringEventType = (typeof ACQUIRING_EVENT_TYPES)[number];
 

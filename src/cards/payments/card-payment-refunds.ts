@@ -34,8 +34,11 @@ export function refundable(p: CardPaymentRecord): RefundablePayment {
   const held = p.status === 'PREAUTH';
   return {
     kind: 'card_payment',
+    rail: 'card',
     paymentId: p.id,
     tenantId: p.tenantId,
+    parentId: null,
+    pix: null,
     state: captured ? 'captured' : held ? 'authorized' : 'not_refundable',
     status: p.status,
     capCents: captured ? (p.capturedAmountCents ?? p.amountCents) : p.amountCents,

@@ -1,12 +1,19 @@
 /**
  * What the refunds module needs of a payment another feature owns, and the one thing it asks that
- * feature to do. Bound by the feature that owns the payments (cards binds `CardPaymentRefunds`);
- * the refunds module never reads their tables.
+ * feature to do. Bound by the feature that owns the payments (cards binds `CardPaymentRefunds`,
+ * links `LinkPaymentRefunds`, pix-automatic `BillingRefunds`); the refunds module never reads
+ * their tables.
  */
+export type RefundablePaymentKind = 'card_payment' | 'link_payment' | 'billing';
+
 export interface RefundablePayment {
-  kind: 'card_payment';
+  kind: RefundablePaymentKind;
+  /** How the money goes back: `card` (the acquirer's refund) or `pix` (an API Pix devolução of the Pix received). */
+  rail: 'card' | 'pix';
   paymentId: string;
   tenantId: string;
+  /** What the payment belongs to: its link (`link_payment`), its recurrence (`billing`); null for a card payment. */
+  parentId: string | null;
   /**
    * `captured`: money was taken, a refund sends (part of) it back; `authorized`: a
    * pre-authorization never captured, a refund of it is a void; `not_refundable`: neither
@@ -19,6 +26,22 @@ export interface RefundablePayment {
   capCents: number;
   /** The acquirer's id of the payment (Adyen's pspReference), when it has one. */
   acquirerTransactionId: string | null;
+  /** Rail `pix`: the Pix received (its endToEndId, and when it settled: devoluções are allowed for 90 days). */
+  pix: { endToEndId: string; settledAt: Date } | null;
+}
+
+/** A link's payments as refunds see them: a Pix (or a boleto paid by its Pix QR) received over API Pix. */
+export abstract class LinkPaymentRefunds {
+  /** The tenant's payment (any tenant's for `null`); with `linkId`, only when it belongs to that link. */
+  abstract find(tenantId: string | null, paymentId: string, linkId?: string): Promise<RefundablePayment | null>;
+}
+
+/** Pix Automático billings as refunds see them: a billing paid by its cobr's Pix. */
+export abstract class BillingRefunds {
+  /** The tenant's billing (any tenant's for `null`); with `recurrenceId`, only when it belongs to that recurrence. */
+  abstract find(tenantId: string | null, billingId: string, recurrenceId?: string): Promise<RefundablePayment | null>;
+  /** The billing a received Pix paid (by its endToEndId), for a devolução the PSP reports on it. */
+  abstract findByEndToEndId(endToEndId: string): Promise<RefundablePayment | null>;
 }
 
 export abstract class CardPaymentRefunds {
@@ -36,7 +59,7 @@ export abstract class CardPaymentRefunds {
 export interface RefundTotal {
   /** Refunds pending or done. */
   refundedCents: number;
-  /** Held by a dispute (chargeback) that stands. */
+  /** Held by a dispute (chargeback) that stands, or taken by a MED devolução (Pix). */
   disputedCents: number;
   /** What can still be refunded. */
   refundableCents: number;
@@ -45,4 +68,6 @@ export interface RefundTotal {
 export abstract class RefundTotals {
   /** Totals of the payments that have any refund or dispute; a payment absent from the map has none. */
   abstract of(paymentIds: string[]): Promise<Map<string, RefundTotal>>;
+  /** The same summed per parent (a link, a recurrence): what went back of all its payments. */
+  abstract ofParents(parentIds: string[]): Promise<Map<string, RefundTotal>>;
 }

@@ -218,6 +218,23 @@ export interface Tables {
     link_id: string;
     expires_at: Date;
   };
+  med_cases: {
+    id: string;
+    tenant_id: string;
+    payment_id: string;
+    payment_kind: string;
+    end_to_end_id: string;
+    devolucao_id: string;
+    rtr_id: string | null;
+    natureza: string;
+    amount_cents: string;
+    status: string;
+    descricao: string | null;
+    motivo: string | null;
+    returned_at: Date | null;
+    created_at: Date;
+    updated_at: Date;
+  };
   pix_api_callbacks: {
     kind: string;
     id: string;
@@ -246,6 +263,8 @@ export interface Tables {
     last_error: string | null;
     received_at: Date;
     applied_at: Date | null;
+    amount_cents: string | null;
+    horario: Date | null;
   };
   pix_billings: {
     id: string;
@@ -318,6 +337,8 @@ export interface Tables {
     cap_cents: string;
     refunded_cents: string;
     disputed_cents: string;
+    parent_id: string | null;
+    med_cents: string;
   };
   refunds: {
     id: string;
@@ -341,6 +362,8 @@ export interface Tables {
     succeeded_at: Date | null;
     failed_at: Date | null;
     reversed_at: Date | null;
+    rail: string;
+    parent_id: string | null;
   };
   sandbox_acquirer_boletos: {
     id: string;

@@ -6,6 +6,8 @@ import { AcquirerEvents } from '../acquirer/acquirer-events';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { decimalStringToCents } from '../../common/formats/money';
 import * as sql from '../../platform/database/sql';
+import { PixDevolucaoEvents } from '../pix-devolucoes.port';
+import { DevolucaoAnswer, devolucaoOf } from './pix-api-devolucoes';
 
 const LEASE_MS = 60_000;
 const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
@@ -30,6 +32,7 @@ interface PixAnswer {
   txid?: string;
   valor: string;
   horario: string;
+  devolucoes?: DevolucaoAnswer[];
 }
 
 /**
@@ -52,14 +55,20 @@ export class PixApiReceivedPix {
     private readonly client: PixApiClient,
     private readonly events: AcquirerEvents,
     private readonly clock: Clock,
+    private readonly devolucoes: PixDevolucaoEvents,
   ) {}
 
-  /** Records the endToEndIds of a callback (one statement); a repeat changes nothing. */
+  /**
+   * Records the endToEndIds of a callback (one statement). A Pix already read is read again: the
+   * PSP calls back again for the same endToEndId when one of its devoluções changes, and the Pix
+   * read back then carries them (its charge is applied again too, which changes nothing).
+   */
   async record(ids: string[]): Promise<void> {
     if (!ids.length) return;
     await sql.rows(
       this.ds,
-      `INSERT INTO pix_api_pix_received (end_to_end_id) SELECT unnest($1::text[]) ON CONFLICT (end_to_end_id) DO NOTHING`,
+      `INSERT INTO pix_api_pix_received AS r (end_to_end_id) SELECT unnest($1::text[])
+       ON CONFLICT (end_to_end_id) DO UPDATE SET status = 'PENDING', attempts = 0, next_attempt_at = now() WHERE r.status <> 'PENDING'`,
       [[...new Set(ids)]],
     );
   }
@@ -109,8 +118,20 @@ export class PixApiReceivedPix {
       throw e;
     }
     const charge = pix.txid ? await this.charge(pix.txid) : null;
-    if (!charge) return this.finish(e2eid, 'IGNORED', pix.txid ?? null, 'no charge of ours has this txid');
     const cents = decimalStringToCents(String(pix.valor));
+    await sql.rows(this.ds, `UPDATE pix_api_pix_received SET amount_cents = $2, horario = $3 WHERE end_to_end_id = $1`, [
+      e2eid,
+      cents,
+      pix.horario ? new Date(pix.horario) : null,
+    ]);
+    // devoluções first: a Pix Automático payment's Pix has no charge of ours, and is given back all the same
+    await this.devolucoes.dispatch({
+      endToEndId: e2eid,
+      transactionId: charge?.transactionId ?? null,
+      txid: pix.txid ?? null,
+      devolucoes: (pix.devolucoes ?? []).map(devolucaoOf),
+    });
+    if (!charge) return this.finish(e2eid, 'IGNORED', pix.txid ?? null, 'no charge of ours has this txid');
     if (cents !== charge.amountCents) {
       this.logger.warn(
         { endToEndId: e2eid, txid: charge.txid, expected: charge.amountCents, received: cents },

@@ -34,8 +34,20 @@ export class CreateRefundDto {
 export class RefundDto {
   @ApiProperty({ example: '0b8f7e0c-5d1e-4a8b-9f3e-2c6d7a1b4e55' })
   refundId: string;
-  @ApiProperty({ description: 'The card payment it belongs to', example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  @ApiProperty({ description: 'The payment it belongs to', example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
   paymentId: string;
+  @ApiProperty({
+    enum: ['card_payment', 'link_payment', 'billing'],
+    description: "The payment's kind: a card payment, a payment on a link (its Pix, or a boleto paid by its Pix QR), a Pix Automático billing",
+    example: 'card_payment',
+  })
+  paymentKind: 'card_payment' | 'link_payment' | 'billing';
+  @ApiProperty({
+    enum: ['card', 'pix'],
+    description: "How the money goes back: `card` (the acquirer's refund) or `pix` (an API Pix devolução of the Pix received)",
+    example: 'card',
+  })
+  rail: 'card' | 'pix';
   @ApiProperty({
     enum: ['refund', 'void'],
     description: '`void`: a pre-authorization never captured, released instead of refunded',
@@ -53,19 +65,22 @@ export class RefundDto {
   @ApiProperty({
     enum: REFUND_STATUSES,
     description:
-      'PENDING: sent (or being sent) to the acquirer; SUCCEEDED: the acquirer refunded it; FAILED: it did not (see failureCode); REVERSED: it had succeeded and the acquirer undid it (the money is back with the merchant and can be refunded again)',
+      'PENDING: sent (or being sent) to the acquirer or PSP (a devolução EM_PROCESSAMENTO); SUCCEEDED: refunded (a devolução DEVOLVIDO); FAILED: it did not (see failureCode); REVERSED: it had succeeded and the acquirer undid it (the money is back with the merchant and can be refunded again)',
     example: 'PENDING',
   })
   status: RefundStatus;
-  @ApiPropertyOptional({ description: "The acquirer's reference of the refund (Adyen's pspReference)", example: 'QFQTPCQ8HXSKGK82' })
+  @ApiPropertyOptional({
+    description: "The provider's reference of the refund (Adyen's pspReference; a devolução's rtrId)",
+    example: 'QFQTPCQ8HXSKGK82',
+  })
   providerReference?: string;
   @ApiPropertyOptional({
     description:
-      'Why it failed: `refund_declined` (the acquirer or scheme refused it), `refund_failed_later` (it failed after being reported done), `acquirer_rejected` (the acquirer refused the call)',
+      'Why it failed: `refund_declined` (the acquirer or scheme refused it), `refund_failed_later` (it failed after being reported done), `acquirer_rejected` (the acquirer refused the call); a Pix devolução: `devolucao_nao_realizada` (the PSP reported it NAO_REALIZADO: its motivo in failureReason), `devolucao_exceeds_pix`, `refund_window_closed`, `devolucao_id_reused`, `pix_not_found`, `devolucao_rejected` (the PSP refused the request)',
     example: 'refund_declined',
   })
   failureCode?: string;
-  @ApiPropertyOptional({ description: "The acquirer's own words, as it gave them", example: 'Refund declined' })
+  @ApiPropertyOptional({ description: "The provider's own words, as it gave them (a devolução's motivo)", example: 'Refund declined' })
   failureReason?: string;
   @ApiProperty({ example: '2026-11-26T12:00:00Z' })
   createdAt: string;

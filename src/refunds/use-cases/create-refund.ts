@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CardPaymentRefunds, RefundablePayment } from '../../common/contracts/refundable-payments.port';
+import type { RefundablePayment } from '../../common/contracts/refundable-payments.port';
 import { fromCents, toCents } from '../../common/formats/money';
 import { Clock } from '../../platform/clock/clock';
 import { transaction } from '../../platform/database/sql';
@@ -10,36 +10,53 @@ import { RefundEvents } from '../refund-events';
 import { refundView } from '../refund.view';
 import { RefundErrors } from '../refunds.errors';
 import { RefundRecord, RefundsRepository } from '../refunds.repository';
+import { PaymentRef, PaymentsOf } from '../payments-of';
+import { refusalError } from '../refund-refusals';
 import { SendRefund } from './send-refund';
 
 /** How long a refund waits for its first answer before the job sends it again. */
 const FIRST_RESEND_MS = 30_000;
+/** A Pix may be given back for 90 days from its settlement (API Pix: PixDevolucaoInvalida past it). */
+export const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
+
+const NOT_FOUND: Record<PaymentRef['kind'], string> = {
+  card_payment: 'No such card payment for this tenant',
+  link_payment: 'No such payment on this link for this tenant',
+  billing: 'No such billing on this recurrence for this tenant',
+};
 
 /**
- * `POST …/payments/{paymentId}/refunds`. A captured payment: the amount (all that remains when
- * omitted) is reserved against the payment's balance by a conditional UPDATE, the refund and its
- * webhook written, all in one transaction; then the acquirer is asked, and the answer applied. A
- * pre-authorization never captured: the refund is a void, of the whole amount, done at the
- * acquirer first; nothing is written when the acquirer does not release it.
+ * `POST …/payments/{paymentId}/refunds` (a card payment, a link's payment, a billing). A captured
+ * payment: the amount (all that remains when omitted) is reserved against the payment's balance by
+ * a conditional UPDATE, the refund and its webhook written, all in one transaction; then the
+ * provider is asked on the payment's rail, and the answer applied. A Pix is refused before
+ * anything is written once 90 days have passed since it settled. A pre-authorization never
+ * captured: the refund is a void, of the whole amount, done at the acquirer first; nothing is
+ * written when the acquirer does not release it.
  */
 @Injectable()
 export class CreateRefund {
   constructor(
     private readonly ds: DataSource,
     private readonly refunds: RefundsRepository,
-    private readonly payments: CardPaymentRefunds,
+    private readonly payments: PaymentsOf,
     private readonly sender: SendRefund,
     private readonly events: RefundEvents,
     private readonly clock: Clock,
   ) {}
 
-  async execute(tenantId: string, paymentId: string, dto: CreateRefundDto, requestId: string | null): Promise<RefundRecord> {
-    const p = await this.payments.find(tenantId, paymentId);
-    if (!p) throw RefundErrors.error('payment_not_found', 'No such card payment for this tenant');
-    if (p.state === 'not_refundable' || !p.acquirerTransactionId)
+  async execute(tenantId: string, ref: PaymentRef, dto: CreateRefundDto, requestId: string | null): Promise<RefundRecord> {
+    const p = await this.payments.find(tenantId, ref);
+    if (!p) throw RefundErrors.error('payment_not_found', NOT_FOUND[ref.kind]);
+    if (p.state === 'not_refundable' || (p.rail === 'card' ? !p.acquirerTransactionId : !p.pix))
       throw RefundErrors.error('payment_not_refundable', `A ${p.status} payment has nothing to refund`);
     const cents = dto.amount === undefined ? null : toCents(dto.amount);
     if (p.state === 'authorized') return this.voidAuthorization(p, cents, dto, requestId);
+    if (p.pix && this.clock.now().getTime() - p.pix.settledAt.getTime() > DEVOLUCAO_WINDOW_MS)
+      throw RefundErrors.error(
+        'refund_window_closed',
+        `A Pix can be given back for 90 days from its settlement; this one settled on ${p.pix.settledAt.toISOString()}`,
+      );
 
     const refund = await transaction(this.ds, async (tx) => {
       const left = (await this.refunds.totals([p.paymentId])).get(p.paymentId)?.refundableCents ?? p.capCents;
@@ -70,7 +87,9 @@ export class CreateRefund {
       await this.events.refundChanged(tx, p.tenantId, refundView(r), now);
       return r;
     });
-    return this.sender.send(refund, p.acquirerTransactionId);
+    const { refund: after, refused } = await this.sender.send(refund, p);
+    if (refused) throw refusalError(refused, after);
+    return after;
   }
 
   private async voidAuthorization(p: RefundablePayment, cents: number | null, dto: CreateRefundDto, requestId: string | null) {

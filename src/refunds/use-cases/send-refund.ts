@@ -1,67 +1,46 @@
 import { Injectable } from '@nestjs/common';
-import { CardPaymentRefunds } from '../../common/contracts/refundable-payments.port';
+import type { RefundablePayment } from '../../common/contracts/refundable-payments.port';
 import { Clock } from '../../platform/clock/clock';
-import { ProviderCallError } from '../../platform/http/resilient-http';
 import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
-import { AcquirerPort } from '../../provider/acquirer.port';
+import type { PixDevolucaoRefused } from '../../provider/pix-devolucoes.port';
+import { PaymentsOf } from '../payments-of';
 import { RefundRecord, RefundsRepository } from '../refunds.repository';
-import { ApplyRefundOutcome } from './apply-refund-outcome';
+import { RefundRails } from './refund-rails';
 
 /**
- * Sends a refund to the acquirer and applies its first answer. Our refund id is the acquirer's
- * idempotency key, so sending again is always safe: a refund whose answer was lost, or whose
- * process died before sending, is sent again by the `refunds-send` job (leased rows, 30 s then
- * doubling) until the acquirer answers; it refunds once. A 4xx refusal fails the refund at once.
+ * Sends a refund on its rail (RefundRails: the acquirer's refund, or an API Pix devolução) and
+ * applies its first answer. Our refund id is the provider's idempotency key (the acquirer's key,
+ * the devolução's `{id}`), so sending again is always safe: a refund whose answer was lost, or
+ * whose process died before sending, is sent again by the `refunds-send` job (leased rows, 30 s
+ * then doubling) until the provider answers; it refunds once. A devolução the PSP took
+ * (EM_PROCESSAMENTO) is looked up by the same job when no callback settled it. A 4xx refusal fails
+ * the refund at once.
  */
 @Injectable()
 export class SendRefund {
   constructor(
     private readonly refunds: RefundsRepository,
-    private readonly payments: CardPaymentRefunds,
-    private readonly acquirer: AcquirerPort,
-    private readonly outcome: ApplyRefundOutcome,
+    private readonly payments: PaymentsOf,
+    private readonly rails: RefundRails,
     private readonly clock: Clock,
     jobs: PeriodicJobs,
   ) {
     jobs.schedule({ name: 'refunds-send', everyMs: 10_000, run: () => this.sendDue() });
   }
 
-  /** The refund as it stands after the acquirer's first answer (or unchanged when there was none). */
-  async send(r: RefundRecord, acquirerTransactionId: string): Promise<RefundRecord> {
-    try {
-      const a = await this.acquirer.refundCard({ refundId: r.id, acquirerTransactionId, amountCents: r.amountCents });
-      if (a.status === 'PENDING') {
-        await this.refunds.taken(r.id, a.acquirerRefundId, this.clock.now());
-      } else {
-        await this.outcome.apply(r.id, {
-          trigger: a.status === 'SUCCEEDED' ? 'succeeded' : 'failed',
-          providerReference: a.acquirerRefundId,
-          failureReason: a.reason ?? null,
-        });
-      }
-    } catch (e) {
-      if (!(e instanceof ProviderCallError)) throw e;
-      // no answer: it stays PENDING and the job sends it again with the same id
-      if (e.code === 'provider_rejected')
-        await this.outcome.apply(r.id, { trigger: 'failed', failureCode: 'acquirer_rejected', failureReason: refusalCode(e.body) });
-    }
-    return (await this.refunds.get(r.id))!;
+  /** The refund as it stands after the provider's first answer (or unchanged when there was none), and the PSP's refusal if any. */
+  async send(r: RefundRecord, p: RefundablePayment): Promise<{ refund: RefundRecord; refused: PixDevolucaoRefused | null }> {
+    const refused = await this.rails.send(r, p);
+    return { refund: (await this.refunds.get(r.id))!, refused };
   }
 
-  /** One pass of the job: every pending refund due for a (re)send. */
+  /** One pass of the job: every pending refund due for a (re)send or a lookup. */
   async sendDue(limit = 50): Promise<number> {
     const due = await this.refunds.lease(this.clock.now(), limit);
     for (const r of due) {
-      const p = await this.payments.find(r.tenantId, r.paymentId);
-      if (p?.acquirerTransactionId) await this.send(r, p.acquirerTransactionId);
+      const p = await this.payments.find(r.tenantId, { kind: r.paymentKind, paymentId: r.paymentId });
+      if (p) await this.rails.resend(r, p);
     }
     return due.length;
   }
-}
-
-/** The acquirer's own code of a refusal (Adyen's `errorCode`, the service protocol's `error`), never its message. */
-function refusalCode(body: unknown): string | null {
-  const b = (body && typeof body === 'object' ? body : {}) as { errorCode?: unknown; error?: unknown };
-  const code = typeof b.errorCode === 'string' ? b.errorCode : typeof b.error === 'string' ? b.error : null;
-  return code && /^[\w.-]{1,64}$/.test(code) ? code : null;
 }

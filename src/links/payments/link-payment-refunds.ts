@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { LinkPaymentRefunds, RefundablePayment } from '../../common/contracts/refundable-payments.port';
+import { PixDevolucoes } from '../../provider/pix-devolucoes.port';
+import { PaymentItem } from './payment.types';
+import { PaymentsRepository } from './payments.repository';
+
+/** Paid by a Pix the PSP received: a link's Pix (AUTHORIZED or SETTLED) or a boleto paid by its Pix QR. */
+const PAID_BY_PIX: Record<string, readonly string[]> = { PIX: ['AUTHORIZED', 'SETTLED'], BOLETO: ['PAID_PIX'], CARD: [] };
+
+/**
+ * Binds the refunds module's `LinkPaymentRefunds`: a link's payments as refunds see them. A payment
+ * paid by Pix over API Pix is refundable by devolução of the Pix received, up to its valor (the PSP
+ * edge knows its endToEndId and settlement time). A boleto paid by bank clearing, a card payment of
+ * a link, or a Pix the acquirer received (BANK_PROVIDER=service) is not refundable here.
+ */
+@Injectable()
+export class LinkPaymentRefundsOfLinks extends LinkPaymentRefunds {
+  constructor(
+    private readonly payments: PaymentsRepository,
+    private readonly devolucoes: PixDevolucoes,
+  ) {
+    super();
+  }
+
+  async find(tenantId: string | null, paymentId: string, linkId?: string): Promise<RefundablePayment | null> {
+    const p = await this.payments.find(paymentId);
+    if (!p || (tenantId !== null && p.tenantId !== tenantId) || (linkId !== undefined && p.linkId !== linkId)) return null;
+    const pix = PAID_BY_PIX[p.method]?.includes(p.status) ? await this.devolucoes.receivedFor(p.id) : null;
+    return refundable(p, pix);
+  }
+}
+
+function refundable(p: PaymentItem, pix: Awaited<ReturnType<PixDevolucoes['receivedFor']>>): RefundablePayment {
+  return {
+    kind: 'link_payment',
+    rail: p.method === 'CARD' ? 'card' : 'pix',
+    paymentId: p.id,
+    tenantId: p.tenantId,
+    parentId: p.linkId,
+    state: pix ? 'captured' : 'not_refundable',
+    status: p.method === 'BOLETO' && p.status === 'PAID' ? 'PAID (by bank clearing)' : `${p.method} ${p.status}`,
+    capCents: pix?.amountCents ?? p.amountCents,
+    acquirerTransactionId: null,
+    pix: pix && { endToEndId: pix.endToEndId, settledAt: pix.settledAt },
+  };
+}
