@@ -191,7 +191,7 @@ export class RefundsRepository {
   }
 
   async list(tenantId: string, paymentId: string | null, limit: number, offset: number): Promise<[RefundRecord[], number]> {
-    const where = `tenant_id = $1 AND ($2::uuid IS NULL OR payment_id = $2)`;
+    const where = `tenant_id = $1 AND ($2::text IS NULL OR payment_id = $2)`;
     const [items, count] = await Promise.all([
       rows<RefundRow>(this.ds, `SELECT * FROM refunds WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [
         tenantId,
@@ -205,9 +205,10 @@ export class RefundsRepository {
   }
 
   async totals(paymentIds: string[]): Promise<Map<string, RefundTotal>> {
-    const ids = paymentIds.filter(isUuid);
-    if (!ids.length) return new Map();
-    const found = await rows<Row<'refund_balances'>>(this.ds, `SELECT * FROM refund_balances WHERE payment_id = ANY($1::uuid[])`, [ids]);
+    if (!paymentIds.length) return new Map();
+    const found = await rows<Row<'refund_balances'>>(this.ds, `SELECT * FROM refund_balances WHERE payment_id = ANY($1::text[])`, [
+      paymentIds,
+    ]);
     return new Map(
       found.map((b) => {
         const refunded = Number(b.refunded_cents);

@@ -41,9 +41,10 @@ export class CreateRefund {
     const cents = dto.amount === undefined ? null : toCents(dto.amount);
     if (p.state === 'authorized') return this.voidAuthorization(p, cents, dto, requestId);
 
+    // read before the transaction (never a second pool client while holding one); the reserve is the guard
+    const left = (await this.refunds.totals([p.paymentId])).get(p.paymentId)?.refundableCents ?? p.capCents;
+    const amount = cents ?? left;
     const refund = await transaction(this.ds, async (tx) => {
-      const left = (await this.refunds.totals([p.paymentId])).get(p.paymentId)?.refundableCents ?? p.capCents;
-      const amount = cents ?? left;
       if (amount <= 0 || !(await this.refunds.reserve(tx, p, amount)))
         throw RefundErrors.error(
           'refund_exceeds_refundable',
