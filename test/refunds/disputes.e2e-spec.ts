@@ -1,6 +1,7 @@
 import { http } from '../support/test-app';
-import { api, CardsApp, startCardsApp, tokenize } from '../cards/support';
-import { AdyenHops, until } from '../provider/adyen-support';
+import { api, CardsApp } from '../cards/support';
+import { until } from '../provider/adyen-support';
+import { onCardEdge } from './support';
 
 /**
  * Chargebacks played by the sandbox acquirer on the test clock, on both card edges: the dispute
@@ -8,25 +9,13 @@ import { AdyenHops, until } from '../provider/adyen-support';
  * when won; the tenant reads it and gets `acquiring.dispute` at each stage.
  */
 describe.each(['service', 'adyen'] as const)('card disputes (ACQUIRER_PROVIDER=%s)', (provider) => {
+  const edge = onCardEdge(provider);
+  const sale = (amount: number) => edge.pay(amount);
   let c: CardsApp;
-  const hops = new AdyenHops();
-
-  beforeAll(async () => {
-    const env = provider === 'adyen' ? await hops.start() : { ACQUIRER_PROVIDER: 'service' };
-    c = await startCardsApp({ ...env, SANDBOX_ACQUIRER_TICK_MS: '100' });
-    if (provider === 'adyen') hops.aim(c.t.url);
-  });
-  afterAll(async () => {
-    await c.close();
-    if (provider === 'adyen') await hops.close();
+  beforeAll(() => {
+    c = edge.c;
   });
 
-  const sale = async (amount: number) => {
-    const card = await tokenize(c);
-    const r = await api(c, 'POST', '/v1/acquiring/payments', { amount, tokenData: { slugStoredCard: card.slugStoredCard } });
-    expect(r.body.status).toBe('ACCEPTED');
-    return r.body.paymentId as string;
-  };
   const play = async (paymentId: string, sequence: string) => {
     const r = await http(c.t.url, 'POST', '/sandbox/acquirer/disputes', { paymentReference: paymentId, sequence });
     expect(r.status).toBe(201);
