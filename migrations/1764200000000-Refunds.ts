@@ -16,7 +16,7 @@ export class Refunds1764200000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE refund_balances (
-        payment_id uuid PRIMARY KEY,
+        payment_id text PRIMARY KEY,
         tenant_id uuid NOT NULL,
         payment_kind text NOT NULL CHECK (payment_kind IN ('card_payment')),
         cap_cents bigint NOT NULL CHECK (cap_cents > 0),
@@ -28,7 +28,7 @@ export class Refunds1764200000000 implements MigrationInterface {
       CREATE TABLE refunds (
         id uuid PRIMARY KEY,
         tenant_id uuid NOT NULL,
-        payment_id uuid NOT NULL REFERENCES refund_balances (payment_id),
+        payment_id text NOT NULL REFERENCES refund_balances (payment_id),
         payment_kind text NOT NULL CHECK (payment_kind IN ('card_payment')),
         method text NOT NULL CHECK (method IN ('refund', 'void')),
         amount_cents bigint NOT NULL CHECK (amount_cents > 0),
@@ -55,7 +55,7 @@ export class Refunds1764200000000 implements MigrationInterface {
       CREATE TABLE disputes (
         id uuid PRIMARY KEY,
         tenant_id uuid NOT NULL,
-        payment_id uuid NOT NULL UNIQUE REFERENCES refund_balances (payment_id),
+        payment_id text NOT NULL UNIQUE REFERENCES refund_balances (payment_id),
         payment_kind text NOT NULL CHECK (payment_kind IN ('card_payment')),
         provider_reference text NOT NULL,
         stage text NOT NULL,

@@ -20,17 +20,17 @@ export class PixRefunds1764220000000 implements MigrationInterface {
       await q.query(`ALTER TABLE ${t} DROP CONSTRAINT ${t}_payment_kind_check`);
       await q.query(`ALTER TABLE ${t} ADD CONSTRAINT ${t}_payment_kind_check CHECK (payment_kind IN ${KINDS})`);
     }
-    await q.query(`ALTER TABLE refund_balances ADD COLUMN parent_id uuid`);
+    await q.query(`ALTER TABLE refund_balances ADD COLUMN parent_id text`);
     await q.query(`ALTER TABLE refund_balances ADD COLUMN med_cents bigint NOT NULL DEFAULT 0 CHECK (med_cents >= 0)`);
     await q.query(`CREATE INDEX refund_balances_parent_idx ON refund_balances (parent_id) WHERE parent_id IS NOT NULL`);
     await q.query(`ALTER TABLE refunds ADD COLUMN rail text NOT NULL DEFAULT 'card' CHECK (rail IN ('card', 'pix'))`);
-    await q.query(`ALTER TABLE refunds ADD COLUMN parent_id uuid`);
+    await q.query(`ALTER TABLE refunds ADD COLUMN parent_id text`);
     await q.query(`CREATE INDEX refunds_parent_idx ON refunds (parent_id, created_at DESC) WHERE parent_id IS NOT NULL`);
     await q.query(`
       CREATE TABLE med_cases (
         id uuid PRIMARY KEY,
         tenant_id uuid NOT NULL,
-        payment_id uuid NOT NULL REFERENCES refund_balances (payment_id),
+        payment_id text NOT NULL REFERENCES refund_balances (payment_id),
         payment_kind text NOT NULL CHECK (payment_kind IN ${KINDS}),
         end_to_end_id text NOT NULL,
         devolucao_id text NOT NULL,

@@ -6,7 +6,7 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const GUIDES = ['auth', 'webhooks', 'pix-automatic', 'links', 'cards'];
+const GUIDES = ['auth', 'webhooks', 'pix-automatic', 'links', 'cards', 'refunds'];
 
 function part(name) {
   return readFileSync(join(root, 'docs/readme', name), 'utf8').trim();

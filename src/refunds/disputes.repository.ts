@@ -97,7 +97,7 @@ export class DisputesRepository {
   }
 
   async list(tenantId: string, paymentId: string | null, limit: number, offset: number): Promise<[DisputeRecord[], number]> {
-    const where = `tenant_id = $1 AND ($2::uuid IS NULL OR payment_id = $2) AND stage <> 'NONE'`;
+    const where = `tenant_id = $1 AND ($2::text IS NULL OR payment_id = $2) AND stage <> 'NONE'`;
     const [items, count] = await Promise.all([
       rows<DisputeRow>(this.ds, `SELECT * FROM disputes WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [
         tenantId,

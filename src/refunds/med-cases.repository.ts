@@ -127,7 +127,7 @@ export class MedCasesRepository {
   }
 
   async list(tenantId: string, paymentId: string | null, limit: number, offset: number): Promise<[MedCaseRecord[], number]> {
-    const where = `tenant_id = $1 AND ($2::uuid IS NULL OR payment_id = $2)`;
+    const where = `tenant_id = $1 AND ($2::text IS NULL OR payment_id = $2)`;
     const [items, count] = await Promise.all([
       rows<Row<'med_cases'>>(this.ds, `SELECT * FROM med_cases WHERE ${where} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`, [
         tenantId,

@@ -217,7 +217,7 @@ export class RefundsRepository {
     limit: number,
     offset: number,
   ): Promise<[RefundRecord[], number]> {
-    const where = `tenant_id = $1 AND ($2::uuid IS NULL OR payment_id = $2) AND ($3::uuid IS NULL OR parent_id = $3)`;
+    const where = `tenant_id = $1 AND ($2::text IS NULL OR payment_id = $2) AND ($3::text IS NULL OR parent_id = $3)`;
     const by = [tenantId, of.paymentId ?? null, of.parentId ?? null];
     const [items, count] = await Promise.all([
       rows<RefundRow>(this.ds, `SELECT * FROM refunds WHERE ${where} ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`, [...by, limit, offset]),
@@ -228,13 +228,12 @@ export class RefundsRepository {
 
   /** What went back of each parent's payments (a link's, a recurrence's), summed. */
   async totalsOfParents(parentIds: string[]): Promise<Map<string, RefundTotal>> {
-    const ids = parentIds.filter(isUuid);
-    if (!ids.length) return new Map();
+    if (!parentIds.length) return new Map();
     const found = await rows<{ parent_id: string; refunded: string; disputed: string; cap: string }>(
       this.ds,
       `SELECT parent_id, sum(refunded_cents) AS refunded, sum(disputed_cents) AS disputed, sum(cap_cents) AS cap
-         FROM refund_balances WHERE parent_id = ANY($1::uuid[]) GROUP BY parent_id`,
-      [ids],
+         FROM refund_balances WHERE parent_id = ANY($1::text[]) GROUP BY parent_id`,
+      [parentIds],
     );
     return new Map(
       found.map((b) => {
@@ -246,9 +245,10 @@ export class RefundsRepository {
   }
 
   async totals(paymentIds: string[]): Promise<Map<string, RefundTotal>> {
-    const ids = paymentIds.filter(isUuid);
-    if (!ids.length) return new Map();
-    const found = await rows<Row<'refund_balances'>>(this.ds, `SELECT * FROM refund_balances WHERE payment_id = ANY($1::uuid[])`, [ids]);
+    if (!paymentIds.length) return new Map();
+    const found = await rows<Row<'refund_balances'>>(this.ds, `SELECT * FROM refund_balances WHERE payment_id = ANY($1::text[])`, [
+      paymentIds,
+    ]);
     return new Map(
       found.map((b) => {
         const refunded = Number(b.refunded_cents);

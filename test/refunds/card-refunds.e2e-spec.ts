@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
 import { SendRefund } from '../../src/refunds/use-cases/send-refund';
-import { api, CardsApp, startCardsApp, tokenize } from '../cards/support';
+import { api, CardsApp } from '../cards/support';
+import { onCardEdge } from './support';
 import { AdyenHops, until } from '../provider/adyen-support';
 import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
 
@@ -12,25 +13,15 @@ import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen
  * lost answer re-sent with the same key, duplicate and out-of-order notifications.
  */
 describe.each(['service', 'adyen'] as const)('card refunds (ACQUIRER_PROVIDER=%s)', (provider) => {
+  const edge = onCardEdge(provider);
+  const sale = (amount: number, captureMode: 'SALE' | 'PREAUTH' = 'SALE') => edge.pay(amount, captureMode);
   let c: CardsApp;
-  const hops = new AdyenHops();
-
-  beforeAll(async () => {
-    const env = provider === 'adyen' ? await hops.start() : { ACQUIRER_PROVIDER: 'service' };
-    c = await startCardsApp({ ...env, SANDBOX_ACQUIRER_TICK_MS: '100' });
-    if (provider === 'adyen') hops.aim(c.t.url);
-  });
-  afterAll(async () => {
-    await c.close();
-    if (provider === 'adyen') await hops.close();
+  let hops: AdyenHops;
+  beforeAll(() => {
+    c = edge.c;
+    hops = edge.hops;
   });
 
-  const sale = async (amount: number, captureMode: 'SALE' | 'PREAUTH' = 'SALE') => {
-    const card = await tokenize(c);
-    const r = await api(c, 'POST', '/v1/acquiring/payments', { amount, captureMode, tokenData: { slugStoredCard: card.slugStoredCard } });
-    expect(r.body.status).toBe(captureMode === 'SALE' ? 'ACCEPTED' : 'PREAUTH');
-    return r.body.paymentId as string;
-  };
   const refund = (paymentId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     api(c, 'POST', `/v1/acquiring/payments/${paymentId}/refunds`, { reason: 'requested_by_customer', ...body }, headers);
   const settled = (refundId: string, status: string) =>
@@ -160,28 +151,18 @@ describe.each(['service', 'adyen'] as const)('card refunds (ACQUIRER_PROVIDER=%s
 });
 
 describe('a refund whose answer is lost (ACQUIRER_PROVIDER=adyen)', () => {
-  let c: CardsApp;
-  const hops = new AdyenHops();
-  beforeAll(async () => {
-    const env = await hops.start();
-    c = await startCardsApp({ ...env, ACQUIRER_RETRY_DELAYS_MS: '10' });
-    hops.aim(c.t.url);
-  });
-  afterAll(async () => {
-    await c.close();
-    await hops.close();
-  });
+  const edge = onCardEdge('adyen', { ACQUIRER_RETRY_DELAYS_MS: '10' });
 
   it('is sent again with the same key by the job and refunds once', async () => {
-    const card = await tokenize(c);
-    const pay = await api(c, 'POST', '/v1/acquiring/payments', { amount: 25, tokenData: { slugStoredCard: card.slugStoredCard } });
+    const { c, hops } = edge;
+    const paymentId = await edge.pay(25);
     hops.checkout.onAnswer = (e) =>
       e.path.endsWith('/refunds')
         ? { status: 502, body: { status: 502, errorCode: '000', message: 'lost', errorType: 'internal' } }
         : undefined;
     let r;
     try {
-      r = await api(c, 'POST', `/v1/acquiring/payments/${pay.body.paymentId}/refunds`, { amount: 25, reason: 'duplicate' });
+      r = await api(c, 'POST', `/v1/acquiring/payments/${paymentId}/refunds`, { amount: 25, reason: 'duplicate' });
     } finally {
       hops.checkout.onAnswer = null;
     }

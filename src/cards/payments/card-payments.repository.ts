@@ -156,7 +156,7 @@ export class SqlCardPaymentsRepository extends CardPaymentsRepository {
   }
 
   async findById(id: string): Promise<CardPaymentRecord | null> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+    if (!/^pay_[A-Za-z0-9_-]{16,64}$/.test(id)) return null;
     const r = await rows<PaymentRow>(this.ds, `${SELECT} WHERE p.id = $1`, [id]);
     return r[0] ? toRecord(r[0]) : null;
   }

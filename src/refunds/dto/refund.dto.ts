@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsMoney } from '../../common/dto/amount';
 import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { REFUND_REASONS, REFUND_STATUSES, RefundReason, RefundStatus } from '../domain/refund.state-machine';
@@ -34,7 +34,7 @@ export class CreateRefundDto {
 export class RefundDto {
   @ApiProperty({ example: '0b8f7e0c-5d1e-4a8b-9f3e-2c6d7a1b4e55' })
   refundId: string;
-  @ApiProperty({ description: 'The payment it belongs to', example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  @ApiProperty({ description: 'The payment it belongs to (a card payment `pay_…`, a link payment, a billing)', example: 'pay_1q2w3e4r5t6y7u8i9o0pAA' })
   paymentId: string;
   @ApiProperty({
     enum: ['card_payment', 'link_payment', 'billing'],
@@ -99,7 +99,7 @@ export class RefundPageDto extends PageOf(RefundDto) {}
 export class DisputeDto {
   @ApiProperty({ example: '5d2e8c1a-7b3f-4e9d-a6c0-1f2e3d4c5b6a' })
   disputeId: string;
-  @ApiProperty({ example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  @ApiProperty({ example: 'pay_1q2w3e4r5t6y7u8i9o0pAA' })
   paymentId: string;
   @ApiProperty({
     enum: DISPUTE_STATUSES,
@@ -137,8 +137,9 @@ export class DisputeDto {
 export class DisputePageDto extends PageOf(DisputeDto) {}
 
 export class RefundListQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: "Only this payment's", example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  @ApiPropertyOptional({ description: "Only this payment's", example: 'pay_1q2w3e4r5t6y7u8i9o0pAA' })
   @IsOptional()
-  @IsUUID()
+  @IsString()
+  @MaxLength(80)
   paymentId?: string;
 }

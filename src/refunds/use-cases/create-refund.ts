@@ -58,9 +58,10 @@ export class CreateRefund {
         `A Pix can be given back for 90 days from its settlement; this one settled on ${p.pix.settledAt.toISOString()}`,
       );
 
+    // read before the transaction (never a second pool client while holding one); the reserve is the guard
+    const left = (await this.refunds.totals([p.paymentId])).get(p.paymentId)?.refundableCents ?? p.capCents;
+    const amount = cents ?? left;
     const refund = await transaction(this.ds, async (tx) => {
-      const left = (await this.refunds.totals([p.paymentId])).get(p.paymentId)?.refundableCents ?? p.capCents;
-      const amount = cents ?? left;
       if (amount <= 0 || !(await this.refunds.reserve(tx, p, amount)))
         throw RefundErrors.error(
           'refund_exceeds_refundable',
