@@ -13,6 +13,7 @@ import { AcquirerEventsSubscriber, LinkExpiryJob } from './links.timers';
 import { LinkLifecycle } from './links/link-lifecycle';
 import { LinksRepository, SqlLinksRepository } from './links/links.repository';
 import { LinksService } from './links/links.service';
+import { LinkViews } from './links/link-views';
 import { AdminMerchantsController } from './merchants/admin-merchants.controller';
 import { MerchantsRepository, SqlMerchantsRepository } from './merchants/merchants.repository';
 import { MerchantsService } from './merchants/merchants.service';
@@ -41,6 +42,7 @@ import { LinkPaymentRefundsOfLinks } from './payments/link-payment-refunds';
     MerchantsService,
     FeesService,
     LinksService,
+    LinkViews,
     LinkLifecycle,
     PaymentEffects,
     PaymentLedger,

@@ -33,7 +33,7 @@ const PIX_REFUND_ERRORS: ApiError[] = [
 const DEVOLUCAO_DESCRIPTION =
   'An API Pix devolução of the Pix received (`PUT /pix/{e2eid}/devolucao/{id}` at the PSP, natureza ORIGINAL, `{id}` the refund id without dashes, `descricao` a fixed text by `reason`), ' +
   'in full or in parts while their sum stays within what the Pix paid (less MED devoluções). The answer is the refund, PENDING while the devolução is EM_PROCESSAMENTO: ' +
-  'SUCCEEDED when the PSP reports it DEVOLVIDO, FAILED `devolucao_nao_realizada` (the PSP\'s motivo in failureReason) when NAO_REALIZADO, by the PSP\'s callback or, failing it, a lookup; ' +
+  "SUCCEEDED when the PSP reports it DEVOLVIDO, FAILED `devolucao_nao_realizada` (the PSP's motivo in failureReason) when NAO_REALIZADO, by the PSP's callback or, failing it, a lookup; " +
   'the `acquiring.refund` webhook at each status. Send an `Idempotency-Key`: a retry answers the same refund, and the PSP holds one devolução per id.';
 
 /** Refunds of the Pix a link's payment or a billing received (API Pix devoluções), and the MED cases. */
@@ -50,7 +50,11 @@ export class PixRefundsController {
     description: DEVOLUCAO_DESCRIPTION,
   })
   @ApiCreatedResponse({ type: RefundDto })
-  @ApiErrors(PIX_REFUND_ERRORS[0], [404, 'payment_not_found', 'No such payment on this link for this tenant'], ...PIX_REFUND_ERRORS.slice(1))
+  @ApiErrors(
+    PIX_REFUND_ERRORS[0],
+    [404, 'payment_not_found', 'No such payment on this link for this tenant'],
+    ...PIX_REFUND_ERRORS.slice(1),
+  )
   createForLinkPayment(
     @CurrentTenant() t: TenantContext,
     @Param('linkId') linkId: string,

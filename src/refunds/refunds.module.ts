@@ -47,7 +47,10 @@ import { SendRefund } from './use-cases/send-refund';
     {
       provide: RefundTotals,
       inject: [RefundsRepository],
-      useFactory: (r: RefundsRepository) => ({ of: (ids: string[]) => r.totals(ids), ofParents: (ids: string[]) => r.totalsOfParents(ids) }),
+      useFactory: (r: RefundsRepository) => ({
+        of: (ids: string[]) => r.totals(ids),
+        ofParents: (ids: string[]) => r.totalsOfParents(ids),
+      }),
     },
   ],
   exports: [RefundTotals],

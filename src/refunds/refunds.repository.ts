@@ -220,7 +220,11 @@ export class RefundsRepository {
     const where = `tenant_id = $1 AND ($2::text IS NULL OR payment_id = $2) AND ($3::text IS NULL OR parent_id = $3)`;
     const by = [tenantId, of.paymentId ?? null, of.parentId ?? null];
     const [items, count] = await Promise.all([
-      rows<RefundRow>(this.ds, `SELECT * FROM refunds WHERE ${where} ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`, [...by, limit, offset]),
+      rows<RefundRow>(this.ds, `SELECT * FROM refunds WHERE ${where} ORDER BY created_at DESC, id LIMIT $4 OFFSET $5`, [
+        ...by,
+        limit,
+        offset,
+      ]),
       maybeOne<{ n: string }>(this.ds, `SELECT count(*) AS n FROM refunds WHERE ${where}`, by),
     ]);
     return [items.map(refund), Number(count?.n ?? 0)];

@@ -310,8 +310,19 @@ export class LinkDto {
   attemptCount: number;
   @ApiProperty({ description: 'Items that reached a paid status', example: 3 })
   paidCount: number;
-  @ApiProperty({ description: 'Sum of the amounts of paid items, BRL', example: 450.0 })
+  @ApiProperty({
+    description:
+      'Sum of the amounts of paid items less what went back (totalRefunded and totalDisputed), BRL; the gross is totalPaid + totalRefunded + totalDisputed',
+    example: 450.0,
+  })
   totalPaid: number;
+  @ApiPropertyOptional({
+    description: "Refunds of the link's payments, pending or done (a failed one gives its amount back), BRL",
+    example: 0,
+  })
+  totalRefunded?: number;
+  @ApiPropertyOptional({ description: "Taken back from the link's payments without being asked (Pix MED devoluções), BRL", example: 0 })
+  totalDisputed?: number;
   @ApiProperty({ example: '2026-11-20T12:00:00.000Z' })
   createdAt: string;
   @ApiProperty({ example: '2026-11-20T12:00:00.000Z' })

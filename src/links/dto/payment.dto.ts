@@ -71,6 +71,16 @@ export class PaymentItemDto {
   reason: string | null;
   @ApiProperty({ nullable: true, type: String, example: '2026-11-20T12:01:00.000Z' })
   paidAt: string | null;
+  @ApiPropertyOptional({ description: 'Refunds of this payment, pending or done, BRL (on the link routes)', example: 0 })
+  refundedAmount?: number;
+  @ApiPropertyOptional({ description: 'Taken back without being asked (a Pix MED devolução), BRL (on the link routes)', example: 0 })
+  disputedAmount?: number;
+  @ApiPropertyOptional({
+    description:
+      'What can still be refunded, BRL (on the link routes): a Pix received over API Pix (or a boleto paid by its Pix QR) less refunds and MED; 0 for anything else',
+    example: 25.0,
+  })
+  refundableAmount?: number;
   @ApiProperty({ example: '2026-11-20T12:01:00.000Z' })
   createdAt: string;
   @ApiProperty({ example: '2026-11-20T12:01:00.000Z' })

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock/clock';
-import { PlatformConfig } from '../../platform/config/platform.config';
 import { page, Page } from '../../platform/pagination/pagination';
 import { randomChars } from '../../common/random-ids';
 
@@ -14,7 +13,8 @@ import { LinkErrors } from '../links.errors';
 import { MerchantsService } from '../merchants/merchants.service';
 import { assertPriceable, buildSettings } from './link-settings';
 import { LinkLifecycle } from './link-lifecycle';
-import { eventToDto, linkToDto, paymentToDto } from './link.mapper';
+import { eventToDto } from './link.mapper';
+import { LinkViews } from './link-views';
 import { Link, LinkSettings } from './link.types';
 import { LinksRepository } from './links.repository';
 import { isUniqueViolation, transaction } from '../../platform/database/sql';
@@ -34,7 +34,7 @@ export class LinksService {
     private readonly merchants: MerchantsService,
     private readonly lifecycle: LinkLifecycle,
     private readonly clock: Clock,
-    private readonly platform: PlatformConfig,
+    private readonly views: LinkViews,
   ) {}
 
   async create(tenantId: string, dto: CreateLinkDto): Promise<CreatedLinkDto> {
@@ -83,11 +83,7 @@ export class LinksService {
   async list(tenantId: string, q: LinkListQueryDto): Promise<Page<LinkDto>> {
     const [items, total] = await this.links.list(tenantId, q.status, q.limit, q.offset);
     const fresh = await Promise.all(items.map((l) => this.lifecycle.fresh(l)));
-    return page(
-      fresh.map((l) => this.toDto(l)),
-      total,
-      q,
-    );
+    return page(await this.views.links(fresh), total, q);
   }
 
   async detail(tenantId: string, id: string): Promise<LinkDetailDto> {
@@ -97,9 +93,10 @@ export class LinksService {
       await this.lifecycle.fresh(row.link);
       row = (await this.links.detail(tenantId, id))!;
     }
+    const [link] = await this.views.links([row.link]);
     return {
-      ...this.toDto(row.link),
-      payments: row.payments === null ? null : row.payments.map(paymentToDto),
+      ...link,
+      payments: row.payments === null ? null : await this.views.payments(row.payments),
       events: row.events.map(eventToDto),
     };
   }
@@ -165,8 +162,9 @@ export class LinksService {
     return l;
   }
 
+  /** A link just created or changed: nothing of it went back, or its totals are read. */
   private toDto(l: Link): LinkDto {
-    return linkToDto(l, this.platform.publicUrl);
+    return this.views.link(l, undefined);
   }
 }
 

@@ -124,7 +124,10 @@ const path = (e2eid: string, id: string) => `/pix/${encodeURIComponent(e2eid)}/d
 /** PixDevolucaoInvalida's violation, by the property it names (the razão is the PSP's words: only shown). */
 export function refusalOf(e: PixApiRejection): PixDevolucaoRefused {
   const v = e.problem.violacoes ?? [];
-  const detail = `${e.problemName}${v[0] ? `: ${v[0].propriedade}: ${v[0].razao}` : e.problem.detail ? `: ${e.problem.detail}` : ''}`.slice(0, 200);
+  const detail = `${e.problemName}${v[0] ? `: ${v[0].propriedade}: ${v[0].razao}` : e.problem.detail ? `: ${e.problem.detail}` : ''}`.slice(
+    0,
+    200,
+  );
   if (e.problem.status === 404) return new PixDevolucaoRefused('pix_not_found', detail);
   const names = v.map((x) => x.propriedade);
   const reason: DevolucaoRefusal = names.includes('e2eid')

@@ -5,7 +5,10 @@ import { PageOf } from '../../platform/pagination/pagination';
 export class MedCaseDto {
   @ApiProperty({ example: '3a1f0c2e-9b8d-4e7f-a6c5-1d2e3f4a5b6c' })
   medCaseId: string;
-  @ApiProperty({ description: 'The payment the Pix paid (a link payment, a boleto, a billing)', example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60' })
+  @ApiProperty({
+    description: 'The payment the Pix paid (a link payment, a boleto, a billing)',
+    example: '6f1c2a0e-5c1f-4f63-8e0a-1b2c3d4e5f60',
+  })
   paymentId: string;
   @ApiProperty({ enum: ['link_payment', 'billing'], example: 'link_payment' })
   paymentKind: string;
@@ -17,7 +20,8 @@ export class MedCaseDto {
   rtrId?: string;
   @ApiProperty({
     enum: ['MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'],
-    description: 'MED_OPERACIONAL: an operational failure; MED_FRAUDE: a well-founded suspicion of fraud; MED_PIX_AUTOMATICO: a Pix Automático payment refunded to the payer',
+    description:
+      'MED_OPERACIONAL: an operational failure; MED_FRAUDE: a well-founded suspicion of fraud; MED_PIX_AUTOMATICO: a Pix Automático payment refunded to the payer',
     example: 'MED_FRAUDE',
   })
   natureza: string;

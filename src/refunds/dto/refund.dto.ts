@@ -34,11 +34,15 @@ export class CreateRefundDto {
 export class RefundDto {
   @ApiProperty({ example: '0b8f7e0c-5d1e-4a8b-9f3e-2c6d7a1b4e55' })
   refundId: string;
-  @ApiProperty({ description: 'The payment it belongs to (a card payment `pay_…`, a link payment, a billing)', example: 'pay_1q2w3e4r5t6y7u8i9o0pAA' })
+  @ApiProperty({
+    description: 'The payment it belongs to (a card payment `pay_…`, a link payment, a billing)',
+    example: 'pay_1q2w3e4r5t6y7u8i9o0pAA',
+  })
   paymentId: string;
   @ApiProperty({
     enum: ['card_payment', 'link_payment', 'billing'],
-    description: "The payment's kind: a card payment, a payment on a link (its Pix, or a boleto paid by its Pix QR), a Pix Automático billing",
+    description:
+      "The payment's kind: a card payment, a payment on a link (its Pix, or a boleto paid by its Pix QR), a Pix Automático billing",
     example: 'card_payment',
   })
   paymentKind: 'card_payment' | 'link_payment' | 'billing';

@@ -74,7 +74,8 @@ export class ApplyPixDevolucoes implements OnModuleInit {
       const refundId = refundIdOf(d.id);
       const refund = refundId ? await this.refunds.get(refundId) : null;
       if (refund?.rail === 'pix' && refund.status === 'PENDING') await this.rails.applyDevolucao(refund.id, d);
-      else if (!refund) this.logger.warn({ endToEndId: report.endToEndId, devolucaoId: d.id }, 'a devolução we did not ask for and not MED');
+      else if (!refund)
+        this.logger.warn({ endToEndId: report.endToEndId, devolucaoId: d.id }, 'a devolução we did not ask for and not MED');
     }
   }
 }

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { RefundTotal, RefundTotals } from '../../common/contracts/refundable-payments.port';
+import { PlatformConfig } from '../../platform/config/platform.config';
+import { PixDevolucoes } from '../../provider/pix-devolucoes.port';
+import { LinkDto } from '../dto/link.dto';
+import { PaymentItemDto } from '../dto/payment.dto';
+import { Link } from './link.types';
+import { linkToDto, paymentToDto } from './link.mapper';
+import type { PaymentJson } from './links.repository';
+
+const PAID_BY_PIX = new Set(['PIX:AUTHORIZED', 'PIX:SETTLED', 'BOLETO:PAID_PIX']);
+
+/**
+ * Links and their payments as the routes answer them, with what went back (the refunds module's
+ * RefundTotals): each payment's refunded, disputed (MED) and refundable amounts, and the link's
+ * totals, `totalPaid` net of them.
+ */
+@Injectable()
+export class LinkViews {
+  constructor(
+    private readonly platform: PlatformConfig,
+    private readonly refunds: RefundTotals,
+    private readonly devolucoes: PixDevolucoes,
+  ) {}
+
+  async links(links: Link[]): Promise<LinkDto[]> {
+    const totals = await this.refunds.ofParents(links.map((l) => l.id));
+    return links.map((l) => this.link(l, totals.get(l.id)));
+  }
+
+  link(l: Link, t: RefundTotal | undefined): LinkDto {
+    const d = linkToDto(l, this.platform.publicUrl);
+    const refunded = t?.refundedCents ?? 0;
+    const disputed = t?.disputedCents ?? 0;
+    return {
+      ...d,
+      totalPaid: (l.totalPaidCents - refunded - disputed) / 100,
+      totalRefunded: refunded / 100,
+      totalDisputed: disputed / 100,
+    };
+  }
+
+  async payments(payments: PaymentJson[]): Promise<PaymentItemDto[]> {
+    const totals = await this.refunds.of(payments.map((p) => p.id));
+    return payments.map((p) => {
+      const t = totals.get(p.id);
+      const byPix = this.devolucoes.enabled && PAID_BY_PIX.has(`${p.method}:${p.status}`);
+      return {
+        ...paymentToDto(p),
+        refundedAmount: (t?.refundedCents ?? 0) / 100,
+        disputedAmount: (t?.disputedCents ?? 0) / 100,
+        refundableAmount: t ? t.refundableCents / 100 : byPix ? Number(p.amount_cents) / 100 : 0,
+      };
+    });
+  }
+}
