@@ -40,7 +40,7 @@ export function eventType(d: components['schemas']['DeliveryDto']): string { ret
 export type Signed = webhooks['acquiring']['post']['requestBody'];
 export type Sealed = NonNullable<webhooks['pixAutomatic']['post']['requestBody']>['content']['application/json'];
 export const sealed: Sealed = { keyId: 'k', iv: 'aXY=', ciphertext: 'Yw==', tag: 'dA==' };
-export function eventOf(e: components['schemas']['AcquiringWebhookEvent']): 'acquiring.financial_transaction' | 'acquiring.payout' | 'acquiring.payment_slip_notification' | 'acquiring.refund' | 'acquiring.dispute' { return e.type; }
+export function eventOf(e: components['schemas']['AcquiringWebhookEvent']): 'acquiring.financial_transaction' | 'acquiring.payout' | 'acquiring.payment_slip_notification' | 'acquiring.refund' | 'acquiring.dispute' | 'acquiring.med_case' { return e.type; }
 // errors
 export function code(e: components['schemas']['ErrorEnvelopeDto']): string { return e.error; }
 // admin

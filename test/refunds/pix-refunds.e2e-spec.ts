@@ -234,6 +234,26 @@ describe('Pix refunds of link payments over API Pix', () => {
     expect(n).toBe(1);
   });
 
+  it('a boleto paid by its Pix QR (PAID_PIX) is refunded by devolução of that Pix', async () => {
+    const l = await createLink(t, a.auth, { amount: 80, paymentMethods: ['BOLETO'] });
+    const r = await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(2) });
+    expect(r.status).toBe(201);
+    const paymentId: string = r.body.paymentId;
+    const [row] = await t.sql(`SELECT instrument FROM links_payments WHERE id = $1`, [paymentId]);
+    const open = await fetch(`${t.url}/sandbox/bank-app?code=${encodeURIComponent(row.instrument.pixBrCode)}`, { redirect: 'manual' });
+    const txid = open.headers.get('location')!.split('/').pop()!;
+    expect((await http(t.url, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
+    await eventually(
+      async () => (await t.sql(`SELECT status FROM links_payments WHERE id = $1`, [paymentId]))[0]?.status === 'PAID_PIX',
+      10_000,
+    );
+    expect(await itemOf(l, paymentId)).toMatchObject({ refundableAmount: 80 });
+    const back = await refund(l, paymentId, { amount: 30, reason: 'product_returned' });
+    expect(back.body).toMatchObject({ rail: 'pix', status: 'PENDING' });
+    await settledAs(back.body.refundId, 'SUCCEEDED');
+    expect(await itemOf(l, paymentId)).toMatchObject({ refundedAmount: 30, refundableAmount: 50 });
+  });
+
   it('a card link payment and a Pix not yet paid are not refundable; another link is 404', async () => {
     const { l, paymentId } = await paidByPix(9);
     const other = await createLink(t, a.auth, { amount: 9, paymentMethods: ['PIX'] });
