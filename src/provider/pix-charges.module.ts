@@ -44,6 +44,6 @@ import { PixDevolucaoEvents, PixDevolucoes } from './pix-devolucoes.port';
       useFactory: (config: PixApiCobConfig, acquirer: AcquirerPixCharges, pixApi: PixApiCharges) => (config.enabled ? pixApi : acquirer),
     },
   ],
-  exports: [PixChargesPort, PixDevolucoes, PixDevolucaoEvents],
+  exports: [PixChargesPort, PixDevolucoes, PixDevolucaoEvents, PixApiReceivedPix],
 })
 export class PixChargesModule {}

@@ -32,6 +32,8 @@ export interface ReceivedPix {
   amountCents: number;
   /** When the Pix settled (the PSP's `horario`): the 90-day window of devoluções starts here. */
   settledAt: Date;
+  /** The charge it paid (a cob's, a cobv's or a Pix Automático cobr's txid), when the PSP said. */
+  txid?: string | null;
 }
 
 /** The PSP's devoluções of one received Pix, as read back after its callback (or a lookup). */
@@ -72,6 +74,8 @@ export abstract class PixDevolucoes {
   abstract receivedFor(transactionId: string): Promise<ReceivedPix | null>;
   /** The received Pix by its endToEndId (a Pix Automático payment's, whose charge is not a cob). */
   abstract received(endToEndId: string): Promise<ReceivedPix | null>;
+  /** The Pix that paid a cobr (a Pix Automático billing, by its txid), once read back from the PSP; null when none. */
+  abstract paidCobr(txid: string): Promise<ReceivedPix | null>;
   /** `PUT /pix/{e2eid}/devolucao/{id}`, natureza ORIGINAL. @throws ProviderCallError (no answer), PixDevolucaoRefused */
   abstract request(r: DevolucaoRequest): Promise<Devolucao>;
   /** `GET /pix/{e2eid}/devolucao/{id}`; null when the PSP has none (the PUT never reached it). @throws ProviderCallError */

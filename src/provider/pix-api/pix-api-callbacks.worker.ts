@@ -1,9 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
 import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
-import { ProviderEventRouter } from '../bank/provider-event-router';
-import { retryDate } from './cobr-retry';
-import { billingStatusOfCobr, CobrState, eventsToReach } from './cobr-status.map';
+import { CobrState } from './cobr-status.map';
+import { PixApiCobrApplier } from './pix-api-cobr-applier';
 import { PixApiCallbackQueue, QueuedCallback } from './pix-api-callbacks.queue';
 import { PixApiBillings } from './pix-api-billings';
 import { PixApiRecurrences } from './pix-api-recurrences';
@@ -20,8 +18,8 @@ const RETRY_MAX_MS = 15 * 60_000;
  * its state into the provider events that lead there (`eventsToReach`) and hands them to the
  * same provider-event handling as the `service` provider, so tenants see the same states and
  * events; an event already applied is a DUPLICATE/LATE no-op, so repeated or out-of-order
- * callbacks change nothing twice. Then, under PERMITE_3R_7D, asks for a retry when an attempt
- * failed (`POST /cobr/{txid}/retentativa/{data}`). A PSP that cannot be reached leaves the row
+ * callbacks change nothing twice (PixApiCobrApplier: also the Pix that paid a cobr, and the
+ * retries of PERMITE_3R_7D). A PSP that cannot be reached leaves the row
  * queued with a backoff. Safe on several replicas (SKIP LOCKED claims with a lease).
  */
 @Injectable()
@@ -33,9 +31,8 @@ export class PixApiCallbackWorker implements OnModuleInit {
     private readonly queue: PixApiCallbackQueue,
     private readonly billings: PixApiBillings,
     private readonly recs: PixApiRecurrences,
-    private readonly router: ProviderEventRouter,
+    private readonly cobrs: PixApiCobrApplier,
     private readonly jobs: PeriodicJobs,
-    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -90,20 +87,8 @@ export class PixApiCallbackWorker implements OnModuleInit {
     }
   }
 
-  /** Applies a cobr's state as read back from the PSP (a callback, a GET or a page of GET /cobr). */
-  async applyCobr(c: CobrState): Promise<void> {
-    for (const eventType of eventsToReach(billingStatusOfCobr(c))) {
-      const handled = this.router.dispatch({
-        eventType,
-        idTx: c.txid,
-        occurredAt: this.clock.now().toISOString(),
-        data: { source: 'pix-api', cobrStatus: c.status },
-      });
-      if (!handled) throw new Error('provider events are not handled yet');
-      const { outcome } = await handled;
-      if (outcome === 'UNKNOWN_ENTITY') return;
-    }
-    const date = retryDate(c, this.clock.today());
-    if (date) await this.billings.cobr().requestRetry(c.txid, date);
+  /** Applies a cobr's state as read back from the PSP (a callback, a GET or a page of GET /cobr): PixApiCobrApplier. */
+  applyCobr(c: CobrState): Promise<void> {
+    return this.cobrs.apply(c);
   }
 }

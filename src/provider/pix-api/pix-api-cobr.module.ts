@@ -1,16 +1,26 @@
 import { Module } from '@nestjs/common';
 import { ProviderBankModule } from '../bank/provider-bank.module';
+import { PixChargesModule } from '../pix-charges.module';
+import { PixApiCobrApplier } from './pix-api-cobr-applier';
 import { PixApiCallbacksController } from './pix-api-callbacks.controller';
 import { PixApiCallbackQueue } from './pix-api-callbacks.queue';
 import { PixApiCallbackWorker } from './pix-api-callbacks.worker';
 import { PixApiCobrDrift, PixApiRecDrift, PixApiReconciler } from './pix-api-reconciler';
 import { PixApiWebhookRegistrar } from './pix-api-webhooks.registrar';
 
-/** API Pix billings (cobr): the adapter half, the PSP's callbacks, reconciliation, webhook registration. */
+/** API Pix billings (cobr): the adapter half, the PSP's callbacks, reconciliation, webhook registration; the Pix that paid a cobr goes to the received Pix (PixChargesModule). */
 @Module({
-  imports: [ProviderBankModule],
+  imports: [ProviderBankModule, PixChargesModule],
   controllers: [PixApiCallbacksController],
-  providers: [PixApiCallbackQueue, PixApiCallbackWorker, PixApiRecDrift, PixApiCobrDrift, PixApiReconciler, PixApiWebhookRegistrar],
+  providers: [
+    PixApiCallbackQueue,
+    PixApiCobrApplier,
+    PixApiCallbackWorker,
+    PixApiRecDrift,
+    PixApiCobrDrift,
+    PixApiReconciler,
+    PixApiWebhookRegistrar,
+  ],
   exports: [PixApiCallbackWorker, PixApiReconciler],
 })
 export class PixApiCobrModule {}

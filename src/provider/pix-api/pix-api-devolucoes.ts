@@ -83,12 +83,22 @@ export class PixApiDevolucoes extends PixDevolucoes {
   }
 
   async received(endToEndId: string): Promise<ReceivedPix | null> {
-    const r = await sql.maybeOne<{ amount_cents: string; at: Date }>(
+    const r = await sql.maybeOne<{ amount_cents: string; at: Date; txid: string | null }>(
       this.ds,
-      `SELECT amount_cents, coalesce(horario, applied_at, received_at) AS at FROM pix_api_pix_received WHERE end_to_end_id = $1 AND amount_cents IS NOT NULL`,
+      `SELECT amount_cents, coalesce(horario, applied_at, received_at) AS at, txid FROM pix_api_pix_received WHERE end_to_end_id = $1 AND amount_cents IS NOT NULL`,
       [endToEndId],
     );
-    return r && { endToEndId, amountCents: Number(r.amount_cents), settledAt: new Date(r.at) };
+    return r && { endToEndId, amountCents: Number(r.amount_cents), settledAt: new Date(r.at), txid: r.txid };
+  }
+
+  async paidCobr(txid: string): Promise<ReceivedPix | null> {
+    const r = await sql.maybeOne<{ end_to_end_id: string; amount_cents: string; at: Date }>(
+      this.ds,
+      `SELECT end_to_end_id, amount_cents, coalesce(horario, applied_at, received_at) AS at FROM pix_api_pix_received
+        WHERE txid = $1 AND amount_cents IS NOT NULL ORDER BY received_at LIMIT 1`,
+      [txid],
+    );
+    return r && { endToEndId: r.end_to_end_id, amountCents: Number(r.amount_cents), settledAt: new Date(r.at), txid };
   }
 
   async request(r: DevolucaoRequest): Promise<Devolucao> {
@@ -148,6 +158,9 @@ export class NoPixDevolucoes extends PixDevolucoes {
     return Promise.resolve(null);
   }
   received(): Promise<ReceivedPix | null> {
+    return Promise.resolve(null);
+  }
+  paidCobr(): Promise<ReceivedPix | null> {
     return Promise.resolve(null);
   }
   request(): Promise<Devolucao> {

@@ -73,6 +73,24 @@ export class PixApiReceivedPix {
     );
   }
 
+  /**
+   * The Pix that paid a cobr (its PAGA attempt's endToEndId): the PSP posts no Pix callback for it
+   * (the cobr's callback says it was paid), so it is recorded here once and read back at once
+   * (`GET /pix/{e2eid}`: its valor, horario and txid), to be given back by devolução like any Pix
+   * received. A read that fails is left PENDING for the worker.
+   */
+  async recordCobrPayment(e2eid: string): Promise<void> {
+    const fresh = await sql.rows(
+      this.ds,
+      `INSERT INTO pix_api_pix_received (end_to_end_id) VALUES ($1) ON CONFLICT (end_to_end_id) DO NOTHING RETURNING end_to_end_id`,
+      [e2eid],
+    );
+    if (!fresh.length) return;
+    await this.apply(e2eid).catch((e: any) =>
+      this.logger.warn({ endToEndId: e2eid, error: e?.message }, "a cobr's Pix not read back yet; the worker will"),
+    );
+  }
+
   /** Applies the received Pix that are due (leased: replicas share them). */
   async applyDue(limit = 50): Promise<number> {
     const rows = await sql.rows<{ end_to_end_id: string; attempts: number }>(
@@ -119,11 +137,12 @@ export class PixApiReceivedPix {
     }
     const charge = pix.txid ? await this.charge(pix.txid) : null;
     const cents = decimalStringToCents(String(pix.valor));
-    await sql.rows(this.ds, `UPDATE pix_api_pix_received SET amount_cents = $2, horario = $3 WHERE end_to_end_id = $1`, [
-      e2eid,
-      cents,
-      pix.horario ? new Date(pix.horario) : null,
-    ]);
+    // the txid too, before the devoluções go out: a Pix Automático payment's billing is found by it (its cobr's txid)
+    await sql.rows(
+      this.ds,
+      `UPDATE pix_api_pix_received SET amount_cents = $2, horario = $3, txid = coalesce($4, txid) WHERE end_to_end_id = $1`,
+      [e2eid, cents, pix.horario ? new Date(pix.horario) : null, pix.txid ?? null],
+    );
     // devoluções first: a Pix Automático payment's Pix has no charge of ours, and is given back all the same
     await this.devolucoes.dispatch({
       endToEndId: e2eid,
@@ -131,7 +150,7 @@ export class PixApiReceivedPix {
       txid: pix.txid ?? null,
       devolucoes: (pix.devolucoes ?? []).map(devolucaoOf),
     });
-    if (!charge) return this.finish(e2eid, 'IGNORED', pix.txid ?? null, 'no charge of ours has this txid');
+    if (!charge) return this.finish(e2eid, 'IGNORED', pix.txid ?? null, 'no cob or cobv of ours has this txid (a cobr is its billing)');
     if (cents !== charge.amountCents) {
       this.logger.warn(
         { endToEndId: e2eid, txid: charge.txid, expected: charge.amountCents, received: cents },
