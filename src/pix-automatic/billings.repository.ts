@@ -28,6 +28,8 @@ export interface TransitionExtras {
 export abstract class BillingsRepository {
   abstract insertAdHoc(m: Tx, b: NewAdHocBilling): Promise<Billing>;
   abstract findForTenant(tenantId: string, id: string): Promise<Billing | null>;
+  /** Any tenant's billing, by id or by its idTx (a cobr's txid): for the refunds contract. */
+  abstract find(by: { id: string } | { idTx: string }): Promise<Billing | null>;
   abstract lockForTenant(m: Tx, tenantId: string, id: string): Promise<Billing | null>;
   abstract lockByIdTx(m: Tx, idTx: string): Promise<Billing | null>;
   abstract listForRecurrence(tenantId: string, recurrenceId: string, limit: number, offset: number): Promise<[Billing[], number]>;
@@ -59,6 +61,16 @@ export class SqlBillingsRepository extends BillingsRepository {
       id,
       tenantId,
     ]);
+    return rows[0] ? billingFromRow(rows[0]) : null;
+  }
+
+  async find(by: { id: string } | { idTx: string }): Promise<Billing | null> {
+    if ('id' in by && !isUuid(by.id)) return null;
+    const { rows } = await exec<BillingRow>(
+      pool(this.ds),
+      `SELECT ${BILLING_COLUMNS} FROM pix_billings WHERE ${'id' in by ? 'id' : 'id_tx'} = $1`,
+      ['id' in by ? by.id : by.idTx],
+    );
     return rows[0] ? billingFromRow(rows[0]) : null;
   }
 

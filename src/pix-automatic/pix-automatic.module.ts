@@ -1,8 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { BillingRefunds } from '../common/contracts/refundable-payments.port';
 import { Clock } from '../platform/clock/clock';
 import { ProviderBankModule } from '../provider/bank/provider-bank.module';
+import { PixChargesModule } from '../provider/pix-charges.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { BillingRefundsOfPixAutomatic } from './billing-refunds';
 import { BillingsController } from './billings.controller';
 import { BillingsRepository, SqlBillingsRepository } from './billings.repository';
 import { validationToday } from './dto/date-rules';
@@ -24,9 +27,13 @@ import { ListBillings } from './use-cases/list-billings';
 import { ListRecurrences } from './use-cases/list-recurrences';
 import { RefreshRecurrence } from './use-cases/refresh-recurrence';
 
-/** Recurring Pix debit (Pix Automático): recurrences, billings, the billing engine, provider events. */
+/**
+ * Recurring Pix debit (Pix Automático): recurrences, billings, the billing engine, provider events;
+ * binds the refunds module's BillingRefunds (global only to bind it).
+ */
+@Global()
 @Module({
-  imports: [ProviderBankModule, TenantsModule, WebhooksModule],
+  imports: [ProviderBankModule, PixChargesModule, TenantsModule, WebhooksModule],
   controllers: [RecurrencesController, BillingsController],
   providers: [
     { provide: RecurrencesRepository, useClass: SqlRecurrencesRepository },
@@ -46,8 +53,9 @@ import { RefreshRecurrence } from './use-cases/refresh-recurrence';
     ListBillings,
     CreateAdHocBilling,
     CancelBilling,
+    { provide: BillingRefunds, useClass: BillingRefundsOfPixAutomatic },
   ],
-  exports: [BillingEngine],
+  exports: [BillingEngine, BillingRefunds],
 })
 export class PixAutomaticModule {
   constructor(clock: Clock) {

@@ -1,3 +1,4 @@
+import type { RefundTotal } from '../common/contracts/refundable-payments.port';
 import { BillingDto } from './dto/billing.dto';
 import { RecurrenceDto } from './dto/recurrence.dto';
 import { Billing, Recurrence } from './pix.model';
@@ -22,7 +23,13 @@ export function recurrenceView(r: Recurrence): RecurrenceDto {
   };
 }
 
-export function billingView(b: Billing): BillingDto {
+/**
+ * A billing as the routes show it. `money`: what went back of it (RefundTotals), absent when none
+ * did; `paidByPix`: it took a Pix this service received (COMPLETED on API Pix), so all of it can
+ * be refunded while nothing went back.
+ */
+export function billingView(b: Billing, money?: { total?: RefundTotal; paidByPix: boolean }): BillingDto {
+  const t = money?.total;
   return {
     id: b.id,
     recurrenceId: b.recurrenceId,
@@ -34,6 +41,9 @@ export function billingView(b: Billing): BillingDto {
     sendAttempts: b.sendAttempts,
     kind: b.kind,
     lastError: b.lastError,
+    refundedAmount: fromCents(t?.refundedCents ?? 0),
+    disputedAmount: fromCents(t?.disputedCents ?? 0),
+    refundableAmount: fromCents(t ? t.refundableCents : money?.paidByPix ? b.amountCents : 0),
     createdAt: new Date(b.createdAt).toISOString(),
     updatedAt: new Date(b.updatedAt).toISOString(),
   };

@@ -63,6 +63,18 @@ export class BillingDto {
       "Why the last send failed, while the billing is `SEND_FAILED`: the provider's refusal (with `pix-api`, the PSP's RFC 7807 problem: type, detail and violations), the provider being unreachable, or the send window having closed. null once sent.",
   })
   lastError: string | null;
+  @ApiProperty({ example: 0, description: 'Refunds pending or done (API Pix devoluções of the Pix that paid it)' })
+  refundedAmount: number;
+  @ApiProperty({
+    example: 0,
+    description: "Taken back by MED devoluções (natureza MED_PIX_AUTOMATICO, MED_FRAUDE) the payer's side started",
+  })
+  disputedAmount: number;
+  @ApiProperty({
+    example: 0,
+    description: 'What can still be refunded: a billing COMPLETED on BANK_PROVIDER=pix-api, less refunds and MED; 0 for any other',
+  })
+  refundableAmount: number;
   @ApiProperty({ example: '2026-12-07T03:00:00.000Z' })
   createdAt: string;
   @ApiProperty({ example: '2026-12-07T03:00:01.000Z' })
