@@ -9,7 +9,7 @@ import { MedCaseDto, MedCasePageDto } from './dto/med-case.dto';
 import { CreateRefundDto, RefundDto, RefundListQueryDto, RefundPageDto } from './dto/refund.dto';
 import { RefundsService } from './refunds.service';
 
-const PIX_REFUND_ERRORS: ApiError[] = [
+export const PIX_REFUND_ERRORS: ApiError[] = [
   [400, 'validation_error', 'Invalid fields'],
   [
     409,
@@ -30,7 +30,7 @@ const PIX_REFUND_ERRORS: ApiError[] = [
   [422, 'devolucao_rejected', 'The PSP refused the devolução for another reason (its words in the message); the refund is FAILED'],
 ];
 
-const DEVOLUCAO_DESCRIPTION =
+export const DEVOLUCAO_DESCRIPTION =
   'An API Pix devolução of the Pix received (`PUT /pix/{e2eid}/devolucao/{id}` at the PSP, natureza ORIGINAL, `{id}` the refund id without dashes, `descricao` a fixed text by `reason`), ' +
   'in full or in parts while their sum stays within what the Pix paid (less MED devoluções). The answer is the refund, PENDING while the devolução is EM_PROCESSAMENTO: ' +
   "SUCCEEDED when the PSP reports it DEVOLVIDO, FAILED `devolucao_nao_realizada` (the PSP's motivo in failureReason) when NAO_REALIZADO, by the PSP's callback or, failing it, a lookup; " +

@@ -3,6 +3,7 @@ import { RefundTotals } from '../common/contracts/refundable-payments.port';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { PixChargesModule } from '../provider/pix-charges.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { BillingRefundsController } from './billing-refunds.controller';
 import { DisputesRepository } from './disputes.repository';
 import { MedCasesRepository } from './med-cases.repository';
 import { PaymentsOf } from './payments-of';
@@ -29,7 +30,7 @@ import { SendRefund } from './use-cases/send-refund';
 @Global()
 @Module({
   imports: [AcquirerModule, PixChargesModule, WebhooksModule],
-  controllers: [RefundsController, PixRefundsController],
+  controllers: [RefundsController, PixRefundsController, BillingRefundsController],
   providers: [
     RefundsRepository,
     DisputesRepository,
