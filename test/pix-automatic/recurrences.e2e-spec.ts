@@ -126,6 +126,9 @@ describe('recurring Pix debit over HTTP', () => {
       sendAttempts: 1,
       kind: 'REGULAR',
       lastError: null,
+      refundedAmount: 0,
+      disputedAmount: 0,
+      refundableAmount: 0,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
