@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RefundablePayment, RefundablePaymentKind, RefundTotal } from '../common/contracts/refundable-payments.port';
 import { Db, exec, maybeOne, Row, rows, Tx } from '../platform/database/sql';
+import type { SplitReversal } from './domain/split-reversal';
 import { RefundReason, RefundStatus, RefundTrigger, sourcesOf } from './domain/refund.state-machine';
 
 export interface RefundRecord {
@@ -25,6 +26,8 @@ export interface RefundRecord {
   succeededAt: Date | null;
   failedAt: Date | null;
   reversedAt: Date | null;
+  /** A split link payment's: what each merchant and the platform's fee give back. */
+  splitReversal: SplitReversal | null;
 }
 
 export interface NewRefund {
@@ -38,6 +41,7 @@ export interface NewRefund {
   requestId: string | null;
   /** When the sender job may (re)send it; null: nothing to send. */
   nextAttemptAt: Date | null;
+  splitReversal: SplitReversal | null;
   now: Date;
 }
 
@@ -75,6 +79,7 @@ const refund = (r: RefundRow): RefundRecord => ({
   succeededAt: r.succeeded_at,
   failedAt: r.failed_at,
   reversedAt: r.reversed_at,
+  splitReversal: (r.split_reversal as SplitReversal | null) ?? null,
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -124,8 +129,8 @@ export class RefundsRepository {
     const [row] = await rows<RefundRow>(
       tx,
       `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id,
-         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14) RETURNING *`,
+         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id, split_reversal)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14, $15) RETURNING *`,
       [
         r.id,
         r.payment.tenantId,
@@ -141,6 +146,7 @@ export class RefundsRepository {
         r.now,
         r.payment.rail,
         r.payment.parentId,
+        r.splitReversal ? JSON.stringify(r.splitReversal) : null,
       ],
     );
     return refund(row);

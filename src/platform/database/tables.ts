@@ -364,6 +364,7 @@ export interface Tables {
     reversed_at: Date | null;
     rail: string;
     parent_id: string | null;
+    split_reversal: unknown | null;
   };
   sandbox_acquirer_boletos: {
     id: string;

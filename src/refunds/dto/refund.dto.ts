@@ -31,6 +31,23 @@ export class CreateRefundDto {
   description?: string;
 }
 
+export class SplitReversalMerchantDto {
+  @ApiProperty({ example: 'mer_3f9a1c1e6f7e4b8e' })
+  merchantId: string;
+  @ApiProperty({ description: 'What this merchant gives back', example: 28.35 })
+  amount: number;
+}
+
+export class SplitReversalDto {
+  @ApiProperty({
+    type: [SplitReversalMerchantDto],
+    description: "Each merchant's part of the refund, in proportion to its share of the payment",
+  })
+  merchants: SplitReversalMerchantDto[];
+  @ApiProperty({ description: 'What the platform gives back of its fee (0 unless REFUND_PLATFORM_FEE=return)', example: 0 })
+  platformFee: number;
+}
+
 export class RefundDto {
   @ApiProperty({ example: '0b8f7e0c-5d1e-4a8b-9f3e-2c6d7a1b4e55' })
   refundId: string;
@@ -96,6 +113,11 @@ export class RefundDto {
   failedAt?: string;
   @ApiPropertyOptional({ example: '2026-11-27T09:00:00Z' })
   reversedAt?: string;
+  @ApiPropertyOptional({
+    type: () => SplitReversalDto,
+    description: "A link payment's: who gives the refund back (its split's merchants in proportion, the platform's fee as configured)",
+  })
+  splitReversal?: SplitReversalDto;
 }
 
 export class RefundPageDto extends PageOf(RefundDto) {}

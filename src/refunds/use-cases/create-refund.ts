@@ -83,6 +83,7 @@ export class CreateRefund {
         status: 'PENDING',
         requestId,
         nextAttemptAt: new Date(now.getTime() + FIRST_RESEND_MS),
+        splitReversal: this.payments.reversalOf(p, amount),
         now,
       });
       await this.events.refundChanged(tx, p.tenantId, refundView(r), now);
@@ -119,6 +120,7 @@ export class CreateRefund {
         status: 'SUCCEEDED',
         requestId,
         nextAttemptAt: null,
+        splitReversal: null,
         now,
       });
       await this.events.refundChanged(tx, p.tenantId, refundView(r), now);
