@@ -10,7 +10,7 @@ export interface RefundRecord {
   tenantId: string;
   paymentId: string;
   paymentKind: RefundablePaymentKind;
-  rail: 'card' | 'pix';
+  rail: 'card' | 'pix' | 'payout';
   /** The payment's link or recurrence (null for a card payment). */
   parentId: string | null;
   method: 'refund' | 'void';
@@ -28,6 +28,14 @@ export interface RefundRecord {
   reversedAt: Date | null;
   /** A split link payment's: what each merchant and the platform's fee give back. */
   splitReversal: SplitReversal | null;
+  /** Rail `payout`: where the tenant pays the payer out. */
+  payout: PayoutDestination | null;
+}
+
+/** Where a payout refund goes: the payer's Pix key (and the name the tenant expects it under). */
+export interface PayoutDestination {
+  pixKey: string;
+  holderName?: string;
 }
 
 export interface NewRefund {
@@ -42,6 +50,7 @@ export interface NewRefund {
   /** When the sender job may (re)send it; null: nothing to send. */
   nextAttemptAt: Date | null;
   splitReversal: SplitReversal | null;
+  payout: PayoutDestination | null;
   now: Date;
 }
 
@@ -64,7 +73,7 @@ const refund = (r: RefundRow): RefundRecord => ({
   tenantId: r.tenant_id,
   paymentId: r.payment_id,
   paymentKind: r.payment_kind as RefundablePaymentKind,
-  rail: r.rail as 'card' | 'pix',
+  rail: r.rail as 'card' | 'pix' | 'payout',
   parentId: r.parent_id,
   method: r.method as 'refund' | 'void',
   amountCents: Number(r.amount_cents),
@@ -80,6 +89,7 @@ const refund = (r: RefundRow): RefundRecord => ({
   failedAt: r.failed_at,
   reversedAt: r.reversed_at,
   splitReversal: (r.split_reversal as SplitReversal | null) ?? null,
+  payout: (r.payout_destination as PayoutDestination | null) ?? null,
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -129,8 +139,9 @@ export class RefundsRepository {
     const [row] = await rows<RefundRow>(
       tx,
       `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id,
-         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id, split_reversal)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14, $15) RETURNING *`,
+         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id, split_reversal, payout_destination)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14, $15, $16)
+       RETURNING *`,
       [
         r.id,
         r.payment.tenantId,
@@ -147,6 +158,7 @@ export class RefundsRepository {
         r.payment.rail,
         r.payment.parentId,
         r.splitReversal ? JSON.stringify(r.splitReversal) : null,
+        r.payout ? JSON.stringify(r.payout) : null,
       ],
     );
     return refund(row);

@@ -8,8 +8,12 @@ export type RefundablePaymentKind = 'card_payment' | 'link_payment' | 'billing';
 
 export interface RefundablePayment {
   kind: RefundablePaymentKind;
-  /** How the money goes back: `card` (the acquirer's refund) or `pix` (an API Pix devolução of the Pix received). */
-  rail: 'card' | 'pix';
+  /**
+   * How the money goes back: `card` (the acquirer's refund), `pix` (an API Pix devolução of the Pix
+   * received) or `payout` (a boleto paid by bank clearing: the tenant pays the payer out and
+   * confirms it).
+   */
+  rail: 'card' | 'pix' | 'payout';
   paymentId: string;
   tenantId: string;
   /** What the payment belongs to: its link (`link_payment`), its recurrence (`billing`); null for a card payment. */

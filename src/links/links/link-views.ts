@@ -9,8 +9,8 @@ import { linkToDto, paymentToDto } from './link.mapper';
 import type { PaymentJson } from './links.repository';
 
 const PAID_BY_PIX = new Set(['PIX:AUTHORIZED', 'PIX:SETTLED', 'BOLETO:PAID_PIX']);
-/** A card sale of a link: refunded at the acquirer on either card edge. */
-const PAID_BY_CARD = new Set(['CARD:ACCEPTED', 'CARD:CAPTURED']);
+/** A card sale of a link (refunded at the acquirer), or a boleto paid by bank clearing (by a payout the tenant confirms). */
+const PAID_ELSEWHERE = new Set(['CARD:ACCEPTED', 'CARD:CAPTURED', 'BOLETO:PAID']);
 
 /**
  * Links and their payments as the routes answer them, with what went back (the refunds module's
@@ -47,7 +47,7 @@ export class LinkViews {
     return payments.map((p) => {
       const t = totals.get(p.id);
       const paid = `${p.method}:${p.status}`;
-      const refundable = PAID_BY_CARD.has(paid) || (this.devolucoes.enabled && PAID_BY_PIX.has(paid));
+      const refundable = PAID_ELSEWHERE.has(paid) || (this.devolucoes.enabled && PAID_BY_PIX.has(paid));
       return {
         ...paymentToDto(p),
         refundedAmount: (t?.refundedCents ?? 0) / 100,

@@ -13,8 +13,8 @@ const CARD_PAID: readonly string[] = ['ACCEPTED', 'CAPTURED'];
  * Binds the refunds module's `LinkPaymentRefunds`: a link's payments as refunds see them. A payment
  * paid by Pix over API Pix is refundable by devolução of the Pix received, up to its valor (the PSP
  * edge knows its endToEndId and settlement time); a card payment at the acquirer, up to what the
- * payer paid. A boleto paid by bank clearing, or a Pix the acquirer received
- * (BANK_PROVIDER=service), is not refundable here.
+ * payer paid; a boleto paid by bank clearing, by a payout the tenant makes and confirms. A Pix the
+ * acquirer received (BANK_PROVIDER=service) is not refundable here.
  */
 @Injectable()
 export class LinkPaymentRefundsOfLinks extends LinkPaymentRefunds {
@@ -35,13 +35,14 @@ export class LinkPaymentRefundsOfLinks extends LinkPaymentRefunds {
 
 function refundable(p: PaymentItem, pix: Awaited<ReturnType<PixDevolucoes['receivedFor']>>): RefundablePayment {
   const card = p.method === 'CARD' && CARD_PAID.includes(p.status) && !!p.acquirerId;
+  const byBank = p.method === 'BOLETO' && p.status === 'PAID';
   return {
     kind: 'link_payment',
-    rail: p.method === 'CARD' ? 'card' : 'pix',
+    rail: p.method === 'CARD' ? 'card' : byBank ? 'payout' : 'pix',
     paymentId: p.id,
     tenantId: p.tenantId,
     parentId: p.linkId,
-    state: pix || card ? 'captured' : 'not_refundable',
+    state: pix || card || byBank ? 'captured' : 'not_refundable',
     status: p.method === 'BOLETO' && p.status === 'PAID' ? 'PAID (by bank clearing)' : `${p.method} ${p.status}`,
     capCents: pix?.amountCents ?? p.amountCents,
     acquirerTransactionId: card ? p.acquirerId : null,

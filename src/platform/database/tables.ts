@@ -365,6 +365,7 @@ export interface Tables {
     rail: string;
     parent_id: string | null;
     split_reversal: unknown | null;
+    payout_destination: unknown | null;
   };
   sandbox_acquirer_boletos: {
     id: string;
