@@ -17,6 +17,7 @@ import { sandboxAcquirerConfig } from './sandbox/acquirer/sandbox-acquirer.confi
 import { sandboxAdyenConfig } from './sandbox/acquirer/adyen/sandbox-adyen.config';
 import { webhooksConfig } from './webhooks/webhooks.config';
 import { cardsConfig } from './cards/cards.config';
+import { refundsConfig } from './refunds/refunds.config';
 import { threeDsConfig } from './three-ds/three-ds.config';
 import { sandboxThreeDsConfig } from './sandbox/three-ds/sandbox-three-ds.config';
 
@@ -34,6 +35,7 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   webhooksConfig,
   linksConfig,
   cardsConfig,
+  refundsConfig,
   threeDsConfig,
   sandboxThreeDsConfig,
   bankProviderConfig,

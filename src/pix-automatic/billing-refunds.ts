@@ -47,5 +47,6 @@ function refundable(b: Billing, pix: ReceivedPix | null): RefundablePayment {
     capCents: pix?.amountCents ?? b.amountCents,
     acquirerTransactionId: null,
     pix: pix && { endToEndId: pix.endToEndId, settledAt: pix.settledAt },
+    allocation: null,
   };
 }

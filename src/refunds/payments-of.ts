@@ -1,4 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
+import { reverseSplits, SplitReversal } from './domain/split-reversal';
+import { RefundsConfig } from './refunds.config';
 import {
   BillingRefunds,
   CardPaymentRefunds,
@@ -23,8 +25,14 @@ export class PaymentsOf {
   constructor(
     private readonly cards: CardPaymentRefunds,
     private readonly links: LinkPaymentRefunds,
+    private readonly config: RefundsConfig,
     @Optional() private readonly billings?: BillingRefunds,
   ) {}
+
+  /** What a refund of `cents` takes back from each merchant of the payment's split and from the platform's fee (REFUND_PLATFORM_FEE); null without a split. */
+  reversalOf(p: RefundablePayment, cents: number): SplitReversal | null {
+    return p.allocation ? reverseSplits(cents, p.allocation, this.config.platformFee) : null;
+  }
 
   find(tenantId: string | null, ref: PaymentRef): Promise<RefundablePayment | null> {
     switch (ref.kind) {

@@ -25,5 +25,11 @@ export function refundView(r: RefundRecord): RefundDto {
   if (r.succeededAt) v.succeededAt = rfc3339(r.succeededAt);
   if (r.failedAt) v.failedAt = rfc3339(r.failedAt);
   if (r.reversedAt) v.reversedAt = rfc3339(r.reversedAt);
+  if (r.payout) v.payout = { ...r.payout, ...(r.rail === 'payout' && r.providerReference ? { endToEndId: r.providerReference } : {}) };
+  if (r.splitReversal)
+    v.splitReversal = {
+      merchants: r.splitReversal.merchants.map((m) => ({ merchantId: m.merchantId, amount: fromCents(m.amountCents) })),
+      platformFee: fromCents(r.splitReversal.platformFeeCents),
+    };
   return v;
 }

@@ -1,11 +1,19 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
 import type { TenantContext } from '../platform/http/tenant-context';
 import { RequestId } from '../platform/http/request-id.param';
 import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
 import { PageQueryDto } from '../platform/pagination/pagination';
-import { CreateRefundDto, DisputeDto, DisputePageDto, RefundDto, RefundListQueryDto, RefundPageDto } from './dto/refund.dto';
+import {
+  ConfirmPayoutDto,
+  CreateRefundDto,
+  DisputeDto,
+  DisputePageDto,
+  RefundDto,
+  RefundListQueryDto,
+  RefundPageDto,
+} from './dto/refund.dto';
 import { RefundsService } from './refunds.service';
 
 const PAYMENT_NOT_FOUND: ApiError = [404, 'payment_not_found', 'No such card payment for this tenant'];
@@ -71,6 +79,39 @@ export class RefundsController {
   @ApiErrors([404, 'refund_not_found', 'No such refund for this tenant'])
   get(@CurrentTenant() t: TenantContext, @Param('refundId') refundId: string): Promise<RefundDto> {
     return this.refunds.get(t.tenantId, refundId);
+  }
+
+  @Post('refunds/:refundId/payout-confirmation')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'confirmRefundPayout',
+    summary: "Confirm a payout refund (a boleto paid by bank clearing): you paid the payer out; give your Pix's end-to-end id",
+    description:
+      'PENDING → SUCCEEDED, with the `acquiring.refund` webhook. API Pix has no standard operation that sends a Pix, so the platform records your payout rather than making it.',
+  })
+  @ApiOkResponse({ type: RefundDto })
+  @ApiErrors(
+    400,
+    [404, 'refund_not_found', 'No such refund for this tenant'],
+    [409, 'invalid_refund_status', 'Not a payout refund, or not PENDING any more'],
+  )
+  confirmPayout(@CurrentTenant() t: TenantContext, @Param('refundId') refundId: string, @Body() dto: ConfirmPayoutDto): Promise<RefundDto> {
+    return this.refunds.confirmPayout(t.tenantId, refundId, dto.endToEndId);
+  }
+
+  @Post('refunds/:refundId/payout-cancellation')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'cancelRefundPayout',
+    summary: 'Give up a payout refund you will not pay: FAILED (`payout_cancelled`), its amount refundable again',
+  })
+  @ApiOkResponse({ type: RefundDto })
+  @ApiErrors(
+    [404, 'refund_not_found', 'No such refund for this tenant'],
+    [409, 'invalid_refund_status', 'Not a payout refund, or not PENDING any more'],
+  )
+  cancelPayout(@CurrentTenant() t: TenantContext, @Param('refundId') refundId: string): Promise<RefundDto> {
+    return this.refunds.cancelPayout(t.tenantId, refundId);
   }
 
   @Get('disputes')

@@ -11,6 +11,7 @@ export const RefundErrors = defineErrors({
   refund_window_closed: 422,
   devolucao_rejected: 422,
   refund_conflict: 409,
+  invalid_refund_status: 409,
   med_case_not_found: 404,
   acquirer_unavailable: 500,
   acquirer_rejected: 500,

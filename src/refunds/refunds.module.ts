@@ -18,6 +18,7 @@ import { ApplyRefundOutcome } from './use-cases/apply-refund-outcome';
 import { RefundRails } from './use-cases/refund-rails';
 import { CreateRefund } from './use-cases/create-refund';
 import { SendRefund } from './use-cases/send-refund';
+import { SettlePayout } from './use-cases/settle-payout';
 
 /**
  * Money going back: refunds of card payments (and the void of a pre-authorization by refund) on
@@ -38,6 +39,7 @@ import { SendRefund } from './use-cases/send-refund';
     RefundsService,
     CreateRefund,
     SendRefund,
+    SettlePayout,
     ApplyRefundOutcome,
     ApplyDispute,
     PaymentsOf,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { RefundablePayment, RefundablePaymentKind, RefundTotal } from '../common/contracts/refundable-payments.port';
 import { Db, exec, maybeOne, Row, rows, Tx } from '../platform/database/sql';
+import type { SplitReversal } from './domain/split-reversal';
 import { RefundReason, RefundStatus, RefundTrigger, sourcesOf } from './domain/refund.state-machine';
 
 export interface RefundRecord {
@@ -9,7 +10,7 @@ export interface RefundRecord {
   tenantId: string;
   paymentId: string;
   paymentKind: RefundablePaymentKind;
-  rail: 'card' | 'pix';
+  rail: 'card' | 'pix' | 'payout';
   /** The payment's link or recurrence (null for a card payment). */
   parentId: string | null;
   method: 'refund' | 'void';
@@ -25,6 +26,16 @@ export interface RefundRecord {
   succeededAt: Date | null;
   failedAt: Date | null;
   reversedAt: Date | null;
+  /** A split link payment's: what each merchant and the platform's fee give back. */
+  splitReversal: SplitReversal | null;
+  /** Rail `payout`: where the tenant pays the payer out. */
+  payout: PayoutDestination | null;
+}
+
+/** Where a payout refund goes: the payer's Pix key (and the name the tenant expects it under). */
+export interface PayoutDestination {
+  pixKey: string;
+  holderName?: string;
 }
 
 export interface NewRefund {
@@ -38,6 +49,8 @@ export interface NewRefund {
   requestId: string | null;
   /** When the sender job may (re)send it; null: nothing to send. */
   nextAttemptAt: Date | null;
+  splitReversal: SplitReversal | null;
+  payout: PayoutDestination | null;
   now: Date;
 }
 
@@ -60,7 +73,7 @@ const refund = (r: RefundRow): RefundRecord => ({
   tenantId: r.tenant_id,
   paymentId: r.payment_id,
   paymentKind: r.payment_kind as RefundablePaymentKind,
-  rail: r.rail as 'card' | 'pix',
+  rail: r.rail as 'card' | 'pix' | 'payout',
   parentId: r.parent_id,
   method: r.method as 'refund' | 'void',
   amountCents: Number(r.amount_cents),
@@ -75,6 +88,8 @@ const refund = (r: RefundRow): RefundRecord => ({
   succeededAt: r.succeeded_at,
   failedAt: r.failed_at,
   reversedAt: r.reversed_at,
+  splitReversal: (r.split_reversal as SplitReversal | null) ?? null,
+  payout: (r.payout_destination as PayoutDestination | null) ?? null,
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -124,8 +139,9 @@ export class RefundsRepository {
     const [row] = await rows<RefundRow>(
       tx,
       `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id,
-         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14) RETURNING *`,
+         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id, split_reversal, payout_destination)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14, $15, $16)
+       RETURNING *`,
       [
         r.id,
         r.payment.tenantId,
@@ -141,6 +157,8 @@ export class RefundsRepository {
         r.now,
         r.payment.rail,
         r.payment.parentId,
+        r.splitReversal ? JSON.stringify(r.splitReversal) : null,
+        r.payout ? JSON.stringify(r.payout) : null,
       ],
     );
     return refund(row);

@@ -11,6 +11,7 @@ import { refundView } from './refund.view';
 import { RefundErrors } from './refunds.errors';
 import { RefundsRepository } from './refunds.repository';
 import { CreateRefund } from './use-cases/create-refund';
+import { SettlePayout } from './use-cases/settle-payout';
 
 /** The refund, dispute and MED case routes, as views. */
 @Injectable()
@@ -20,7 +21,16 @@ export class RefundsService {
     private readonly disputes: DisputesRepository,
     private readonly creator: CreateRefund,
     private readonly medCases: MedCasesRepository,
+    private readonly payouts: SettlePayout,
   ) {}
+
+  async confirmPayout(tenantId: string, refundId: string, endToEndId: string): Promise<RefundDto> {
+    return refundView(await this.payouts.confirm(tenantId, refundId, endToEndId));
+  }
+
+  async cancelPayout(tenantId: string, refundId: string): Promise<RefundDto> {
+    return refundView(await this.payouts.cancel(tenantId, refundId));
+  }
 
   async create(tenantId: string, ref: PaymentRef, dto: CreateRefundDto, requestId: string): Promise<RefundDto> {
     return refundView(await this.creator.execute(tenantId, ref, dto, requestId));

@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CardsApp, startCardsApp } from '../cards/support';
 
-/** docs/guide/refunds.md: the curl walk runs as written against a fresh service, on both card edges, with the same printed results. */
-describe.each(['service', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVIDER=%s)', (provider) => {
+/** docs/guide/refunds.md: the curl walk runs as written against a fresh service on API Pix (BANK_PROVIDER=pix-api), on both card edges, with the same printed results. */
+describe.each(['service', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVIDER=%s, BANK_PROVIDER=pix-api)', (provider) => {
   let c: CardsApp;
   beforeAll(async () => {
-    c = await startCardsApp({ ACQUIRER_PROVIDER: provider, SANDBOX_ACQUIRER_TICK_MS: '100' });
+    c = await startCardsApp({ ACQUIRER_PROVIDER: provider, BANK_PROVIDER: 'pix-api', SANDBOX_ACQUIRER_TICK_MS: '100' });
   });
   afterAll(() => c.close());
 
-  it('refunds in parts, releases a pre-authorization, shows a refused refund and a chargeback', async () => {
+  it('refunds cards in parts, releases a pre-authorization, shows a refused refund and a chargeback, gives back a Pix and pays a boleto out', async () => {
     const md = readFileSync(join(__dirname, '../../docs/guide/refunds.md'), 'utf8');
     const block = /<!-- walk:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walk:end -->/.exec(md);
     expect(block).not.toBeNull();
@@ -28,7 +28,7 @@ describe.each(['service', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVID
       });
       expect(stdout.trim().split('\n')).toEqual(expected);
       // on adyen the refunds went through Adyen's /refunds; on service through the service protocol
-      const refunds = await c.t.sql(`SELECT provider_reference FROM refunds WHERE method = 'refund' AND tenant_id = $1`, [
+      const refunds = await c.t.sql(`SELECT provider_reference FROM refunds WHERE method = 'refund' AND rail = 'card' AND tenant_id = $1`, [
         c.tenant.tenantId,
       ]);
       expect(refunds).toHaveLength(3);

@@ -39,6 +39,7 @@ export function refundable(p: CardPaymentRecord): RefundablePayment {
     tenantId: p.tenantId,
     parentId: null,
     pix: null,
+    allocation: null,
     state: captured ? 'captured' : held ? 'authorized' : 'not_refundable',
     status: p.status,
     capCents: captured ? (p.capturedAmountCents ?? p.amountCents) : p.amountCents,

@@ -8,8 +8,12 @@ export type RefundablePaymentKind = 'card_payment' | 'link_payment' | 'billing';
 
 export interface RefundablePayment {
   kind: RefundablePaymentKind;
-  /** How the money goes back: `card` (the acquirer's refund) or `pix` (an API Pix devolução of the Pix received). */
-  rail: 'card' | 'pix';
+  /**
+   * How the money goes back: `card` (the acquirer's refund), `pix` (an API Pix devolução of the Pix
+   * received) or `payout` (a boleto paid by bank clearing: the tenant pays the payer out and
+   * confirms it).
+   */
+  rail: 'card' | 'pix' | 'payout';
   paymentId: string;
   tenantId: string;
   /** What the payment belongs to: its link (`link_payment`), its recurrence (`billing`); null for a card payment. */
@@ -28,6 +32,12 @@ export interface RefundablePayment {
   acquirerTransactionId: string | null;
   /** Rail `pix`: the Pix received (its endToEndId, and when it settled: devoluções are allowed for 90 days). */
   pix: { endToEndId: string; settledAt: Date } | null;
+  /**
+   * How a link payment's money was shared: what the payer paid (`grossCents`, a passed-on fee
+   * included), the platform's fee, and each merchant's part of the rest; a refund reverses the
+   * parts in proportion. Null when the payment has no split (a card payment of the API).
+   */
+  allocation: { grossCents: number; feeCents: number; splits: { merchantId: string; amountCents: number }[] } | null;
 }
 
 /** A link's payments as refunds see them: a Pix (or a boleto paid by its Pix QR) received over API Pix. */

@@ -9,6 +9,8 @@ import { linkToDto, paymentToDto } from './link.mapper';
 import type { PaymentJson } from './links.repository';
 
 const PAID_BY_PIX = new Set(['PIX:AUTHORIZED', 'PIX:SETTLED', 'BOLETO:PAID_PIX']);
+/** A card sale of a link (refunded at the acquirer), or a boleto paid by bank clearing (by a payout the tenant confirms). */
+const PAID_ELSEWHERE = new Set(['CARD:ACCEPTED', 'CARD:CAPTURED', 'BOLETO:PAID']);
 
 /**
  * Links and their payments as the routes answer them, with what went back (the refunds module's
@@ -44,12 +46,13 @@ export class LinkViews {
     const totals = await this.refunds.of(payments.map((p) => p.id));
     return payments.map((p) => {
       const t = totals.get(p.id);
-      const byPix = this.devolucoes.enabled && PAID_BY_PIX.has(`${p.method}:${p.status}`);
+      const paid = `${p.method}:${p.status}`;
+      const refundable = PAID_ELSEWHERE.has(paid) || (this.devolucoes.enabled && PAID_BY_PIX.has(paid));
       return {
         ...paymentToDto(p),
         refundedAmount: (t?.refundedCents ?? 0) / 100,
         disputedAmount: (t?.disputedCents ?? 0) / 100,
-        refundableAmount: t ? t.refundableCents / 100 : byPix ? Number(p.amount_cents) / 100 : 0,
+        refundableAmount: t ? t.refundableCents / 100 : refundable ? Number(p.amount_cents) / 100 : 0,
       };
     });
   }

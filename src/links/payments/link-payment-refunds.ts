@@ -6,12 +6,15 @@ import { PaymentsRepository } from './payments.repository';
 
 /** Paid by a Pix the PSP received: a link's Pix (AUTHORIZED or SETTLED) or a boleto paid by its Pix QR. */
 const PAID_BY_PIX: Record<string, readonly string[]> = { PIX: ['AUTHORIZED', 'SETTLED'], BOLETO: ['PAID_PIX'], CARD: [] };
+/** A link's card payments are sales: accepted (or captured) took the money, refunded at the acquirer. */
+const CARD_PAID: readonly string[] = ['ACCEPTED', 'CAPTURED'];
 
 /**
  * Binds the refunds module's `LinkPaymentRefunds`: a link's payments as refunds see them. A payment
  * paid by Pix over API Pix is refundable by devolução of the Pix received, up to its valor (the PSP
- * edge knows its endToEndId and settlement time). A boleto paid by bank clearing, a card payment of
- * a link, or a Pix the acquirer received (BANK_PROVIDER=service) is not refundable here.
+ * edge knows its endToEndId and settlement time); a card payment at the acquirer, up to what the
+ * payer paid; a boleto paid by bank clearing, by a payout the tenant makes and confirms. A Pix the
+ * acquirer received (BANK_PROVIDER=service) is not refundable here.
  */
 @Injectable()
 export class LinkPaymentRefundsOfLinks extends LinkPaymentRefunds {
@@ -31,16 +34,23 @@ export class LinkPaymentRefundsOfLinks extends LinkPaymentRefunds {
 }
 
 function refundable(p: PaymentItem, pix: Awaited<ReturnType<PixDevolucoes['receivedFor']>>): RefundablePayment {
+  const card = p.method === 'CARD' && CARD_PAID.includes(p.status) && !!p.acquirerId;
+  const byBank = p.method === 'BOLETO' && p.status === 'PAID';
   return {
     kind: 'link_payment',
-    rail: p.method === 'CARD' ? 'card' : 'pix',
+    rail: p.method === 'CARD' ? 'card' : byBank ? 'payout' : 'pix',
     paymentId: p.id,
     tenantId: p.tenantId,
     parentId: p.linkId,
-    state: pix ? 'captured' : 'not_refundable',
+    state: pix || card || byBank ? 'captured' : 'not_refundable',
     status: p.method === 'BOLETO' && p.status === 'PAID' ? 'PAID (by bank clearing)' : `${p.method} ${p.status}`,
     capCents: pix?.amountCents ?? p.amountCents,
-    acquirerTransactionId: null,
+    acquirerTransactionId: card ? p.acquirerId : null,
     pix: pix && { endToEndId: pix.endToEndId, settledAt: pix.settledAt },
+    allocation: {
+      grossCents: p.amountCents,
+      feeCents: p.feeCents,
+      splits: p.splits.map((s) => ({ merchantId: s.merchantId, amountCents: s.amountCents })),
+    },
   };
 }

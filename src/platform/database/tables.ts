@@ -364,6 +364,8 @@ export interface Tables {
     reversed_at: Date | null;
     rail: string;
     parent_id: string | null;
+    split_reversal: unknown | null;
+    payout_destination: unknown | null;
   };
   sandbox_acquirer_boletos: {
     id: string;

@@ -1,9 +1,38 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { NestedObject } from '../../common/dto/nested';
 import { IsMoney } from '../../common/dto/amount';
 import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
 import { REFUND_REASONS, REFUND_STATUSES, RefundReason, RefundStatus } from '../domain/refund.state-machine';
 import { DISPUTE_STATUSES, DisputeStatus } from '../domain/dispute';
+
+export class PayoutDestinationDto {
+  @ApiProperty({
+    description: "The payer's Pix key the refund is paid out to (CPF/CNPJ digits, e-mail, +55 phone or random key)",
+    example: '52998224725',
+    maxLength: 77,
+  })
+  @IsString()
+  @MaxLength(77)
+  pixKey: string;
+
+  @ApiPropertyOptional({ description: 'The name the key should belong to, for your payout check', example: 'Ana Souza', maxLength: 140 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(140)
+  holderName?: string;
+}
+
+export class ConfirmPayoutDto {
+  @ApiProperty({
+    description: "The end-to-end id of the Pix you paid the payer out with (on your bank's receipt)",
+    example: 'E9999999920261126120000000000001',
+  })
+  @Matches(/^[Ee]\d{8}\d{12}[a-zA-Z0-9]{11}$/, {
+    message: 'endToEndId must be a Pix end-to-end id (E + 8 digits + 12 digits of date and time + 11 letters or digits)',
+  })
+  endToEndId: string;
+}
 
 export class CreateRefundDto {
   @ApiPropertyOptional({
@@ -21,6 +50,14 @@ export class CreateRefundDto {
   reason: RefundReason;
 
   @ApiPropertyOptional({
+    type: PayoutDestinationDto,
+    description: 'Required for a boleto paid by bank clearing (it has no network refund): where you will pay the payer out',
+  })
+  @IsOptional()
+  @NestedObject(() => PayoutDestinationDto)
+  payout?: PayoutDestinationDto;
+
+  @ApiPropertyOptional({
     description: 'Free text for your own records (not sent to the payer)',
     example: 'Pedido 1234 devolvido',
     maxLength: 140,
@@ -29,6 +66,23 @@ export class CreateRefundDto {
   @IsString()
   @MaxLength(140)
   description?: string;
+}
+
+export class SplitReversalMerchantDto {
+  @ApiProperty({ example: 'mer_3f9a1c1e6f7e4b8e' })
+  merchantId: string;
+  @ApiProperty({ description: 'What this merchant gives back', example: 28.35 })
+  amount: number;
+}
+
+export class SplitReversalDto {
+  @ApiProperty({
+    type: [SplitReversalMerchantDto],
+    description: "Each merchant's part of the refund, in proportion to its share of the payment",
+  })
+  merchants: SplitReversalMerchantDto[];
+  @ApiProperty({ description: 'What the platform gives back of its fee (0 unless REFUND_PLATFORM_FEE=return)', example: 0 })
+  platformFee: number;
 }
 
 export class RefundDto {
@@ -47,11 +101,12 @@ export class RefundDto {
   })
   paymentKind: 'card_payment' | 'link_payment' | 'billing';
   @ApiProperty({
-    enum: ['card', 'pix'],
-    description: "How the money goes back: `card` (the acquirer's refund) or `pix` (an API Pix devolução of the Pix received)",
+    enum: ['card', 'pix', 'payout'],
+    description:
+      "How the money goes back: `card` (the acquirer's refund), `pix` (an API Pix devolução of the Pix received) or `payout` (a boleto paid by bank clearing: you pay the payer out and confirm it)",
     example: 'card',
   })
-  rail: 'card' | 'pix';
+  rail: 'card' | 'pix' | 'payout';
   @ApiProperty({
     enum: ['refund', 'void'],
     description: '`void`: a pre-authorization never captured, released instead of refunded',
@@ -96,6 +151,17 @@ export class RefundDto {
   failedAt?: string;
   @ApiPropertyOptional({ example: '2026-11-27T09:00:00Z' })
   reversedAt?: string;
+  @ApiPropertyOptional({
+    description:
+      'Rail `payout` (a boleto paid by bank clearing): where you pay the payer out, and the end-to-end id of your Pix once you confirm it',
+    example: { pixKey: '52998224725', holderName: 'Ana Souza', endToEndId: 'E9999999920261126120000000000001' },
+  })
+  payout?: { pixKey: string; holderName?: string; endToEndId?: string };
+  @ApiPropertyOptional({
+    type: () => SplitReversalDto,
+    description: "A link payment's: who gives the refund back (its split's merchants in proportion, the platform's fee as configured)",
+  })
+  splitReversal?: SplitReversalDto;
 }
 
 export class RefundPageDto extends PageOf(RefundDto) {}

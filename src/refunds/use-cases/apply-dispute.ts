@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CardPaymentRefunds } from '../../common/contracts/refundable-payments.port';
 import type { AcquirerNotification } from '../../common/protocols/acquirer-events';
 import type { CardDisputeNotificationData } from '../../common/protocols/acquirer-refunds';
 import { Clock } from '../../platform/clock/clock';
 import { transaction } from '../../platform/database/sql';
 import { AcquirerEvents } from '../../provider/acquirer/acquirer-events';
 import { disputeState, withStage } from '../domain/dispute';
+import { PaymentsOf } from '../payments-of';
 import { disputeView } from '../dispute.view';
 import { DisputesRepository } from '../disputes.repository';
 import { RefundEvents } from '../refund-events';
@@ -25,7 +25,7 @@ export class ApplyDispute implements OnModuleInit {
   constructor(
     private readonly ds: DataSource,
     private readonly disputes: DisputesRepository,
-    private readonly payments: CardPaymentRefunds,
+    private readonly payments: PaymentsOf,
     private readonly events: RefundEvents,
     private readonly clock: Clock,
     private readonly acquirerEvents: AcquirerEvents,
@@ -37,7 +37,10 @@ export class ApplyDispute implements OnModuleInit {
 
   async apply(e: AcquirerNotification): Promise<boolean> {
     const d = e.data as CardDisputeNotificationData;
-    const p = await this.payments.find(null, d.transactionId);
+    // a card payment of the API, or a link's card payment: both are charged with our id as the reference
+    const p =
+      (await this.payments.find(null, { kind: 'card_payment', paymentId: d.transactionId })) ??
+      (await this.payments.find(null, { kind: 'link_payment', paymentId: d.transactionId }));
     if (!p) return false;
     await transaction(this.ds, async (tx) => {
       const now = this.clock.now();

@@ -48,9 +48,19 @@ export class CreateRefund {
   async execute(tenantId: string, ref: PaymentRef, dto: CreateRefundDto, requestId: string | null): Promise<RefundRecord> {
     const p = await this.payments.find(tenantId, ref);
     if (!p) throw RefundErrors.error('payment_not_found', NOT_FOUND[ref.kind]);
-    if (p.state === 'not_refundable' || (p.rail === 'card' ? !p.acquirerTransactionId : !p.pix))
+    if (p.state === 'not_refundable' || (p.rail === 'card' ? !p.acquirerTransactionId : p.rail === 'pix' && !p.pix))
       throw RefundErrors.error('payment_not_refundable', `A ${p.status} payment has nothing to refund`);
     const cents = dto.amount === undefined ? null : toCents(dto.amount);
+    if (p.rail === 'payout' && !dto.payout)
+      throw RefundErrors.error('validation_error', 'The request has invalid fields', {
+        details: [
+          {
+            field: 'payout',
+            code: 'payout_required',
+            message: 'a boleto paid by bank clearing is refunded by a payout: give payout.pixKey',
+          },
+        ],
+      });
     if (p.state === 'authorized') return this.voidAuthorization(p, cents, dto, requestId);
     if (p.pix && this.clock.now().getTime() - p.pix.settledAt.getTime() > DEVOLUCAO_WINDOW_MS)
       throw RefundErrors.error(
@@ -82,12 +92,19 @@ export class CreateRefund {
         description: dto.description ?? null,
         status: 'PENDING',
         requestId,
-        nextAttemptAt: new Date(now.getTime() + FIRST_RESEND_MS),
+        // a payout is made by the tenant and confirmed: nothing to send
+        nextAttemptAt: p.rail === 'payout' ? null : new Date(now.getTime() + FIRST_RESEND_MS),
+        splitReversal: this.payments.reversalOf(p, amount),
+        payout:
+          p.rail === 'payout' && dto.payout
+            ? { pixKey: dto.payout.pixKey, ...(dto.payout.holderName ? { holderName: dto.payout.holderName } : {}) }
+            : null,
         now,
       });
       await this.events.refundChanged(tx, p.tenantId, refundView(r), now);
       return r;
     });
+    if (p.rail === 'payout') return refund;
     const { refund: after, refused } = await this.sender.send(refund, p);
     if (refused) throw refusalError(refused, after);
     return after;
@@ -119,6 +136,8 @@ export class CreateRefund {
         status: 'SUCCEEDED',
         requestId,
         nextAttemptAt: null,
+        splitReversal: null,
+        payout: null,
         now,
       });
       await this.events.refundChanged(tx, p.tenantId, refundView(r), now);

@@ -57,6 +57,7 @@ export class RefundRails {
 
   /** Sends the refund on its rail; answers the PSP's refusal of a devolução (the refund is then FAILED), else null. */
   async send(r: RefundRecord, p: RefundablePayment): Promise<PixDevolucaoRefused | null> {
+    if (p.rail === 'payout') return null; // the tenant pays it out and confirms it (SettlePayout)
     if (p.rail === 'pix') return this.sendDevolucao(r, p);
     if (p.acquirerTransactionId) await this.sendCard(r, p.acquirerTransactionId);
     return null;
