@@ -87,7 +87,7 @@ describe('webhook routes over HTTP', () => {
     const cases: [string, unknown, string][] = [
       ['/acquiring', { url: 'ftp://merchant.example.com/h' }, 'invalid_webhook_url'],
       ['/acquiring', { url: 'https://user:pw@merchant.example.com/h' }, 'invalid_webhook_url'],
-      ['/acquiring', { url: rx.url, events: ['acquiring.refund'] }, 'validation_error'],
+      ['/acquiring', { url: rx.url, events: ['acquiring.unknown_event'] }, 'validation_error'],
       ['/acquiring', { url: rx.url, events: [] }, 'validation_error'],
       ['/acquiring', { url: rx.url, extra: true }, 'validation_error'],
       ['/acquiring', {}, 'validation_error'],
