@@ -84,13 +84,18 @@ export const isUuid = (s: string) => UUID.test(s);
 export class RefundsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** Reserves `amountCents` of the payment's balance (made on first use); false when it would pass the cap. */
-  async reserve(tx: Tx, p: RefundablePayment, amountCents: number): Promise<boolean> {
-    await exec(
-      tx,
-      `INSERT INTO refund_balances (payment_id, tenant_id, payment_kind, cap_cents) VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING`,
-      [p.paymentId, p.tenantId, p.kind, p.capCents],
-    );
+  /**
+   * Reserves `amountCents` of the payment's balance (made on first use); false when it would pass
+   * the cap. `exists`: the caller has read the balance row (rows are never deleted), so it is not
+   * made again.
+   */
+  async reserve(tx: Tx, p: RefundablePayment, amountCents: number, exists = false): Promise<boolean> {
+    if (!exists)
+      await exec(
+        tx,
+        `INSERT INTO refund_balances (payment_id, tenant_id, payment_kind, cap_cents) VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING`,
+        [p.paymentId, p.tenantId, p.kind, p.capCents],
+      );
     const r = await exec(
       tx,
       `UPDATE refund_balances SET refunded_cents = refunded_cents + $2
@@ -147,14 +152,18 @@ export class RefundsRepository {
     return row ? refund(row) : null;
   }
 
-  /** The acquirer took the refund (its verdict comes later): its reference kept, nothing more to send. */
-  async taken(id: string, providerReference: string, now: Date): Promise<void> {
-    await exec(
+  /**
+   * The acquirer took the refund (its verdict comes later): its reference kept, nothing more to
+   * send. The refund as it now stands; null when it is no longer PENDING (a verdict came first).
+   */
+  async taken(id: string, providerReference: string, now: Date): Promise<RefundRecord | null> {
+    const r = await maybeOne<RefundRow>(
       this.ds,
       `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), next_attempt_at = NULL, updated_at = $3
-        WHERE id = $1 AND status = 'PENDING'`,
+        WHERE id = $1 AND status = 'PENDING' RETURNING *`,
       [id, providerReference || null, now],
     );
+    return r ? refund(r) : null;
   }
 
   /**

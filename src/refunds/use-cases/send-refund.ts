@@ -28,12 +28,14 @@ export class SendRefund {
 
   /** The refund as it stands after the acquirer's first answer (or unchanged when there was none). */
   async send(r: RefundRecord, acquirerTransactionId: string): Promise<RefundRecord> {
+    // the row each write returns is the refund as it stands; read again only when none did
+    let after: RefundRecord | null = null;
     try {
       const a = await this.acquirer.refundCard({ refundId: r.id, acquirerTransactionId, amountCents: r.amountCents });
       if (a.status === 'PENDING') {
-        await this.refunds.taken(r.id, a.acquirerRefundId, this.clock.now());
+        after = await this.refunds.taken(r.id, a.acquirerRefundId, this.clock.now());
       } else {
-        await this.outcome.apply(r.id, {
+        after = await this.outcome.apply(r.id, {
           trigger: a.status === 'SUCCEEDED' ? 'succeeded' : 'failed',
           providerReference: a.acquirerRefundId,
           failureReason: a.reason ?? null,
@@ -43,9 +45,9 @@ export class SendRefund {
       if (!(e instanceof ProviderCallError)) throw e;
       // no answer: it stays PENDING and the job sends it again with the same id
       if (e.code === 'provider_rejected')
-        await this.outcome.apply(r.id, { trigger: 'failed', failureCode: 'acquirer_rejected', failureReason: refusalCode(e.body) });
+        after = await this.outcome.apply(r.id, { trigger: 'failed', failureCode: 'acquirer_rejected', failureReason: refusalCode(e.body) });
     }
-    return (await this.refunds.get(r.id))!;
+    return after ?? (await this.refunds.get(r.id))!;
   }
 
   /** One pass of the job: every pending refund due for a (re)send. */
