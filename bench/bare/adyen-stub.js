@@ -1,6 +1,6 @@
-// A bare acquirer stub answering Adyen Checkout v72's POST /payments over HTTPS (keep-alive,
-// a certificate from the development PKI): Authorised with a pspReference and an authCode,
-// nothing stored. Both the service (ACQUIRER_PROVIDER=adyen) and its floor call it, so the
+// A bare acquirer stub answering Adyen Checkout v72 over HTTPS (keep-alive, a certificate from
+// the development PKI), nothing stored: POST /payments Authorised with a pspReference and an
+// authCode; POST /payments/{pspReference}/refunds `received` (a PaymentRefundResponse). Both the service (ACQUIRER_PROVIDER=adyen) and its floor call it, so the
 // acquirer costs both sides the same. /__ready answers on plain HTTP (PORT) for the harness.
 const http = require('node:http');
 const https = require('node:https');
@@ -22,8 +22,18 @@ https
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== 'POST' || !req.url.endsWith('/payments') || !req.headers['x-api-key']) return answer(res, 401, { status: 401, errorCode: '000', message: 'Unauthorized', errorType: 'security' });
+      const refund = /\/payments\/([^/]+)\/refunds$/.exec(req.url);
+      if (req.method !== 'POST' || !(refund || req.url.endsWith('/payments')) || !req.headers['x-api-key']) return answer(res, 401, { status: 401, errorCode: '000', message: 'Unauthorized', errorType: 'security' });
       const b = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (refund)
+        return answer(res, 201, {
+          merchantAccount: b.merchantAccount,
+          paymentPspReference: decodeURIComponent(refund[1]),
+          pspReference: randomBytes(8).toString('hex').toUpperCase(),
+          reference: b.reference,
+          amount: b.amount,
+          status: 'received',
+        });
       answer(res, 200, {
         pspReference: randomBytes(8).toString('hex').toUpperCase(),
         resultCode: 'Authorised',

@@ -104,14 +104,19 @@ export const isUuid = (s: string) => UUID.test(s);
 export class RefundsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** Reserves `amountCents` of the payment's balance (made on first use); false when it would pass the cap. */
-  async reserve(tx: Tx, p: RefundablePayment, amountCents: number): Promise<boolean> {
-    await exec(
-      tx,
-      `INSERT INTO refund_balances (payment_id, tenant_id, payment_kind, cap_cents, parent_id) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (payment_id) DO NOTHING`,
-      [p.paymentId, p.tenantId, p.kind, p.capCents, p.parentId],
-    );
+  /**
+   * Reserves `amountCents` of the payment's balance (made on first use); false when it would pass
+   * the cap. `exists`: the caller has read the balance row (rows are never deleted), so it is not
+   * made again (one round trip fewer per refund).
+   */
+  async reserve(tx: Tx, p: RefundablePayment, amountCents: number, exists = false): Promise<boolean> {
+    if (!exists)
+      await exec(
+        tx,
+        `INSERT INTO refund_balances (payment_id, tenant_id, payment_kind, cap_cents, parent_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (payment_id) DO NOTHING`,
+        [p.paymentId, p.tenantId, p.kind, p.capCents, p.parentId],
+      );
     const r = await exec(
       tx,
       `UPDATE refund_balances SET refunded_cents = refunded_cents + $2

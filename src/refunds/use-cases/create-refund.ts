@@ -69,10 +69,11 @@ export class CreateRefund {
       );
 
     // read before the transaction (never a second pool client while holding one); the reserve is the guard
-    const left = (await this.refunds.totals([p.paymentId])).get(p.paymentId)?.refundableCents ?? p.capCents;
+    const balance = (await this.refunds.totals([p.paymentId])).get(p.paymentId);
+    const left = balance?.refundableCents ?? p.capCents;
     const amount = cents ?? left;
     const refund = await transaction(this.ds, async (tx) => {
-      if (amount <= 0 || !(await this.refunds.reserve(tx, p, amount)))
+      if (amount <= 0 || !(await this.refunds.reserve(tx, p, amount, balance !== undefined)))
         throw RefundErrors.error(
           'refund_exceeds_refundable',
           `The refund would pass what can still be refunded of this payment (${fromCents(Math.max(0, left)).toFixed(2)})`,
