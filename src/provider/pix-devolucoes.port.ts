@@ -1,3 +1,4 @@
+import { registerDomainErrors } from '../platform/errors/app-error';
 import { Injectable, Logger } from '@nestjs/common';
 import { CodedError } from '../common/formats/coded-error';
 
@@ -58,6 +59,9 @@ export class PixDevolucaoRefused extends CodedError<'devolucao_refused'> {
     super('devolucao_refused', `the PSP refused the devolução: ${reason}`);
   }
 }
+
+/** Refunds answer a refusal with their own codes (refund-refusals.ts); one that reached the filter is a 422. */
+registerDomainErrors<'devolucao_refused'>(PixDevolucaoRefused, { devolucao_refused: 422 });
 
 export interface DevolucaoRequest {
   endToEndId: string;
