@@ -2,7 +2,13 @@
 // `npm test`: builds (the OpenAPI drift and process tests run the compiled server), makes sure
 // a PostgreSQL is reachable (DATABASE_URL, or an embedded one for this run), then runs jest
 // and the React Native package's tests. Extra arguments go to jest.
-const { spawnSync, execFileSync } = require('node:child_process');
+//
+// jest runs as an asynchronous child, never spawnSync: the embedded PostgreSQL's stderr is a
+// socket this process reads on its event loop. Blocked in spawnSync, nobody read it; once about
+// 200 KB of the server's log lines were queued (checkpoints, terminated connections, statements
+// that failed), every server process that logged stopped in write(), the checkpointer first, and
+// each DROP DATABASE after it waited on CheckpointStart for ever (docs/decisions.md).
+const { spawn, execFileSync } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -10,9 +16,24 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const args = process.argv.slice(2);
 
+let current = null;
+// Ctrl-C or a SIGTERM while jest runs goes to it; this process then stops its PostgreSQL and exits.
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (current ? current.kill(sig) : process.exit(1)));
+
+/** Runs a child to its end while this event loop keeps turning (it drains the embedded server's log). */
 function run(cmd, argv, env = process.env) {
-  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env });
-  return r.status ?? 1;
+  return new Promise((resolve) => {
+    current = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env });
+    current.on('error', (e) => {
+      process.stderr.write(`${cmd}: ${e.message}\n`);
+      current = null;
+      resolve(1);
+    });
+    current.on('exit', (code) => {
+      current = null;
+      resolve(code ?? 1);
+    });
+  });
 }
 
 /** The embedded PostgreSQL's port for a run without DATABASE_URL: the documented EMBEDDED_PG_PORT. */
@@ -40,9 +61,9 @@ async function main() {
     env.DATABASE_URL = await embedded.start();
     process.stderr.write(`no DATABASE_URL: tests use an embedded PostgreSQL on port ${port}\n`);
   }
-  let status = run(process.execPath, [require.resolve('jest/bin/jest'), ...args], env);
+  let status = await run(process.execPath, [require.resolve('jest/bin/jest'), ...args], env);
   if (status === 0 && args.length === 0) {
-    status = run('npm', ['test', '--silent', '-w', 'packages/react-native-card'], env);
+    status = await run('npm', ['test', '--silent', '-w', 'packages/react-native-card'], env);
   }
   if (embedded) {
     await embedded.stop();

