@@ -177,6 +177,8 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
     await expect(port().findCardAuthorization(r.transactionId)).resolves.toEqual({
       acquirerTransactionId: pre.acquirerTransactionId,
       status: 'PREAUTH',
+      // the webhook's additionalData.authCode: a payment reconciled still shows its authorization code
+      authorizationCode: expect.stringMatching(/^\d{6}$/),
     });
     await expect(c.t.app.get(CardCharges).reconcile(`pay_${randomUUID()}`)).resolves.toBeNull();
     expect(exchangesTo('/payments').length).toBe(before);

@@ -97,7 +97,12 @@ export class AdyenAcquirer extends AcquirerPort {
         status: 'AUTH_REJECTED',
         reason: REFUSAL_REASONS[verdict.reason ?? ''] ?? 'generic_decline',
       };
-    return { acquirerTransactionId: verdict.pspReference, status: attempt?.captureMode === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED' };
+    const authCode = verdict.additionalData.authCode;
+    return {
+      acquirerTransactionId: verdict.pspReference,
+      status: attempt?.captureMode === 'PREAUTH' ? 'PREAUTH' : 'ACCEPTED',
+      ...(authCode ? { authorizationCode: authCode } : {}),
+    };
   }
 
   /**

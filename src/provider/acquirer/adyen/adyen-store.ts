@@ -59,8 +59,8 @@ const notification = (r: NotificationRow): StoredAdyenNotification => ({
   additionalData: r.additional_data ?? {},
 });
 
-/** additionalData fields kept (Adyen sends dozens; only what a dispute needs is stored). */
-const KEPT_ADDITIONAL_DATA = ['chargebackReasonCode', 'chargebackSchemeCode', 'defensePeriodEndsAt', 'disputeStatus'];
+/** additionalData fields kept (Adyen sends dozens; only an authorization's code and what a dispute needs are stored). */
+const KEPT_ADDITIONAL_DATA = ['authCode', 'chargebackReasonCode', 'chargebackSchemeCode', 'defensePeriodEndsAt', 'disputeStatus'];
 
 function keptAdditionalData(d: Record<string, string> | undefined): Record<string, string> | null {
   const kept = Object.fromEntries(KEPT_ADDITIONAL_DATA.filter((k) => typeof d?.[k] === 'string').map((k) => [k, d![k].slice(0, 64)]));

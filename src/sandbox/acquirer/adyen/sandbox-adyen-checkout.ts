@@ -85,7 +85,8 @@ export class SandboxAdyenCheckout {
       amount: { currency: 'BRL', value: body.amount.value },
       paymentMethod: brandOf(pm.number),
       ...(outcome.refusalReason ? { reason: outcome.refusalReason } : {}),
-      additionalData: {},
+      // Adyen's AUTHORISATION carries the issuer's authorization code, as the answer does
+      additionalData: outcome.resultCode === 'Authorised' && answer.authorizationCode ? { authCode: answer.authorizationCode } : {},
     });
     return {
       pspReference: psp,
