@@ -71,11 +71,16 @@ export class PixApiDevolucoes extends PixDevolucoes {
     return this.config.enabled;
   }
 
+  /**
+   * The Pix that paid our charge, once applied: also while a later callback for it (its devoluções)
+   * is being read again (status back to PENDING, applied_at kept), or a refund asked meanwhile
+   * would find no Pix.
+   */
   async receivedFor(transactionId: string): Promise<ReceivedPix | null> {
     const r = await sql.maybeOne<{ end_to_end_id: string; amount_cents: string | null; at: Date }>(
       this.ds,
       `SELECT p.end_to_end_id, coalesce(p.amount_cents, c.amount_cents) AS amount_cents, coalesce(p.horario, p.applied_at, p.received_at) AS at
-         FROM pix_api_charges c JOIN pix_api_pix_received p ON p.txid = c.txid AND p.status = 'APPLIED'
+         FROM pix_api_charges c JOIN pix_api_pix_received p ON p.txid = c.txid AND p.applied_at IS NOT NULL AND p.status <> 'IGNORED'
         WHERE c.transaction_id = $1 ORDER BY p.received_at LIMIT 1`,
       [transactionId],
     );
