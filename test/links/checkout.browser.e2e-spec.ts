@@ -231,7 +231,8 @@ document.getElementById('buy').onclick = function () {
           window.postMessage({ type: 'service-checkout:success', status: 'ACCEPTED', amount: 1, method: 'CARD' }, '*'),
         );
         const frame = await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame();
-        await frame!.waitForSelector('#card-form');
+        // the pay button is served disabled and enabled by the checkout's script once it runs
+        await frame!.waitForSelector('#pay-card:enabled');
         await frame!.fill('#payer-name', 'Bruno Lima');
         await frame!.fill('#payer-email', 'bruno@example.com');
         await frame!.fill('#card-number', '4242424242424242');
@@ -247,6 +248,32 @@ document.getElementById('buy').onclick = function () {
         await page.close();
       } finally {
         await host.close();
+      }
+    });
+
+    it('before its script runs, the page sends nothing: the pay buttons are disabled and Enter in a card field submits no form', async () => {
+      const l = await createLink(t, a.auth, { name: 'Sem script', amount: 12 });
+      const requests: string[] = [];
+      const page = await ctx.newPage();
+      try {
+        // the checkout's script never arrives (a slow or failed download looks the same to the payer)
+        await page.route('**/assets/checkout/checkout.js', (r) => r.abort());
+        page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+        await page.goto(`${t.url}/checkout/${l.slug}`);
+        for (const id of ['pay-card', 'pay-pix', 'pay-boleto'])
+          expect(await page.$eval(`#${id}`, (b: HTMLButtonElement) => b.disabled)).toBe(true);
+        const before = requests.length;
+        await page.fill('#card-number', '4242424242424242');
+        await page.fill('#card-cvv', '321');
+        await page.press('#card-cvv', 'Enter');
+        await page.waitForTimeout(300);
+        expect(requests.slice(before)).toEqual([]);
+        expect(page.url()).toBe(`${t.url}/checkout/${l.slug}`);
+        // and were the form ever submitted natively, it would be a POST carrying no card field
+        expect(await page.$$eval('#card-form input[name]', (els) => els.map((e) => (e as HTMLInputElement).name))).toEqual(['ccname']);
+        expect(await page.getAttribute('#card-form', 'method')).toBe('post');
+      } finally {
+        await page.close();
       }
     });
 

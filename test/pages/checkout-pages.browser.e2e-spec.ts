@@ -366,7 +366,7 @@ document.getElementById('buy').onclick = function () { ServiceCheckout.open({ sl
 
           await page.keyboard.press('Enter');
           const f2 = (await (await page.waitForSelector('[data-service-checkout] iframe')).contentFrame())!;
-          await f2.waitForSelector('#card-form');
+          await f2.waitForSelector('#pay-card:enabled');
           await f2.fill('#payer-name', 'Bruno Lima');
           await f2.fill('#payer-email', 'bruno@example.com');
           await f2.fill('#card-number', '4242424242424242');

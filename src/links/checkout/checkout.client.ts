@@ -363,6 +363,12 @@ export function checkoutMain(parts: { amount: typeof checkoutAmountField; card: 
         });
     });
   }
+
+  // The pay buttons are served disabled, so a payer who taps before this script has run sends
+  // nothing (no native form submission with the payer's data); they work from here on.
+  [cardForm && $('pay-card'), pixBtn, boletoBtn].forEach((b) => {
+    if (b) b.disabled = false;
+  });
 }
 
 export const CHECKOUT_JS = `${PAYER_INPUT_JS}(${checkoutMain.toString()})({ amount: ${checkoutAmountField.toString()}, card: ${checkoutCardFields.toString()} });\n`;

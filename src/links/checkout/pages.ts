@@ -140,18 +140,18 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
           cardOptions
             .map((o) => `<option value="${o.installments}">${esc(installmentLabel(t, o.installmentCents, o.grossCents))}</option>`)
             .join('') || `<option value="1">1x</option>`;
-        return `${open}<form id="card-form" novalidate autocomplete="on">
-${field('card-number', t.m.cardNumber, '<input name="cardnumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required>', '<span class="brand" id="card-brand" aria-live="polite"></span>')}
-<div class="row">${field('card-expiry', t.m.cardExpiry, `<input name="exp-date" inputmode="numeric" autocomplete="cc-exp" placeholder="${esc(t.m.cardExpiryPlaceholder)}" maxlength="7" required>`)}
-${field('card-cvv', t.m.cardCvv, '<input name="cvc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required>')}</div>
+        return `${open}<form id="card-form" method="post" novalidate autocomplete="on">
+${field('card-number', t.m.cardNumber, '<input inputmode="numeric" autocomplete="cc-number" maxlength="23" required>', '<span class="brand" id="card-brand" aria-live="polite"></span>')}
+<div class="row">${field('card-expiry', t.m.cardExpiry, `<input inputmode="numeric" autocomplete="cc-exp" placeholder="${esc(t.m.cardExpiryPlaceholder)}" maxlength="7" required>`)}
+${field('card-cvv', t.m.cardCvv, '<input inputmode="numeric" autocomplete="cc-csc" maxlength="4" required>')}</div>
 ${field('card-name', t.m.cardName, '<input name="ccname" autocomplete="cc-name" maxlength="100" required>')}
 <div class="field"><label for="installments">${esc(t.m.installments)}</label><select id="installments" name="installments">${opts}</select></div>
 <p class="error" id="card-error" role="alert"></p>
-<button type="submit" class="pay" id="pay-card">${esc(t.m.pay)}</button></form></section>`;
+<button type="submit" class="pay" id="pay-card" disabled>${esc(t.m.pay)}</button></form></section>`;
       }
       if (x === 'PIX') {
         return `${open}${figure('PIX')}
-<button type="button" class="pay" id="pay-pix">${esc(t.m.pixGenerate)}</button><p class="error" id="pix-error" role="alert"></p>
+<button type="button" class="pay" id="pay-pix" disabled>${esc(t.m.pixGenerate)}</button><p class="error" id="pix-error" role="alert"></p>
 <div id="pix-result" hidden><img id="pix-qr" alt="" width="240" height="240">
 <div class="field"><label for="pix-code">${esc(t.m.pixCode)}</label><textarea id="pix-code" rows="4" readonly></textarea></div>
 <button type="button" class="secondary" id="pix-copy">${esc(t.m.pixCopy)}</button> <span class="copied" id="pix-copied" role="status" aria-live="polite"></span>
@@ -161,7 +161,7 @@ ${field('card-name', t.m.cardName, '<input name="ccname" autocomplete="cc-name" 
       }
       return `${open}${figure('BOLETO')}
 <p class="hint">${esc(t.m.boletoNeedsTaxId)}</p>
-<button type="button" class="pay" id="pay-boleto">${esc(t.m.boletoGenerate)}</button><p class="error" id="boleto-error" role="alert"></p>
+<button type="button" class="pay" id="pay-boleto" disabled>${esc(t.m.boletoGenerate)}</button><p class="error" id="boleto-error" role="alert"></p>
 <div id="boleto-result" hidden><p class="label" id="boleto-line-label">${esc(t.m.boletoLine)}</p><p class="line" id="boleto-line" aria-labelledby="boleto-line-label"></p>
 <button type="button" class="secondary" id="boleto-copy">${esc(t.m.boletoCopy)}</button> <span class="copied" id="boleto-copied" role="status" aria-live="polite"></span>
 <img id="boleto-barcode" alt="${esc(t.m.boletoBarcodeAlt)}">
