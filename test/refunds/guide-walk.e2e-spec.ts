@@ -13,7 +13,7 @@ describe.each(['service', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVID
   });
   afterAll(() => c.close());
 
-  it('refunds cards in parts, releases a pre-authorization, shows a refused refund and a chargeback, gives back a Pix and pays a boleto out', async () => {
+  it('refunds cards in parts, releases a pre-authorization, shows a refused refund and a chargeback, gives back a Pix, pays a boleto out and gives back a Pix Automático billing', async () => {
     const md = readFileSync(join(__dirname, '../../docs/guide/refunds.md'), 'utf8');
     const block = /<!-- walk:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walk:end -->/.exec(md);
     expect(block).not.toBeNull();
