@@ -24,6 +24,7 @@ const NOT_FOUND: Record<PaymentRef['kind'], string> = {
   link_payment: 'No such payment on this link for this tenant',
   billing: 'No such billing on this recurrence for this tenant',
 };
+const NOUN: Record<PaymentRef['kind'], string> = { card_payment: 'card payment', link_payment: 'payment', billing: 'billing' };
 
 /**
  * `POST …/payments/{paymentId}/refunds` (a card payment, a link's payment, a billing). A captured
@@ -49,7 +50,7 @@ export class CreateRefund {
     const p = await this.payments.find(tenantId, ref);
     if (!p) throw RefundErrors.error('payment_not_found', NOT_FOUND[ref.kind]);
     if (p.state === 'not_refundable' || (p.rail === 'card' ? !p.acquirerTransactionId : p.rail === 'pix' && !p.pix))
-      throw RefundErrors.error('payment_not_refundable', `A ${p.status} payment has nothing to refund`);
+      throw RefundErrors.error('payment_not_refundable', `Nothing to refund: the ${NOUN[ref.kind]} is ${p.status}`);
     const cents = dto.amount === undefined ? null : toCents(dto.amount);
     if (p.rail === 'payout' && !dto.payout)
       throw RefundErrors.error('validation_error', 'The request has invalid fields', {
