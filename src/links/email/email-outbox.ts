@@ -91,7 +91,7 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async send(r: OutboxMail): Promise<void> {
     // a client span per message (tracing on): the server only, never the addresses or the content
-    const span = startClientSpan('smtp send', smtpServer(this.config.smtpUrl));
+    const span = startClientSpan('smtp send', smtpServer(this.config.smtpUrl), undefined, true);
     try {
       await this.transport!.sendMail({
         from: this.config.mailFrom,

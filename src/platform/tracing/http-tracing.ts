@@ -2,7 +2,7 @@ import { Context, context, defaultTextMapGetter, ROOT_CONTEXT, Span, SpanKind, S
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isProbe } from '../logging/logger.options';
 import { routeTemplate } from '../http/http-hooks';
-import { activeTracer, PROPAGATOR } from './tracing';
+import { activeTracer, PROPAGATOR, SAMPLED_ROOT, sampleRequestRoot } from './tracing';
 import { traced } from './trace-id';
 
 const CONTEXT = Symbol('otelContext');
@@ -16,17 +16,21 @@ type Traced = FastifyRequest & { [traced]?: Span; [CONTEXT]?: Context };
  * and for the handler (re-entered before the handler when body parsing left it: parsing runs on
  * the socket's own async context), so outbound calls made by the request are its children.
  *
- * Installed only when tracing is on: off, requests pay nothing. A request the sampler drops pays
- * for its decision and its context (so its outbound calls still carry `traceparent` with the
- * not-sampled flag), not for attributes, status or an abort listener: those are only for spans
- * that record.
+ * Installed only when tracing is on: off, requests pay nothing. A request with no caller trace is
+ * first given the head decision ({@link sampleRequestRoot}: the sampler's ratio on one random
+ * number); left out, it gets no span and no context, so it pays one random number, its log line
+ * has no trace id and its outbound calls carry no `traceparent`. A caller's trace is continued
+ * as the SDK's parent-based sampler says (a dropped one still propagates its not-sampled flag).
+ * Attributes, status and the abort listener are only for spans that record.
  */
 export function installTracingHooks(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (req, _reply, done) => {
     const tracer = activeTracer();
     if (!tracer || isProbe(req.url)) return done();
-    const parent =
-      req.headers.traceparent === undefined ? ROOT_CONTEXT : PROPAGATOR.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+    let parent: Context;
+    if (req.headers.traceparent !== undefined) parent = PROPAGATOR.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+    else if (sampleRequestRoot()) parent = SAMPLED_ROOT;
+    else return done(); // left out by the head decision: no span, no context, nothing to end
     const route = routeTemplate(req);
     // no attributes here: the samplers we offer decide on the trace id and the parent alone
     const span = tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);

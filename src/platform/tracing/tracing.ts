@@ -1,7 +1,10 @@
 import {
   Attributes,
+  Context,
   context,
+  createContextKey,
   defaultTextMapSetter,
+  Link,
   propagation,
   ROOT_CONTEXT,
   Span,
@@ -21,6 +24,8 @@ import {
   NodeTracerProvider,
   ParentBasedSampler,
   Sampler,
+  SamplingDecision,
+  SamplingResult,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -30,7 +35,7 @@ import { TracingConfig } from './tracing.config';
  * The process's tracer while tracing is on, null otherwise. Every choke point (request hooks,
  * outbound clients, the job runner) tests it first: tracing off costs one property read.
  */
-let active: { provider: NodeTracerProvider; tracer: Tracer } | null = null;
+let active: { provider: NodeTracerProvider; tracer: Tracer; rootRatio: number } | null = null;
 
 /** The only propagator: W3C `traceparent`/`tracestate` (no baggage: it would carry caller data along). */
 export const PROPAGATOR = new W3CTraceContextPropagator();
@@ -39,21 +44,56 @@ export function activeTracer(): Tracer | null {
   return active?.tracer ?? null;
 }
 
-function sampler(c: TracingConfig): Sampler {
+/** Set on the parent context of a root request span whose sampling was already decided (yes) by {@link sampleRequestRoot}. */
+const SAMPLED_BY_REQUEST = createContextKey('payments.sampledByRequest');
+/** The parent of a request span that starts a trace the head decision kept. */
+export const SAMPLED_ROOT: Context = ROOT_CONTEXT.setValue(SAMPLED_BY_REQUEST, true);
+
+/**
+ * A root sampler that honours the request hook's head decision: a request span whose parent
+ * context says it was kept is sampled, so the decision is not taken twice (a ratio applied twice
+ * would be its square); every other root (job passes, webhook deliveries) is the configured one's.
+ */
+class RequestDecided implements Sampler {
+  private static readonly KEPT: SamplingResult = { decision: SamplingDecision.RECORD_AND_SAMPLED };
+  constructor(private readonly root: Sampler) {}
+  shouldSample(ctx: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
+    return ctx.getValue(SAMPLED_BY_REQUEST) === true
+      ? RequestDecided.KEPT
+      : this.root.shouldSample(ctx, traceId, name, kind, attributes, links);
+  }
+  toString(): string {
+    return `RequestDecided{${this.root.toString()}}`;
+  }
+}
+
+/** The SDK's sampler for the config, and the share of requests without a caller's trace that are traced. */
+function sampler(c: TracingConfig): { sampler: Sampler; rootRatio: number } {
+  const ratio = new RequestDecided(new TraceIdRatioBasedSampler(c.samplerRatio));
   switch (c.sampler) {
     case 'always_on':
-      return new AlwaysOnSampler();
+      return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
     case 'always_off':
-      return new AlwaysOffSampler();
+      return { sampler: new AlwaysOffSampler(), rootRatio: 0 };
     case 'traceidratio':
-      return new TraceIdRatioBasedSampler(c.samplerRatio);
+      return { sampler: ratio, rootRatio: c.samplerRatio };
     case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), rootRatio: 0 };
     case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(c.samplerRatio) });
+      return { sampler: new ParentBasedSampler({ root: ratio }), rootRatio: c.samplerRatio };
     default:
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), rootRatio: 1 };
   }
+}
+
+/**
+ * The head decision for a request that carries no caller trace (no `traceparent`): whether it is
+ * traced at all, taken before anything is made, so a request left out costs one random number
+ * (no span, no context, no ids). A request with a caller trace is decided by the SDK's sampler.
+ */
+export function sampleRequestRoot(): boolean {
+  const r = active?.rootRatio ?? 0;
+  return r >= 1 || (r > 0 && Math.random() < r);
 }
 
 /**
@@ -66,13 +106,14 @@ export function startTracing(c: TracingConfig): boolean {
   if (active || !c.enabled) return false;
   const exporterOptions = { url: c.url, headers: c.headers, timeoutMillis: c.timeoutMs };
   const exporter = c.protocol === 'http/json' ? new JsonExporter(exporterOptions) : new ProtobufExporter(exporterOptions);
+  const chosen = sampler(c);
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ ...c.resourceAttributes, [ATTR_SERVICE_NAME]: c.serviceName })),
-    sampler: sampler(c),
+    sampler: chosen.sampler,
     spanProcessors: [new BatchSpanProcessor(exporter, c.batch)],
   });
   provider.register({ propagator: PROPAGATOR });
-  active = { provider, tracer: provider.getTracer('payments-platform') };
+  active = { provider, tracer: provider.getTracer('payments-platform'), rootRatio: chosen.rootRatio };
   return true;
 }
 
@@ -92,13 +133,16 @@ export async function stopTracing(): Promise<void> {
 
 /**
  * A client span for one outbound call, child of whatever span is current (the request's, the job
- * pass's), its context written into `headers` (when given) as `traceparent`. Null when tracing is off.
+ * pass's), its context written into `headers` (when given) as `traceparent`. Null when tracing is
+ * off, and when no span is current unless the call is the root of its own trace (`root`: a webhook
+ * delivery attempt): a call made by a request the head decision left out is not traced either.
  * Attributes are the caller's: names of parties and operations, never URLs, bodies or credentials.
  */
-export function startClientSpan(name: string, attributes: Attributes, headers?: Record<string, string>): Span | null {
+export function startClientSpan(name: string, attributes: Attributes, headers?: Record<string, string>, root = false): Span | null {
   const tracer = active?.tracer;
   if (!tracer) return null;
   const parent = context.active();
+  if (!root && trace.getSpan(parent) === undefined) return null;
   const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent);
   if (headers) PROPAGATOR.inject(trace.setSpan(parent, span), headers, defaultTextMapSetter);
   return span;

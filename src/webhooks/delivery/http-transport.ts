@@ -130,6 +130,7 @@ export class HttpTransport {
         'POST webhook',
         { 'http.request.method': 'POST', 'server.address': stripBrackets(u.hostname), 'server.port': Number(port) },
         headers,
+        true,
       );
       const cr = (secure ? https : http).request({
         protocol: u.protocol,
