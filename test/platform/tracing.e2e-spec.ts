@@ -238,3 +238,37 @@ describe('OpenTelemetry traces, off', () => {
     }
   });
 });
+
+describe('OpenTelemetry traces, head sampling at a ratio', () => {
+  it('decides once per request without a caller trace (half at 0.5, not a quarter); a caller’s sampled trace is always continued; only traced requests log a trace id', async () => {
+    const receiver = await new OtlpReceiver().start();
+    const t = await startTestApp({
+      env: {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.5',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        REFUSED_TOKENS_PER_MINUTE_PER_IP: '100000',
+      },
+    });
+    try {
+      const N = 300;
+      for (let i = 0; i < N; i++) expect((await http(t.url, 'GET', RECURRENCES)).status).toBe(401);
+      const callers = Array.from({ length: 20 }, traceparent);
+      for (const tp of callers) expect((await http(t.url, 'GET', RECURRENCES, undefined, { traceparent: tp.header })).status).toBe(401);
+      const server = () => receiver.spans().filter((s) => s.kind === SERVER && s.name === `GET ${RECURRENCES}`);
+      await receiver.waitFor('every caller trace', () => callers.every((tp) => server().some((s) => s.traceId === tp.traceId)));
+      await new Promise((r) => setTimeout(r, 300));
+      const own = server().filter((s) => !callers.some((tp) => tp.traceId === s.traceId));
+      // binomial(300, 0.5): 150 ± 8.7; deciding twice would keep 75 (0.25)
+      expect(own.length).toBeGreaterThan(110);
+      expect(own.length).toBeLessThan(190);
+      const withId = requestLines(t.logs(), RECURRENCES).filter((l) => l.traceId !== undefined);
+      expect(withId).toHaveLength(own.length + callers.length);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+});
