@@ -1,13 +1,11 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { parseBrCode } from '../../src/common/formats/brcode';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
 import { SANDBOX_PIX_KEY } from '../../src/provider/pix-api/pix-api.config';
-import { recordExchanges, validateCallback, validateRequest, validateResponse } from '../support/pix-api-contract';
-import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
-import { http, startTestApp, TestApp } from '../support/test-app';
+import { validateCallback, validateRequest, validateResponse } from '../support/pix-api-contract';
+import { eventually, OnboardedTenant } from '../support/tenant-auth';
+import { http, TestApp } from '../support/test-app';
 import { advanceDays, createLink, pay, PAYER } from './support';
+import { PixApiLinksApp, startPixApiLinksApp } from './pix-api-app';
 
 /**
  * Links and boletos on BANK_PROVIDER=pix-api against the sandbox PSP over HTTPS with mutual TLS:
@@ -16,66 +14,18 @@ import { advanceDays, createLink, pay, PAYER } from './support';
  * cobv. Every exchange with the PSP and every callback is checked against API Pix 2.9.0.
  */
 describe('links and boletos over API Pix (pix-api)', () => {
+  let h: PixApiLinksApp;
   let t: TestApp;
   let a: OnboardedTenant;
-  let hooksServer: Server;
-  let proxy: Server;
-  let recorder: ReturnType<typeof recordExchanges>;
-  const hooks: any[] = [];
-  const callbacks: any[] = [];
-  let dropCallbacks = false;
+  let recorder: PixApiLinksApp['recorder'];
+  let hooks: any[];
+  let callbacks: PixApiLinksApp['callbacks'];
 
   beforeAll(async () => {
-    hooksServer = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        hooks.push(JSON.parse(body));
-        res.writeHead(200).end('{}');
-      });
-    });
-    // Stands at PIX_API_WEBHOOK_URL: keeps every callback the PSP posts, then forwards it to the service.
-    proxy = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', async () => {
-        callbacks.push({ path: req.url, body: JSON.parse(body) });
-        if (dropCallbacks) return res.writeHead(200).end('{}');
-        const r = await http(t.url, 'POST', `/provider/pix-api${req.url!.replace(/^\/hook/, '')}`, body, {
-          'content-type': 'application/json',
-        });
-        res.writeHead(r.status, { 'content-type': 'application/json' }).end(r.text);
-      });
-    });
-    await Promise.all([hooksServer, proxy].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))));
-    t = await startTestApp({
-      env: {
-        BANK_PROVIDER: 'pix-api',
-        PIX_API_WEBHOOK_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/hook`,
-        PIX_API_CHARGES_CHECK_MS: '200',
-        WEBHOOK_POLL_INTERVAL_MS: '50',
-        SANDBOX_ACQUIRER_TICK_MS: '100',
-      },
-    });
-    recorder = recordExchanges(t.app.get(SandboxPspServer));
-    a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
-    const reg = await http(
-      t.url,
-      'PUT',
-      '/v1/banking/webhooks/acquiring',
-      { url: `http://127.0.0.1:${(hooksServer.address() as AddressInfo).port}/hooks` },
-      a.auth,
-    );
-    expect(reg.status).toBeLessThan(300);
+    h = await startPixApiLinksApp();
+    ({ t, a, recorder, hooks, callbacks } = h);
   });
-  afterAll(async () => {
-    recorder?.stop();
-    await t?.close();
-    for (const s of [hooksServer, proxy]) {
-      s.closeAllConnections();
-      await new Promise<void>((r) => s.close(() => r()));
-    }
-  });
+  afterAll(() => h?.close());
 
   const hooksFor = (id: string) =>
     hooks
@@ -113,7 +63,7 @@ describe('links and boletos over API Pix (pix-api)', () => {
   it('registers the Pix webhook for the receiver key at start-up', async () => {
     await eventually(async () => (await t.sql(`SELECT 1 FROM sandbox_psp_pix_webhooks`)).length > 0, 10_000);
     const [w] = await t.sql(`SELECT chave, webhook_url FROM sandbox_psp_pix_webhooks`);
-    expect(w).toEqual({ chave: SANDBOX_PIX_KEY, webhook_url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/hook` });
+    expect(w).toEqual({ chave: SANDBOX_PIX_KEY, webhook_url: h.webhookUrl });
     expect(validateRequest('PUT', '/webhook/{chave}', { webhookUrl: w.webhook_url }).valid).toBe(true);
   });
 
@@ -198,14 +148,14 @@ describe('links and boletos over API Pix (pix-api)', () => {
     const l = await createLink(t, a.auth, { amount: 12.5 });
     const lost = (await pay(t, l.slug, { method: 'PIX', payer: PAYER(3) })).body;
     const unpaid = (await pay(t, l.slug, { method: 'PIX', payer: PAYER(4) })).body;
-    dropCallbacks = true;
+    h.dropCallbacks = true;
     try {
       await payInBankApp(lost.pix.brCode);
       await eventually(async () => callbacks.some((c) => c.body.pix?.some((p: any) => p.txid === lost.pix.txid)), 10_000);
       await new Promise((res) => setTimeout(res, 300));
       expect(await statusOf(lost.paymentId)).toBe('PENDING');
     } finally {
-      dropCallbacks = false;
+      h.dropCallbacks = false;
     }
     await advanceDays(t, 1); // both past calendario.expiracao (30 min)
     await settled(lost.paymentId, 'SETTLED');

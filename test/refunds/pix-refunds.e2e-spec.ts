@@ -1,11 +1,9 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { SendRefund } from '../../src/refunds/use-cases/send-refund';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
-import { recordExchanges, validateCallback } from '../support/pix-api-contract';
-import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
-import { http, startTestApp, TestApp } from '../support/test-app';
+import { validateCallback } from '../support/pix-api-contract';
+import { eventually, OnboardedTenant } from '../support/tenant-auth';
+import { http, TestApp } from '../support/test-app';
 import { createLink, detail, pay, PAYER } from '../links/support';
+import { PixApiLinksApp, startPixApiLinksApp } from '../links/pix-api-app';
 
 /**
  * Refunds of Pix received on links over API Pix (BANK_PROVIDER=pix-api), against the sandbox PSP
@@ -16,67 +14,18 @@ import { createLink, detail, pay, PAYER } from '../links/support';
  * the PSP and every callback is checked against API Pix 2.9.0.
  */
 describe('Pix refunds of link payments over API Pix', () => {
+  let h: PixApiLinksApp;
   let t: TestApp;
   let a: OnboardedTenant;
-  let hooksServer: Server;
-  let proxy: Server;
-  let recorder: ReturnType<typeof recordExchanges>;
-  const hooks: any[] = [];
-  const callbacks: any[] = [];
-  let dropCallbacks = false;
+  let recorder: PixApiLinksApp['recorder'];
+  let hooks: any[];
+  let callbacks: PixApiLinksApp['callbacks'];
 
   beforeAll(async () => {
-    hooksServer = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        hooks.push(JSON.parse(body));
-        res.writeHead(200).end('{}');
-      });
-    });
-    // Stands at PIX_API_WEBHOOK_URL: keeps every callback the PSP posts, then forwards it to the service (unless told to lose it).
-    proxy = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', async () => {
-        callbacks.push(JSON.parse(body));
-        if (dropCallbacks) return res.writeHead(200).end('{}');
-        const r = await http(t.url, 'POST', `/provider/pix-api${req.url!.replace(/^\/hook/, '')}`, body, {
-          'content-type': 'application/json',
-        });
-        res.writeHead(r.status, { 'content-type': 'application/json' }).end(r.text);
-      });
-    });
-    await Promise.all([hooksServer, proxy].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))));
-    t = await startTestApp({
-      env: {
-        BANK_PROVIDER: 'pix-api',
-        PIX_API_WEBHOOK_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/hook`,
-        PIX_API_CHARGES_CHECK_MS: '200',
-        WEBHOOK_POLL_INTERVAL_MS: '50',
-        SANDBOX_ACQUIRER_TICK_MS: '100',
-      },
-    });
-    recorder = recordExchanges(t.app.get(SandboxPspServer));
-    a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
-    const reg = await http(
-      t.url,
-      'PUT',
-      '/v1/banking/webhooks/acquiring',
-      { url: `http://127.0.0.1:${(hooksServer.address() as AddressInfo).port}/hooks` },
-      a.auth,
-    );
-    expect(reg.status).toBeLessThan(300);
-    await eventually(async () => (await t.sql(`SELECT 1 FROM sandbox_psp_pix_webhooks`)).length > 0, 10_000);
+    h = await startPixApiLinksApp();
+    ({ t, a, recorder, hooks, callbacks } = h);
   });
-  afterAll(async () => {
-    recorder?.stop();
-    await t?.close();
-    for (const s of [hooksServer, proxy]) {
-      s.closeAllConnections();
-      await new Promise<void>((r) => s.close(() => r()));
-    }
-  });
+  afterAll(() => h?.close());
 
   const refundsPath = (l: any, paymentId: string) => `/v1/acquiring/links/${l.linkId}/payments/${paymentId}/refunds`;
   const refund = (l: any, paymentId: string, body: Record<string, unknown>, key?: string) =>
@@ -166,7 +115,7 @@ describe('Pix refunds of link payments over API Pix', () => {
 
   it('a devolução whose callbacks are lost is looked up (GET …/devolucao/{id}); a lost answer re-sent with the same {id} makes one devolução', async () => {
     const { l, paymentId, e2e } = await paidByPix(20);
-    dropCallbacks = true;
+    h.dropCallbacks = true;
     try {
       const r = await refund(l, paymentId, { amount: 5.16 });
       expect(r.body.status).toBe('PENDING');
@@ -191,7 +140,7 @@ describe('Pix refunds of link payments over API Pix', () => {
       await eventually(async () => (await getRefund(r.body.refundId)).status === 'SUCCEEDED', 15_000);
       expect(await t.sql(`SELECT count(*)::int AS n FROM sandbox_psp_devolucoes WHERE end_to_end_id = $1`, [e2e])).toEqual([{ n: 1 }]);
     } finally {
-      dropCallbacks = false;
+      h.dropCallbacks = false;
     }
   });
 
@@ -272,7 +221,7 @@ describe('Pix refunds of link payments over API Pix', () => {
   it('every exchange with the PSP and every callback conforms to API Pix 2.9.0', () => {
     expect(recorder.seen.filter((x) => x.template === '/pix/{e2eid}/devolucao/{id}').length).toBeGreaterThan(4);
     expect(recorder.violations()).toEqual([]);
-    expect(callbacks.some((c) => c.pix?.some((p: any) => p.devolucoes?.length))).toBe(true);
-    for (const c of callbacks) expect(validateCallback('pix', c)).toEqual({ valid: true, errors: [] });
+    expect(callbacks.some((c) => c.body.pix?.some((p: any) => p.devolucoes?.length))).toBe(true);
+    for (const c of callbacks) expect(validateCallback('pix', c.body)).toEqual({ valid: true, errors: [] });
   });
 });

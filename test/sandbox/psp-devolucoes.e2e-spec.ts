@@ -1,9 +1,8 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { PixApiClient, PixApiRejection } from '../../src/provider/pix-api/pix-api-client';
 import { SANDBOX_PIX_KEY } from '../../src/provider/pix-api/pix-api.config';
 import { PspDevolucaoSettlement } from '../../src/sandbox/psp/psp-devolucao.settlement';
 import { SLOW_TICKS } from '../../src/sandbox/psp/psp-devolucao.view';
+import { jsonCollector } from '../support/json-collector';
 import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
 import { recordExchanges, validateCallback } from '../support/pix-api-contract';
 import { eventually } from '../support/tenant-auth';
@@ -19,7 +18,7 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
   let t: TestApp;
   let client: PixApiClient;
   let recorder: ReturnType<typeof recordExchanges>;
-  let hook: Server;
+  let hook: Awaited<ReturnType<typeof jsonCollector>>;
   const callbacks: { path: string; body: any }[] = [];
   let n = 0;
 
@@ -48,19 +47,11 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
   }
 
   beforeAll(async () => {
-    hook = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        callbacks.push({ path: req.url!, body: JSON.parse(body) });
-        res.writeHead(200).end('{}');
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    hook = await jsonCollector((path, body) => void callbacks.push({ path, body }));
     t = await startTestApp({
       env: {
         BANK_PROVIDER: 'pix-api',
-        PIX_API_WEBHOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+        PIX_API_WEBHOOK_URL: `${hook.url}/hook`,
         // the test drives the PSP's ticks itself
         SANDBOX_ACQUIRER_TICK_MS: '60000',
         SANDBOX_BANK_TICK_MS: '0',
@@ -74,8 +65,7 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
   afterAll(async () => {
     recorder?.stop();
     await t?.close();
-    hook.closeAllConnections();
-    await new Promise<void>((r) => hook.close(() => r()));
+    await hook.close();
   });
 
   it('a devolução: 201 EM_PROCESSAMENTO, the same PUT again answers it, one tick → DEVOLVIDO, the Pix re-sent with it', async () => {

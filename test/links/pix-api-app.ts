@@ -1,0 +1,60 @@
+import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { jsonCollector } from '../support/json-collector';
+import { recordExchanges } from '../support/pix-api-contract';
+import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
+import { http, startTestApp, TestApp } from '../support/test-app';
+
+export interface PixApiLinksApp {
+  t: TestApp;
+  a: OnboardedTenant;
+  recorder: ReturnType<typeof recordExchanges>;
+  /** The tenant's acquiring webhooks, as received. */
+  hooks: any[];
+  /** Every callback the PSP posted to PIX_API_WEBHOOK_URL (its path and body), forwarded or not. */
+  callbacks: { path: string; body: any }[];
+  /** PIX_API_WEBHOOK_URL: the proxy that keeps the PSP's callbacks and forwards them to the service. */
+  webhookUrl: string;
+  /** While true, the proxy answers the PSP 200 and does not forward (a callback lost on the way). */
+  dropCallbacks: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The service on BANK_PROVIDER=pix-api against the sandbox PSP over mutual TLS, with a proxy at
+ * PIX_API_WEBHOOK_URL that keeps every callback and forwards it (or loses it, on demand), a
+ * tenant onboarded with its acquiring webhooks registered, and the PSP's exchanges recorded.
+ */
+export async function startPixApiLinksApp(): Promise<PixApiLinksApp> {
+  const h = { hooks: [] as any[], callbacks: [] as { path: string; body: any }[], dropCallbacks: false } as PixApiLinksApp;
+  const hooksServer = await jsonCollector((_path, body) => void h.hooks.push(body));
+  const proxy = await jsonCollector(async (path, body) => {
+    h.callbacks.push({ path, body });
+    if (h.dropCallbacks) return;
+    const r = await http(h.t.url, 'POST', `/provider/pix-api${path.replace(/^\/hook/, '')}`, JSON.stringify(body), {
+      'content-type': 'application/json',
+    });
+    return { status: r.status, text: r.text };
+  });
+  h.webhookUrl = `${proxy.url}/hook`;
+  h.t = await startTestApp({
+    env: {
+      BANK_PROVIDER: 'pix-api',
+      PIX_API_WEBHOOK_URL: h.webhookUrl,
+      PIX_API_CHARGES_CHECK_MS: '200',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      SANDBOX_ACQUIRER_TICK_MS: '100',
+    },
+  });
+  h.recorder = recordExchanges(h.t.app.get(SandboxPspServer));
+  h.a = await onboardTenant(h.t, { rateLimitPerMinute: 10000 });
+  const reg = await http(h.t.url, 'PUT', '/v1/banking/webhooks/acquiring', { url: `${hooksServer.url}/hooks` }, h.a.auth);
+  if (reg.status >= 300) throw new Error(`webhook registration: ${reg.status} ${reg.text}`);
+  await eventually(async () => (await h.t.sql(`SELECT 1 FROM sandbox_psp_pix_webhooks`)).length > 0, 10_000);
+  h.close = async () => {
+    h.recorder.stop();
+    await h.t.close();
+    await hooksServer.close();
+    await proxy.close();
+  };
+  return h;
+}
