@@ -5,7 +5,7 @@
 // to the same bare stub acquirer (bench/bare/card-payments-adyen.js, bench/bare/adyen-stub.js).
 // 50 connections, alternating rounds, medians. Goal: the service reaches ≥ 0.5 of the floor.
 const { alternate, pair, callJson } = require('./lib');
-const { startAdyenBench } = require('./adyen-setup');
+const { startAdyenBench } = require('./support/adyen-setup');
 
 const say = (m) => process.stderr.write(`card-payments-adyen bench: ${m}\n`);
 

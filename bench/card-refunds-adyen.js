@@ -8,7 +8,7 @@
 // each side spreads its calls over them in turn, so 50 connections rarely wait on one balance row.
 // 50 connections, alternating rounds, medians. Goal: the service reaches ≥ 0.5 of the floor.
 const { alternate, pair, callJson } = require('./lib');
-const { startAdyenBench } = require('./adyen-setup');
+const { startAdyenBench } = require('./support/adyen-setup');
 
 const say = (m) => process.stderr.write(`card-refunds-adyen bench: ${m}\n`);
 const PAYMENTS = Number(process.env.BENCH_REFUND_PAYMENTS || 100);

@@ -23,7 +23,7 @@ function runScenario(name, env) {
 
 async function main() {
   execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
-  const all = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.js') && f !== 'lib.js' && f !== 'adyen-setup.js').map((f) => f.replace(/\.js$/, ''));
+  const all = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.js') && f !== 'lib.js').map((f) => f.replace(/\.js$/, ''));
   const wanted = process.argv.slice(2).length ? process.argv.slice(2) : all;
   const env = { ...process.env };
   let embedded = null;

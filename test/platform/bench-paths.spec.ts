@@ -19,7 +19,7 @@ describe('npm run bench loads only modules that exist', () => {
   });
 });
 
-// `npm run bench` with no argument runs every top-level bench/*.js but lib.js as a scenario; the
+// `npm run bench` with no argument runs every top-level bench/*.js but lib.js as a scenario (shared setups live in bench/support/); the
 // profiling tools live in bench/tools/ so they are not run (and counted as failed) among them.
 describe('npm run bench runs scenarios only', () => {
   it.each(readdirSync(join(ROOT, 'bench')).filter((f) => f.endsWith('.js') && f !== 'lib.js'))('bench/%s reports a figure', (file) => {

@@ -8,14 +8,14 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { freshDatabase, freePort, startService, startBare, onboard, callJson } = require('./lib');
-const { ensureDevCertificates } = require('../dist/src/platform/tls/dev-certificates');
+const { freshDatabase, freePort, startService, startBare, onboard, callJson } = require('../lib');
+const { ensureDevCertificates } = require('../../dist/src/platform/tls/dev-certificates');
 
 async function startAdyenBench(tag, say) {
   const dataDir = mkdtempSync(join(tmpdir(), `pp-bench-${tag}-`));
   const pki = ensureDevCertificates(join(dataDir, 'certs'));
   const httpsPort = await freePort();
-  const stub = await startBare(join(__dirname, 'bare/adyen-stub.js'), { STUB_CERT_DIR: pki.dir, STUB_HTTPS_PORT: String(httpsPort) });
+  const stub = await startBare(join(__dirname, '../bare/adyen-stub.js'), { STUB_CERT_DIR: pki.dir, STUB_HTTPS_PORT: String(httpsPort) });
   const checkoutUrl = `https://127.0.0.1:${httpsPort}/v72`;
   const db = await freshDatabase();
   const KEYS = {
@@ -47,7 +47,7 @@ async function startAdyenBench(tag, say) {
     pg,
     auth,
     card,
-    floor: async (file) => (floorServer = await startBare(join(__dirname, file), { DATABASE_URL: db.url, ...KEYS, ADYEN_CHECKOUT_URL: checkoutUrl, STUB_CA_FILE: join(pki.dir, 'ca.crt') })),
+    floor: async (file) => (floorServer = await startBare(join(__dirname, '..', file), { DATABASE_URL: db.url, ...KEYS, ADYEN_CHECKOUT_URL: checkoutUrl, STUB_CA_FILE: join(pki.dir, 'ca.crt') })),
     /** Stops the floor, the service and the stub (so `pg` reads what they left), then `done()` drops the rest. */
     stopServers: async () => {
       await floorServer?.stop();
