@@ -18,35 +18,25 @@ export const MED_CASE_EVENT = 'acquiring.med_case';
 export class RefundEvents {
   constructor(private readonly publisher: EventPublisher) {}
 
-  async refundChanged(tx: Tx, tenantId: string, refund: RefundDto, occurredAt: Date): Promise<void> {
-    await this.publisher.publish(tx, {
-      tenantId,
-      domain: 'acquiring',
-      type: REFUND_EVENT,
-      idTx: refund.refundId,
-      data: { ...refund } as unknown as Record<string, unknown>,
-      occurredAt,
-    });
+  refundChanged(tx: Tx, tenantId: string, refund: RefundDto, occurredAt: Date): Promise<void> {
+    return this.publish(tx, tenantId, REFUND_EVENT, refund.refundId, refund, occurredAt);
   }
 
-  async disputeChanged(tx: Tx, tenantId: string, dispute: DisputeDto, occurredAt: Date): Promise<void> {
-    await this.publisher.publish(tx, {
-      tenantId,
-      domain: 'acquiring',
-      type: DISPUTE_EVENT,
-      idTx: dispute.disputeId,
-      data: { ...dispute } as unknown as Record<string, unknown>,
-      occurredAt,
-    });
+  disputeChanged(tx: Tx, tenantId: string, dispute: DisputeDto, occurredAt: Date): Promise<void> {
+    return this.publish(tx, tenantId, DISPUTE_EVENT, dispute.disputeId, dispute, occurredAt);
   }
 
-  async medCaseChanged(tx: Tx, tenantId: string, med: MedCaseDto, occurredAt: Date): Promise<void> {
+  medCaseChanged(tx: Tx, tenantId: string, med: MedCaseDto, occurredAt: Date): Promise<void> {
+    return this.publish(tx, tenantId, MED_CASE_EVENT, med.medCaseId, med, occurredAt);
+  }
+
+  private async publish(tx: Tx, tenantId: string, type: string, idTx: string, data: object, occurredAt: Date): Promise<void> {
     await this.publisher.publish(tx, {
       tenantId,
       domain: 'acquiring',
-      type: MED_CASE_EVENT,
-      idTx: med.medCaseId,
-      data: { ...med } as unknown as Record<string, unknown>,
+      type,
+      idTx,
+      data: { ...data } as Record<string, unknown>,
       occurredAt,
     });
   }
