@@ -86,12 +86,30 @@ function watch(page: Page, audit: Audit): void {
 }
 
 /**
+ * A full-page screenshot (an artifact for people, not an assertion). Chromium on a loaded machine
+ * now and then answers `Page.captureScreenshot` with "Unable to capture screenshot" when no frame
+ * is ready: the page is brought to the front and asked again, twice at most.
+ */
+async function screenshot(page: Page, path: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot({ path, fullPage: true });
+      return;
+    } catch (e) {
+      if (attempt >= 3 || !/Unable to capture screenshot/.test(String((e as Error).message))) throw e;
+      await page.bringToFront();
+      await new Promise((r) => setTimeout(r, 250 * attempt));
+    }
+  }
+}
+
+/**
  * Writes `{name}.png`, runs axe (WCAG 2.1 A/AA) in the page, or in `frame` (our page framed by
  * a merchant's), and weighs the page.
  */
 export async function check(page: Page, audit: Audit, name: string, frame?: Frame): Promise<void> {
   await page.waitForLoadState('load');
-  await page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true });
+  await screenshot(page, join(SCREENS, `${name}.png`));
   const target: Page | Frame = frame ?? page;
   // evaluate() runs through the DevTools protocol: the page's CSP still forbids inline code.
   await target.evaluate(AXE);
