@@ -5,41 +5,20 @@
 // to the bare stub acquirer, then the answer recorded with the payment's webhook event in one
 // transaction. No gateway pipeline, validation, retries, breaker or logs.
 const { createServer } = require('node:http');
-const https = require('node:https');
 const { randomBytes } = require('node:crypto');
-const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const vault = require(join(__dirname, '../../dist/src/cards/domain/vault-crypto.js'));
 const { hs256Checker } = require('./hs256-check');
+const { send, postToAdyen } = require('./adyen-client');
 
 const ring = vault.parseKeyRing(process.env.VAULT_MASTER_KEYS);
 const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const stub = new URL(process.env.ADYEN_CHECKOUT_URL);
-const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: readFileSync(process.env.STUB_CA_FILE), minVersion: 'TLSv1.2' });
 const id = (p) => `${p}_${randomBytes(12).toString('hex')}`;
 
-function send(res, status, body) {
-  const s = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(s) }).end(s);
-}
-
-function authorize(body, key) {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      { host: stub.hostname, port: stub.port, path: `${stub.pathname}/payments`, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': payload.length, 'x-api-key': 'bench', 'idempotency-key': key } },
-      (r) => {
-        const chunks = [];
-        r.on('data', (c) => chunks.push(c));
-        r.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-        r.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+async function authorize(body, key) {
+  return (await postToAdyen('/payments', body, key)).body;
 }
 
 createServer((req, res) => {

@@ -11,42 +11,20 @@
 // No gateway pipeline, validation, retries, breaker or logs; nothing prepared (the service
 // prepares none of these statements).
 const { createServer } = require('node:http');
-const https = require('node:https');
 const { randomBytes, randomUUID } = require('node:crypto');
-const { readFileSync } = require('node:fs');
 const { Pool } = require('pg');
 const { hs256Checker } = require('./hs256-check');
+const { send, postToAdyen } = require('./adyen-client');
 
 const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const stub = new URL(process.env.ADYEN_CHECKOUT_URL);
-const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: readFileSync(process.env.STUB_CA_FILE), minVersion: 'TLSv1.2' });
 const ROUTE = /^\/v1\/acquiring\/payments\/([^/?]+)\/refunds$/;
 const rfc3339 = (d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function send(res, status, body) {
-  const s = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(s) }).end(s);
-}
-
-function refundAtAdyen(pspReference, body, key) {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: stub.hostname, port: stub.port, path: `${stub.pathname}/payments/${encodeURIComponent(pspReference)}/refunds`, method: 'POST', agent,
-        headers: { 'content-type': 'application/json', 'content-length': payload.length, 'x-api-key': 'bench', 'idempotency-key': key },
-      },
-      (r) => {
-        const chunks = [];
-        r.on('data', (c) => chunks.push(c));
-        r.on('end', () => (r.statusCode < 300 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))) : reject(new Error(`refund answered ${r.statusCode}`))));
-        r.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+async function refundAtAdyen(pspReference, body, key) {
+  const r = await postToAdyen(`/payments/${encodeURIComponent(pspReference)}/refunds`, body, key);
+  if (r.status >= 300) throw new Error(`refund answered ${r.status}`);
+  return r.body;
 }
 
 createServer((req, res) => {
