@@ -4,8 +4,11 @@
 // Goals: in-process ≥ 0.8 of the Nest floor and ≥ 0.5 of bare.
 //
 // Equal work: the bare route and the Nest floor (bare/auth-limits-nest.js: an empty NestJS +
-// Fastify app, one guard, the same JSON) check the bearer with the service's own compiled codec
-// (bare/hs256-check.js), so all three verify a token's HMAC once and keep it, as the service does.
+// Fastify app, one guard, the same JSON) do the gateway's work as the service does it
+// (bare/gateway-check.js: the bearer by the service's own compiled codec and its store of verified
+// tokens, the tenant's allow-list, revocation, one count in the tenant's window and the RateLimit-*
+// headers, the account's cached Pix limits); the service's own machinery (request id, metrics,
+// pipes, filters, hooks) is what the ratios measure.
 // The in-process rounds run the three in turn, so one run tells how much of the gap is the
 // framework's and how much is the service's.
 //

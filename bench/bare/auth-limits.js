@@ -1,25 +1,23 @@
-// Bare baseline for GET /v1/banking/accounts/{id}/limits: node:http verifying the bearer with the
-// service's own HS256 codec (./hs256-check: the same parse, HMAC and store of verified tokens, so
-// a token's HMAC is computed once, as in the service) and answering the same JSON.
+// Bare baseline for GET /v1/banking/accounts/{id}/limits: node:http doing the gateway's work
+// (./gateway-check: the bearer check with the service's own codec and store of verified tokens,
+// the tenant's allow-list, revocation, the per-tenant count and its RateLimit-* headers) and
+// answering the same JSON.
 const { createServer } = require('node:http');
-const { hs256Checker } = require('./hs256-check');
+const { gatewayChecker, limitsOf } = require('./gateway-check');
 
-const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
+const gate = gatewayChecker(process.env.JWT_SIGNING_KEYS);
+const limits = limitsOf();
 const PATH = /^\/v1\/banking\/accounts\/([^/]+)\/limits$/;
 
 createServer((req, res) => {
   if (req.url === '/__ready') return res.writeHead(200).end();
   const m = PATH.exec(req.url);
   if (!m) return res.writeHead(404).end();
-  const c = verify(req.headers.authorization);
-  if (!c) return res.writeHead(401).end();
-  if (m[1] !== c.tenant) return res.writeHead(404).end();
-  const body = JSON.stringify({
-    accountId: m[1],
-    tenantId: c.tenant,
-    rateLimit: { limit: 1000000000, remaining: 999999999, resetSeconds: 30, windowSeconds: 60 },
-    pix: { perTransaction: 1000000, daytime: 5000000, nighttime: 100000 },
-  });
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  const g = gate(req.headers.authorization, req.socket.remoteAddress);
+  if (g.status !== 200) return res.writeHead(g.status, g.headers).end();
+  const doc = limits(g, m[1]);
+  if (!doc) return res.writeHead(404, g.headers).end();
+  const body = JSON.stringify(doc);
+  res.writeHead(200, { ...g.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1');

@@ -1,19 +1,19 @@
 // The required-work floor for POST /v1/acquiring/payments on ACQUIRER_PROVIDER=adyen (a stored
-// card): node:http + pg doing what a card payment needs and nothing else: the bearer's HS256
-// check, the stored card read and decrypted with the same compiled vault code, the payment
+// card): node:http + pg doing what a card payment needs and nothing else: the gateway's checks
+// (./gateway-check: the bearer, allow-list, revocation, rate count), the stored card read and decrypted with the same compiled vault code, the payment
 // inserted PROCESSING and the Adyen attempt recorded, one POST /payments over keep-alive HTTPS
 // to the bare stub acquirer, then the answer recorded with the payment's webhook event in one
-// transaction. No gateway pipeline, validation, retries, breaker or logs.
+// transaction. No framework, validation, retries, breaker or logs.
 const { createServer } = require('node:http');
 const { randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const vault = require(join(__dirname, '../../dist/src/cards/domain/vault-crypto.js'));
-const { hs256Checker } = require('./hs256-check');
+const { admitter } = require('./gateway-check');
 const { send, postToAdyen } = require('./adyen-client');
 
 const ring = vault.parseKeyRing(process.env.VAULT_MASTER_KEYS);
-const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
+const admit = admitter(process.env.JWT_SIGNING_KEYS);
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const id = (p) => `${p}_${randomBytes(12).toString('hex')}`;
 
@@ -23,7 +23,7 @@ async function authorize(body, key) {
 
 createServer((req, res) => {
   if (req.url === '/__ready') return send(res, 200, { ok: true });
-  const claims = verify(req.headers.authorization);
+  const claims = admit(req, res);
   if (!claims) return send(res, 401, {});
   let raw = '';
   req.on('data', (d) => (raw += d));

@@ -1,6 +1,6 @@
 // The required-work floor for POST /v1/acquiring/payments/{paymentId}/refunds on
 // ACQUIRER_PROVIDER=adyen (a partial refund of a captured sale): node:http + pg doing what a
-// refund needs and nothing else: the bearer's HS256 check (the service's codec), the payment read
+// refund needs and nothing else: the gateway's checks (./gateway-check), the payment read
 // (the columns a refund needs, the tenant checked) and its balance read, both before the
 // transaction as the service reads them; then one transaction: the balance row made only when
 // the read found none, the amount reserved by the same conditional UPDATE (the cap is the guard),
@@ -8,15 +8,15 @@
 // statement (event + delivery, routed to an active endpoint when there is one); then one
 // POST /payments/{pspReference}/refunds over keep-alive HTTPS to the bare stub acquirer, and the
 // UPDATE that keeps its pspReference. The answer is built from what was written (no re-read).
-// No gateway pipeline, validation, retries, breaker or logs; nothing prepared (the service
+// No framework, validation, retries, breaker or logs; nothing prepared (the service
 // prepares none of these statements).
 const { createServer } = require('node:http');
 const { randomBytes, randomUUID } = require('node:crypto');
 const { Pool } = require('pg');
-const { hs256Checker } = require('./hs256-check');
+const { admitter } = require('./gateway-check');
 const { send, postToAdyen } = require('./adyen-client');
 
-const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
+const admit = admitter(process.env.JWT_SIGNING_KEYS);
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const ROUTE = /^\/v1\/acquiring\/payments\/([^/?]+)\/refunds$/;
 const rfc3339 = (d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -29,7 +29,7 @@ async function refundAtAdyen(pspReference, body, key) {
 
 createServer((req, res) => {
   if (req.url === '/__ready') return send(res, 200, { ok: true });
-  const claims = verify(req.headers.authorization);
+  const claims = admit(req, res);
   if (!claims) return send(res, 401, {});
   const route = ROUTE.exec(req.url);
   if (req.method !== 'POST' || !route) return send(res, 404, {});

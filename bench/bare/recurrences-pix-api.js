@@ -3,9 +3,9 @@
 // process (node:https, mutual TLS with certificates made by openssl, a bearer token checked)
 // answers POST /locrec (a location row) and POST /rec (the bank's recurrence row, linked to
 // its location); the front calls both over keep-alive mutual TLS with a token taken once, then
-// inserts ours. No gateway, no validation, no retries, no circuit breaker, no logs.
-// Equal work where the service saves some: the bearer is checked by the service's own codec, with
-// its store of verified tokens (./hs256-check), and our insert is a prepared statement, as the
+// inserts ours. No framework, no validation, no retries, no circuit breaker, no logs.
+// Equal work where the service saves some: the gateway's checks (./gateway-check: the bearer by the
+// service's own codec and its store of verified tokens, allow-list, rate count), and our insert is a prepared statement, as the
 // service's is; the PSP's statements are not prepared, as the sandbox PSP's are not.
 const { randomUUID, randomBytes } = require('node:crypto');
 const http = require('node:http');
@@ -15,14 +15,14 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const { ensureDevCertificates } = require('../../dist/src/platform/tls/dev-certificates');
-const { hs256Checker } = require('./hs256-check');
+const { admitter } = require('./gateway-check');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const tenantId = process.env.TENANT_ID;
 const pki = ensureDevCertificates(join(mkdtempSync(join(tmpdir(), 'pp-bench-pki-')), 'psp-certs'));
 const agent = new https.Agent({ keepAlive: true, maxSockets: 50, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, minVersion: 'TLSv1.2' });
 const TOKEN = randomBytes(32).toString('base64url');
-const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
+const admit = admitter(process.env.JWT_SIGNING_KEYS);
 
 function readJson(stream) {
   return new Promise((resolve, reject) => {
@@ -91,7 +91,7 @@ psp.listen(0, '127.0.0.1', () => {
     .createServer(async (req, res) => {
       if (req.url === '/__ready') return void res.end('ok');
       if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
-      if (verify(req.headers.authorization)?.tenant !== tenantId) return void res.writeHead(401).end();
+      if (admit(req, res)?.tenant !== tenantId) return void res.writeHead(401).end();
       try {
         const b = await readJson(req);
         const id = randomUUID();

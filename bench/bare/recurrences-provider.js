@@ -2,19 +2,19 @@
 // what the spec asks of a create and nothing else. The answer carries the bank's authorization
 // URL, so the bank is called first, over HTTP (keep-alive), as the service calls its sandbox: a
 // second node:http server in the same process that inserts the bank's recurrence and answers
-// the URL; then our insert. No gateway, no validation, no retries, no circuit breaker, no logs.
-// Equal work where the service saves some: the bearer is checked by the service's own codec,
-// with its store of verified tokens (./hs256-check), and both inserts are prepared statements,
+// the URL; then our insert. No framework, no validation, no retries, no circuit breaker, no logs.
+// Equal work where the service saves some: the gateway's checks (./gateway-check: the bearer by
+// the service's own codec and its store of verified tokens, allow-list, rate count), and both inserts are prepared statements,
 // as the service's two inserts are (`prepared()` in platform/database/sql.ts).
 const { randomUUID, randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { Pool } = require('pg');
-const { hs256Checker } = require('./hs256-check');
+const { admitter } = require('./gateway-check');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const tenantId = process.env.TENANT_ID;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
+const admit = admitter(process.env.JWT_SIGNING_KEYS);
 
 function readJson(stream) {
   return new Promise((resolve, reject) => {
@@ -70,7 +70,7 @@ bank.listen(0, '127.0.0.1', () => {
     .createServer(async (req, res) => {
       if (req.url === '/__ready') return void res.end('ok');
       if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
-      if (verify(req.headers.authorization)?.tenant !== tenantId) return void res.writeHead(401).end();
+      if (admit(req, res)?.tenant !== tenantId) return void res.writeHead(401).end();
       try {
         const b = await readJson(req);
         const id = randomUUID();

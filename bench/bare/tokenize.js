@@ -1,6 +1,6 @@
 // Bare baseline for POST /v1/acquiring/tokenize-card: node:http + pg doing the same work as the
-// service's hot path (the bearer checked by the service's own HS256 codec, with its store of
-// verified tokens, as the gateway checks it: ./hs256-check; Luhn/expiry/CVV checks, keyed fingerprint, envelope
+// service's hot path (the gateway's checks, ./gateway-check: the bearer by the service's own HS256
+// codec and its store of verified tokens, allow-list, revocation, rate count; Luhn/expiry/CVV checks, keyed fingerprint, envelope
 // encryption with the same compiled vault code, the same single-statement insert), nothing else.
 const { createServer } = require('node:http');
 const { createHmac, randomBytes } = require('node:crypto');
@@ -8,17 +8,17 @@ const { join } = require('node:path');
 const { Pool } = require('pg');
 const vault = require(join(__dirname, '../../dist/src/cards/domain/vault-crypto.js'));
 const { isLuhnValid } = require(join(__dirname, '../../dist/src/common/formats/pan.js'));
-const { hs256Checker } = require('./hs256-check');
+const { admitter } = require('./gateway-check');
 
 const ring = vault.parseKeyRing(process.env.VAULT_MASTER_KEYS);
 const fpKey = createHmac('sha256', vault.parseFingerprintKey(process.env.VAULT_FINGERPRINT_KEY)).update(`card-fingerprint/v1|${process.env.BARE_TENANT_ID}`).digest();
-const verify = hs256Checker(process.env.JWT_SIGNING_KEYS);
+const admit = admitter(process.env.JWT_SIGNING_KEYS);
 const tenantId = process.env.BARE_TENANT_ID;
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const id = (p) => `${p}_${randomBytes(16).toString('base64url')}`;
 
-function bearerOk(h) {
-  const claims = verify(h);
+function bearerOk(req, res) {
+  const claims = admit(req, res);
   return claims !== null && claims.tenant === tenantId;
 }
 
@@ -31,7 +31,7 @@ function send(res, status, body) {
 createServer((req, res) => {
   if (req.url === '/__ready') return send(res, 200, { ok: true });
   if (req.method !== 'POST' || req.url !== '/v1/acquiring/tokenize-card') return send(res, 404, {});
-  if (!bearerOk(req.headers.authorization)) return send(res, 401, {});
+  if (!bearerOk(req, res)) return send(res, 401, {});
   let raw = '';
   req.on('data', (d) => (raw += d));
   req.on('end', async () => {

@@ -71,6 +71,8 @@ async function main() {
       for (const [name, { proc: { pid } }, opts] of sides) {
         const before = cpuSeconds(pid);
         const res = await autocannon({ connections: 50, ...opts, duration: SECONDS });
+        // a side that refuses (401, 404, 429) does less work than one that answers
+        if (res.non2xx || res.errors) throw new Error(`${name}: ${res.non2xx} non-2xx answers, ${res.errors} errors`);
         us[name].push(Math.round(((cpuSeconds(pid) - before) * 1e6) / res.requests.total));
       }
     }
