@@ -1,13 +1,19 @@
+import { CodedError } from '../common/formats/coded-error';
+import { registerDomainErrors } from '../platform/errors/app-error';
+
 /**
  * Port: the 3DS server (Cardinal/CyberSource-like) that talks to the card schemes' directory
- * servers and the issuers' ACS. Bound to an HTTP client of THREE_DS_SERVER_URL (by default the
- * in-process sandbox under /sandbox/three-ds), so breakers and timeouts are real.
+ * servers and the issuers' ACS. Bound, by ACQUIRER_PROVIDER, to the generic protocol's HTTP client
+ * of THREE_DS_SERVER_URL (by default the in-process sandbox under /sandbox/three-ds; the 3DS
+ * feature's HttpThreeDsServer) or to Adyen's native 3DS2 (acquirer/adyen/adyen-three-ds-server).
  */
 export interface ThreeDsSetupRequest {
   merchantDocument: string;
   cardNumber: string;
   /** The initialized amount: a server that authenticates with the payment's data (Adyen's native 3DS2) starts with it. */
   amountCents?: number;
+  /** Where the ACS posts the challenge result: a server that fixes it at setup (Adyen's `returnUrl`) takes it here. */
+  notificationUrl: string;
 }
 
 export interface ThreeDsSetupResult {
@@ -48,10 +54,30 @@ export interface ThreeDsServerResult {
 }
 
 /**
- * The 3DS server (3DS Server + Directory Server + ACS behind one API). Its refusals come back in
- * the spec's terms, as ThreeDsErrors: merchant_not_found (403), reference_mismatch (a reference
- * it does not know) and acquirer_unavailable (500: refused, unreachable or breaker open).
+ * A 3DS server's refusal in the spec's terms (the 3DS API answers these codes as they are):
+ * merchant_not_found (403), reference_mismatch (400: a reference it does not know) and
+ * acquirer_unavailable (500: refused otherwise, unreachable or breaker open).
  */
+export class ThreeDsServerError extends CodedError<'merchant_not_found' | 'reference_mismatch' | 'acquirer_unavailable'> {
+  constructor(code: ThreeDsServerError['code'], message: string) {
+    super(code, message);
+  }
+
+  static merchantNotFound(): ThreeDsServerError {
+    return new ThreeDsServerError('merchant_not_found', 'The merchant (documentId) is not registered for 3DS with the acquirer');
+  }
+
+  static unknownReference(): ThreeDsServerError {
+    return new ThreeDsServerError('reference_mismatch', 'The 3DS server does not know this referenceId');
+  }
+
+  static unavailable(message = "Communication with the acquirer's 3DS server failed; retry later"): ThreeDsServerError {
+    return new ThreeDsServerError('acquirer_unavailable', message);
+  }
+}
+registerDomainErrors(ThreeDsServerError, { merchant_not_found: 403, reference_mismatch: 400, acquirer_unavailable: 500 });
+
+/** The 3DS server (3DS Server + Directory Server + ACS behind one API); its refusals are ThreeDsServerErrors. */
 export abstract class ThreeDsServerPort {
   abstract setup(req: ThreeDsSetupRequest): Promise<ThreeDsSetupResult>;
   abstract authenticate(req: ThreeDsAuthenticateRequest): Promise<ThreeDsServerResult>;

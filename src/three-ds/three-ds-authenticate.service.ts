@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
-import { PlatformConfig } from '../platform/config/platform.config';
 import { DEVICE_CHANNELS, ThreeDsAuthenticateDto, ThreeDsResultDto, TRANSACTION_TYPES } from './dto/three-ds.dto';
-import { ThreeDsServerPort, ThreeDsServerResult } from './ports/three-ds-server.port';
+import { ThreeDsServerPort, ThreeDsServerResult } from '../provider/three-ds-server.port';
 import { ThreeDsErrors } from './three-ds.errors';
 import { ThreeDsRecord, ThreeDsRepository } from './three-ds.repository';
 import { ThreeDsService } from './three-ds.service';
@@ -10,22 +9,15 @@ import { sourcesOf, transition, triggerOf } from './three-ds.state-machine';
 import { browserUrl, centsOf, decimal, resultView } from './three-ds.view';
 import { isUniqueViolation } from '../platform/database/sql';
 
-export const CHALLENGE_RESULT_PATH = '/v1/acquiring/payments/3ds/challenge-result';
-
 /** authenticate (frictionless or challenge) and the challenge result. */
 @Injectable()
 export class ThreeDsAuthenticateService {
-  private readonly notificationUrl: string;
-
   constructor(
     private readonly base: ThreeDsService,
     private readonly repo: ThreeDsRepository,
     private readonly server: ThreeDsServerPort,
     private readonly clock: Clock,
-    platform: PlatformConfig,
-  ) {
-    this.notificationUrl = `${platform.publicUrl}${CHALLENGE_RESULT_PATH}`;
-  }
+  ) {}
 
   async authenticate(tenantId: string, dto: ThreeDsAuthenticateDto): Promise<ThreeDsResultDto> {
     const auth = await this.base.authentication(tenantId, dto.token);
@@ -48,7 +40,7 @@ export class ThreeDsAuthenticateService {
       currency: auth.currency,
       transType: TRANSACTION_TYPES[dto.transactionType],
       deviceChannel: DEVICE_CHANNELS[dto.deviceChannel],
-      notificationUrl: this.notificationUrl,
+      notificationUrl: this.base.notificationUrl,
       challengeWindowSize: dto.acsWindowSize,
       browser: { ...dto.deviceInformation },
     });

@@ -4,13 +4,13 @@ import { SelfOrigin } from '../platform/http/self-origin';
 import { ProviderCallError, ResilientHttp } from '../platform/http/resilient-http';
 import {
   ThreeDsAuthenticateRequest,
+  ThreeDsServerError,
   ThreeDsServerPort,
   ThreeDsServerResult,
   ThreeDsSetupRequest,
   ThreeDsSetupResult,
-} from './ports/three-ds-server.port';
+} from '../provider/three-ds-server.port';
 import { ThreeDsConfig } from './three-ds.config';
-import { ThreeDsErrors } from './three-ds.errors';
 
 /** HTTP client of the 3DS server, through ResilientHttp (breaker `threeDs.<operation>`). */
 @Injectable()
@@ -26,7 +26,9 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
   }
 
   setup(req: ThreeDsSetupRequest): Promise<ThreeDsSetupResult> {
-    return this.call({ operation: 'setup', method: 'POST', path: '/setup', body: req, idempotent: false });
+    // the generic protocol takes the notification URL at authenticate, not here
+    const body = { merchantDocument: req.merchantDocument, cardNumber: req.cardNumber, amountCents: req.amountCents };
+    return this.call({ operation: 'setup', method: 'POST', path: '/setup', body, idempotent: false });
   }
 
   authenticate(req: ThreeDsAuthenticateRequest): Promise<ThreeDsServerResult> {
@@ -47,11 +49,9 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
     } catch (e) {
       const code =
         e instanceof ProviderCallError && e.code === 'provider_rejected' ? (e.body as { error?: string } | null)?.error : undefined;
-      if (code === 'merchant_not_found' && (e as ProviderCallError).status === 403)
-        throw ThreeDsErrors.error('merchant_not_found', 'The merchant (documentId) is not registered for 3DS with the acquirer');
-      if (code === 'reference_not_found' && (e as ProviderCallError).status === 404)
-        throw ThreeDsErrors.error('reference_mismatch', 'The 3DS server does not know this referenceId');
-      throw ThreeDsErrors.error('acquirer_unavailable', "Communication with the acquirer's 3DS server failed; retry later");
+      if (code === 'merchant_not_found' && (e as ProviderCallError).status === 403) throw ThreeDsServerError.merchantNotFound();
+      if (code === 'reference_not_found' && (e as ProviderCallError).status === 404) throw ThreeDsServerError.unknownReference();
+      throw ThreeDsServerError.unavailable();
     }
   }
 

@@ -2,11 +2,11 @@ import { Global, Module } from '@nestjs/common';
 import { ThreeDsResults } from '../common/contracts/three-ds-results.port';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { ChallengeResultGuard } from './challenge-result.guard';
-import { ThreeDsServerPort } from './ports/three-ds-server.port';
+import { ThreeDsServerPort } from '../provider/three-ds-server.port';
 import { ThreeDsAuthenticateService } from './three-ds-authenticate.service';
 import { HttpThreeDsServer } from './three-ds-server.client';
-import { AdyenThreeDsServer } from './adyen-three-ds-server';
-import { AdyenConfig } from '../provider/acquirer/adyen/adyen.config';
+import { AdyenThreeDsServer } from '../provider/acquirer/adyen/adyen-three-ds-server';
+import { AcquirerConfig } from '../provider/acquirer/acquirer.config';
 import { ThreeDsController } from './three-ds.controller';
 import { SqlThreeDsRepository, SqlThreeDsResults, ThreeDsRepository } from './three-ds.repository';
 import { ThreeDsService } from './three-ds.service';
@@ -29,8 +29,9 @@ import { ThreeDsService } from './three-ds.service';
     {
       // the 3DS steps go where the card is paid: Adyen's native 3DS2 with ACQUIRER_PROVIDER=adyen
       provide: ThreeDsServerPort,
-      inject: [AdyenConfig, HttpThreeDsServer, AdyenThreeDsServer],
-      useFactory: (config: AdyenConfig, http: HttpThreeDsServer, adyen: AdyenThreeDsServer) => (config.provider === 'adyen' ? adyen : http),
+      inject: [AcquirerConfig, HttpThreeDsServer, AdyenThreeDsServer],
+      useFactory: (config: AcquirerConfig, http: HttpThreeDsServer, adyen: AdyenThreeDsServer) =>
+        config.provider === 'adyen' ? adyen : http,
     },
     { provide: ThreeDsResults, useClass: SqlThreeDsResults },
   ],

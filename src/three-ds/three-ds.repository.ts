@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ThreeDsAuthenticationFacts, ThreeDsResults } from '../common/contracts/three-ds-results.port';
-import { ThreeDsServerResult } from './ports/three-ds-server.port';
+import { ThreeDsServerResult } from '../provider/three-ds-server.port';
 import { ThreeDsStatus } from './three-ds.state-machine';
 import { Row, Tx } from '../platform/database/sql';
 import * as sql from '../platform/database/sql';

@@ -1,25 +1,35 @@
 import { toCents } from '../common/formats/money';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../platform/clock/clock';
+import { PlatformConfig } from '../platform/config/platform.config';
 import { InitializePaymentDto, InitializePaymentResultDto, ThreeDsSetupDto, ThreeDsSetupResultDto } from './dto/three-ds.dto';
 import { ThreeDsCard, ThreeDsCardReference, ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
-import { ThreeDsServerPort } from './ports/three-ds-server.port';
+import { ThreeDsServerPort } from '../provider/three-ds-server.port';
 import { ThreeDsConfig } from './three-ds.config';
 import { ThreeDsErrors } from './three-ds.errors';
 import { newAuthenticationId, newToken, rfc3339, tokenHash } from './three-ds.ids';
 import { ThreeDsRecord, ThreeDsRepository } from './three-ds.repository';
 import { sourcesOf } from './three-ds.state-machine';
 
+/** Where the ACS posts the challenge result (CRes) from the cardholder's browser: our route. */
+export const CHALLENGE_RESULT_PATH = '/v1/acquiring/payments/3ds/challenge-result';
+
 /** initialize (the token) and setup (the 3DS server's referenceId and device data collection). */
 @Injectable()
 export class ThreeDsService {
+  /** CHALLENGE_RESULT_PATH at this service's public URL, handed to the 3DS server */
+  readonly notificationUrl: string;
+
   constructor(
     private readonly repo: ThreeDsRepository,
     private readonly server: ThreeDsServerPort,
     private readonly cards: ThreeDsCardSource,
     private readonly clock: Clock,
     private readonly config: ThreeDsConfig,
-  ) {}
+    platform: PlatformConfig,
+  ) {
+    this.notificationUrl = `${platform.publicUrl}${CHALLENGE_RESULT_PATH}`;
+  }
 
   async initialize(tenantId: string, dto: InitializePaymentDto): Promise<InitializePaymentResultDto> {
     const token = newToken();
@@ -42,7 +52,12 @@ export class ThreeDsService {
     if (!sourcesOf('setup').includes(auth.status))
       throw ThreeDsErrors.error('already_authenticated', 'This payment was already authenticated; initialize a new one');
     const card = await this.card(tenantId, dto);
-    const setup = await this.server.setup({ merchantDocument: auth.documentId, cardNumber: card.pan, amountCents: auth.amountCents });
+    const setup = await this.server.setup({
+      merchantDocument: auth.documentId,
+      cardNumber: card.pan,
+      amountCents: auth.amountCents,
+      notificationUrl: this.notificationUrl,
+    });
     const ok = await this.repo.recordSetup(
       auth.id,
       sourcesOf('setup'),

@@ -7,7 +7,7 @@ import {
   UNKNOWN_BILLING_ADDRESS,
 } from '../../src/provider/acquirer/adyen/adyen-boletos';
 import { AdyenConfig } from '../../src/provider/acquirer/adyen/adyen.config';
-import { boletoStatusOf } from '../../src/provider/acquirer/adyen/adyen-notifications';
+import { boletoStatusOf } from '../../src/provider/acquirer/adyen/adyen-event-codes.map';
 import { checkoutErrors } from '../support/adyen-contract';
 
 const config = { merchantAccount: 'PagamentosBR', returnUrl: 'https://pay.example.com' } as AdyenConfig;

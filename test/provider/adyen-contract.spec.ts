@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { cardResultOf, REFUSAL_REASONS, RESULT_CODES } from '../../src/provider/acquirer/adyen/adyen-result.map';
+import { cardResultOf, REFUSAL_REASONS, RESULT_CODES, resultMeaning } from '../../src/provider/acquirer/adyen/adyen-result.map';
 import { adyenHmacKey, adyenSigningString, AdyenNotificationItem, signAdyenItem, verifyAdyenItem } from '../../src/common/protocols/adyen';
 import { paymentRequest } from '../../src/provider/acquirer/adyen/adyen-acquirer';
 import { AdyenConfig } from '../../src/provider/acquirer/adyen/adyen.config';
@@ -35,6 +35,27 @@ describe('Adyen result codes as the spec statuses (pure table)', () => {
     expect([sale.status, sale.reason]).toEqual(expected[code]);
     const pre = cardResultOf({ pspReference: 'P', resultCode: code }, 'PREAUTH');
     expect(pre.status).toBe(code === 'Authorised' ? 'PREAUTH' : expected[code][0]);
+  });
+
+  // the boleto and the 3DS steps read the same table: one success code each, every other code their failure
+  it.each(Object.keys(RESULT_CODES))('%s for the boleto and the 3DS steps', (code) => {
+    const m = resultMeaning(code);
+    expect(m.boleto).toBe(code === 'PresentToShopper' ? 'issued' : 'not_issued');
+    const threeDs: Record<string, string> = {
+      IdentifyShopper: 'fingerprint',
+      ChallengeShopper: 'challenge',
+      AuthenticationFinished: 'finished',
+    };
+    expect(m.threeDs).toBe(threeDs[code] ?? 'failed');
+  });
+
+  it("reads an absent or unknown code as every flow's failure", () => {
+    for (const code of [undefined, '', 'NewCode', 'toString'])
+      expect(resultMeaning(code)).toEqual({
+        card: { kind: 'failed', reason: 'processing_error' },
+        boleto: 'not_issued',
+        threeDs: 'failed',
+      });
   });
 
   it('reads refusal reasons as the six card codes; unknown codes and reasons are the safe answer', () => {

@@ -144,17 +144,22 @@ export interface AdyenServiceError {
   pspReference?: string;
 }
 
-export type AdyenEventCode =
-  | 'AUTHORISATION'
-  | 'CAPTURE'
-  | 'CAPTURE_FAILED'
-  | 'CANCELLATION'
-  | 'REFUND'
-  | 'REFUND_FAILED'
-  | 'CHARGEBACK'
-  | 'CANCEL_OR_REFUND'
-  | 'TECHNICAL_CANCEL'
-  | 'OFFER_CLOSED';
+/**
+ * Every `eventCode` a notification item of Adyen's standard webhooks may carry (the enum of the
+ * vendored Webhooks-v1.yaml; test: adyen-event-codes.map.spec). A receiver still reads the field as
+ * a string, since Adyen adds codes; a sender of ours names one of these.
+ */
+export const ADYEN_EVENT_CODES = [
+  'AUTHENTICATION', 'AUTHORISATION', 'AUTHORISATION_ADJUSTMENT', 'AUTORESCUE', 'CANCELLATION', 'CANCEL_AUTORESCUE',
+  'CANCEL_OR_REFUND', 'CAPTURE', 'CAPTURE_FAILED', 'CHARGEBACK', 'CHARGEBACK_REVERSED', 'DISPUTE_DEFENSE_PERIOD_ENDED',
+  'EXPIRE', 'HANDLED_EXTERNALLY', 'INFORMATION_SUPPLIED', 'ISSUER_COMMENTS', 'ISSUER_RESPONSE_TIMEFRAME_EXPIRED',
+  'MANUAL_REVIEW_ACCEPT', 'MANUAL_REVIEW_REJECT', 'NOTIFICATION_OF_CHARGEBACK', 'NOTIFICATION_OF_FRAUD', 'OFFER_CLOSED',
+  'ORDER_CLOSED', 'ORDER_OPENED', 'PAIDOUT_REVERSED', 'PAYOUT_DECLINE', 'PAYOUT_EXPIRE', 'PAYOUT_THIRDPARTY', 'POSTPONED_REFUND',
+  'PREARBITRATION_LOST', 'PREARBITRATION_OPEN', 'PREARBITRATION_WON', 'RECURRING_CONTRACT', 'REFUND', 'REFUNDED_REVERSED', 'REPORT_AVAILABLE',
+  'REFUND_FAILED', 'REFUND_WITH_DATA', 'REQUEST_FOR_INFORMATION', 'SECOND_CHARGEBACK', 'TECHNICAL_CANCEL',
+  'VOID_PENDING_REFUND',
+] as const; // prettier-ignore
+export type AdyenEventCode = (typeof ADYEN_EVENT_CODES)[number];
 
 /** One item of a standard webhook (`NotificationRequestItem`). */
 export interface AdyenNotificationItem {

@@ -11,6 +11,7 @@ import type { BoletoPayerAddress, BoletoRequest, BoletoResult } from '../../acqu
 import { AdyenConfig } from './adyen.config';
 import { AdyenCheckoutClient } from './adyen-checkout.client';
 import { AdyenStore } from './adyen-store';
+import { resultMeaning } from './adyen-result.map';
 
 /**
  * The billing address sent when the caller has none (links do not collect an address; Adyen
@@ -74,7 +75,7 @@ export function boletoPaymentRequest(req: BoletoRequest, config: AdyenConfig): A
 /** Adyen's answer as our boleto: `PresentToShopper` with a voucher carrying a valid 47-digit line, or the acquirer refused it. */
 export function boletoResultOf(res: AdyenPaymentResponse, requestedDueDate: string): BoletoResult {
   const action = res.action as AdyenVoucherAction | undefined;
-  if (res.resultCode !== 'PresentToShopper' || action?.type !== 'voucher' || !res.pspReference)
+  if (resultMeaning(res.resultCode).boleto !== 'issued' || action?.type !== 'voucher' || !res.pspReference)
     throw new ProviderCallError('provider_rejected', `Adyen did not issue the boleto (resultCode ${res.resultCode ?? 'none'})`, 422, res);
   const line = (action.reference ?? '').replace(/\D/g, '');
   let barcode: string;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ADYEN_EVENT_CODES, ADYEN_EVENT_MEANINGS, adyenEventMeaning } from './adyen-event-codes.map';
+import { ADYEN_EVENT_CODES } from '../../../common/protocols/adyen';
+import { ADYEN_EVENT_MEANINGS, adyenEventMeaning, boletoStatusOf } from './adyen-event-codes.map';
 
 describe("Adyen's event codes, each with one meaning", () => {
   it('the table is total over the vendored Webhooks-v1.yaml eventCode enum', () => {
@@ -24,8 +25,27 @@ describe("Adyen's event codes, each with one meaning", () => {
     expect(of('REFUND_FAILED', true)).toBe('FAILED');
     expect(of('REFUNDED_REVERSED', true)).toBe('REVERSED');
     expect(of('CAPTURE_FAILED', true)).toBe('payment');
-    expect(adyenEventMeaning('CHARGEBACK')).toEqual({ kind: 'dispute', stage: 'CHARGEBACK' });
+    expect(adyenEventMeaning('CHARGEBACK')).toEqual({ kind: 'dispute', stage: 'CHARGEBACK', attention: true });
     expect(adyenEventMeaning('NOT_A_CODE').kind).toBe('other');
     expect(adyenEventMeaning('toString').kind).toBe('other');
+  });
+
+  it('names the events an operator must see, and only those', () => {
+    const flagged = Object.entries(ADYEN_EVENT_MEANINGS)
+      .filter(([, m]) => m.attention)
+      .map(([code]) => code);
+    expect(flagged.sort()).toEqual(['CAPTURE_FAILED', 'CHARGEBACK', 'REFUND_FAILED']);
+  });
+
+  it("reads a boleto's events as the statuses links apply, only on success", () => {
+    expect(boletoStatusOf('AUTHORISATION', true)).toBe('PAID');
+    expect(boletoStatusOf('OFFER_CLOSED', true)).toBe('EXPIRED');
+    expect(boletoStatusOf('CANCELLATION', true)).toBe('CANCELED');
+    expect(boletoStatusOf('AUTHORISATION', false)).toBe('AUTHORISATION:failure');
+    expect(boletoStatusOf('CAPTURE', true)).toBe('CAPTURE:success');
+    const withBoleto = Object.entries(ADYEN_EVENT_MEANINGS)
+      .filter(([, m]) => m.kind === 'payment' && m.boleto)
+      .map(([code]) => code);
+    expect(withBoleto.sort()).toEqual(['AUTHORISATION', 'CANCELLATION', 'OFFER_CLOSED']);
   });
 });

@@ -1,7 +1,9 @@
 import type { CardDisputeStage, CardRefundStatus } from '../../../common/protocols/acquirer-refunds';
+import type { AdyenEventCode } from '../../../common/protocols/adyen';
 
 /**
- * What each Adyen standard-webhook `eventCode` is for this service, in one table: a refund's
+ * What each Adyen standard-webhook `eventCode` is for this service, in one table (the only place an
+ * event code is read): a refund's
  * outcome (applied to the refund by its own references: `merchantReference` is our refund id,
  * `pspReference` the refund's, `originalReference` the payment's), a dispute stage (applied to the
  * payment's dispute), or the payment's own event (AUTHORISATION, CAPTURE, CANCELLATION… passed on
@@ -12,42 +14,38 @@ import type { CardDisputeStage, CardRefundStatus } from '../../../common/protoco
  * when the payment was captured; dispute events carry no `disputeStatus` in Brazil, so the stage
  * is the code itself.
  */
-export type AdyenEventMeaning =
+export type AdyenEventMeaning = (
   | { kind: 'refund'; status: (success: boolean) => Exclude<CardRefundStatus, 'PENDING'> }
   | { kind: 'dispute'; stage: CardDisputeStage }
-  | { kind: 'payment' }
+  /** `boleto`: for a boleto attempt, the `boleto.updated` status links apply when the event comes with success */
+  | { kind: 'payment'; boleto?: BoletoEventStatus }
   /** Not about anything this service does (payouts, recurring contracts, manual review, orders): logged, not applied. */
-  | { kind: 'other' };
+  | { kind: 'other' }
+) & {
+  /** money moved back, or did not move: an operator must see it (logged at warn) */
+  attention?: true;
+};
 
-/** Every `eventCode` any notification item of the vendored Webhooks-v1.yaml may carry. */
-export const ADYEN_EVENT_CODES = [
-  'AUTHENTICATION', 'AUTHORISATION', 'AUTHORISATION_ADJUSTMENT', 'AUTORESCUE', 'CANCELLATION', 'CANCEL_AUTORESCUE',
-  'CANCEL_OR_REFUND', 'CAPTURE', 'CAPTURE_FAILED', 'CHARGEBACK', 'CHARGEBACK_REVERSED', 'DISPUTE_DEFENSE_PERIOD_ENDED',
-  'EXPIRE', 'HANDLED_EXTERNALLY', 'INFORMATION_SUPPLIED', 'ISSUER_COMMENTS', 'ISSUER_RESPONSE_TIMEFRAME_EXPIRED',
-  'MANUAL_REVIEW_ACCEPT', 'MANUAL_REVIEW_REJECT', 'NOTIFICATION_OF_CHARGEBACK', 'NOTIFICATION_OF_FRAUD', 'OFFER_CLOSED',
-  'ORDER_CLOSED', 'ORDER_OPENED', 'PAIDOUT_REVERSED', 'PAYOUT_DECLINE', 'PAYOUT_EXPIRE', 'PAYOUT_THIRDPARTY', 'POSTPONED_REFUND',
-  'PREARBITRATION_LOST', 'PREARBITRATION_OPEN', 'PREARBITRATION_WON', 'RECURRING_CONTRACT', 'REFUND', 'REFUNDED_REVERSED', 'REPORT_AVAILABLE',
-  'REFUND_FAILED', 'REFUND_WITH_DATA', 'REQUEST_FOR_INFORMATION', 'SECOND_CHARGEBACK', 'TECHNICAL_CANCEL',
-  'VOID_PENDING_REFUND',
-] as const; // prettier-ignore
-export type AdyenEventCode = (typeof ADYEN_EVENT_CODES)[number];
+/** A boleto's `boleto.updated` statuses: its AUTHORISATION is the payment cleared, OFFER_CLOSED the due date passed unpaid. */
+export type BoletoEventStatus = 'PAID' | 'EXPIRED' | 'CANCELED';
 
 const refund = (status: (success: boolean) => Exclude<CardRefundStatus, 'PENDING'>): AdyenEventMeaning => ({ kind: 'refund', status });
 const dispute = (stage: CardDisputeStage): AdyenEventMeaning => ({ kind: 'dispute', stage });
 const PAYMENT: AdyenEventMeaning = { kind: 'payment' };
+const attention = (m: AdyenEventMeaning): AdyenEventMeaning => ({ ...m, attention: true });
 const OTHER: AdyenEventMeaning = { kind: 'other' };
 
 export const ADYEN_EVENT_MEANINGS: Readonly<Record<AdyenEventCode, AdyenEventMeaning>> = {
   AUTHENTICATION: PAYMENT,
-  AUTHORISATION: PAYMENT,
+  AUTHORISATION: { kind: 'payment', boleto: 'PAID' },
   AUTHORISATION_ADJUSTMENT: PAYMENT,
   AUTORESCUE: OTHER,
-  CANCELLATION: PAYMENT,
+  CANCELLATION: { kind: 'payment', boleto: 'CANCELED' },
   CANCEL_AUTORESCUE: OTHER,
   CANCEL_OR_REFUND: refund((ok) => (ok ? 'SUCCEEDED' : 'FAILED')),
   CAPTURE: PAYMENT,
-  CAPTURE_FAILED: PAYMENT,
-  CHARGEBACK: dispute('CHARGEBACK'),
+  CAPTURE_FAILED: attention(PAYMENT),
+  CHARGEBACK: attention(dispute('CHARGEBACK')),
   CHARGEBACK_REVERSED: dispute('CHARGEBACK_REVERSED'),
   DISPUTE_DEFENSE_PERIOD_ENDED: dispute('DISPUTE_DEFENSE_PERIOD_ENDED'),
   EXPIRE: PAYMENT,
@@ -59,7 +57,7 @@ export const ADYEN_EVENT_MEANINGS: Readonly<Record<AdyenEventCode, AdyenEventMea
   MANUAL_REVIEW_REJECT: OTHER,
   NOTIFICATION_OF_CHARGEBACK: dispute('NOTIFICATION_OF_CHARGEBACK'),
   NOTIFICATION_OF_FRAUD: OTHER,
-  OFFER_CLOSED: PAYMENT,
+  OFFER_CLOSED: { kind: 'payment', boleto: 'EXPIRED' },
   ORDER_CLOSED: OTHER,
   ORDER_OPENED: OTHER,
   PAIDOUT_REVERSED: OTHER,
@@ -74,7 +72,7 @@ export const ADYEN_EVENT_MEANINGS: Readonly<Record<AdyenEventCode, AdyenEventMea
   RECURRING_CONTRACT: OTHER,
   REFUND: refund((ok) => (ok ? 'SUCCEEDED' : 'FAILED')),
   REFUNDED_REVERSED: refund(() => 'REVERSED'),
-  REFUND_FAILED: refund(() => 'FAILED'),
+  REFUND_FAILED: attention(refund(() => 'FAILED')),
   // an unreferenced refund, not one this service asked for
   REFUND_WITH_DATA: OTHER,
   REPORT_AVAILABLE: OTHER,
@@ -87,4 +85,15 @@ export const ADYEN_EVENT_MEANINGS: Readonly<Record<AdyenEventCode, AdyenEventMea
 /** The meaning of an event code; a code the vendored file does not list is not ours to apply. */
 export function adyenEventMeaning(eventCode: string): AdyenEventMeaning {
   return Object.prototype.hasOwnProperty.call(ADYEN_EVENT_MEANINGS, eventCode) ? ADYEN_EVENT_MEANINGS[eventCode as AdyenEventCode] : OTHER;
+}
+
+/**
+ * A boleto attempt's event as the `boleto.updated` status links apply (PAID, EXPIRED, CANCELED);
+ * anything else (a failed one, another code) is passed on as `<eventCode>:<success|failure>`,
+ * which links ignore.
+ */
+export function boletoStatusOf(eventCode: string, success: boolean): string {
+  const m = adyenEventMeaning(eventCode);
+  if (success && m.kind === 'payment' && m.boleto) return m.boleto;
+  return `${eventCode}:${success ? 'success' : 'failure'}`;
 }

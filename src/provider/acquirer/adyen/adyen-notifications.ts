@@ -3,24 +3,8 @@ import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
 import { PeriodicJob, PeriodicJobs } from '../../../platform/jobs/periodic-jobs';
 import { AcquirerEvents } from '../acquirer-events';
 import { AdyenStore, StoredAdyenNotification } from './adyen-store';
-import { adyenEventMeaning } from './adyen-event-codes.map';
+import { adyenEventMeaning, boletoStatusOf } from './adyen-event-codes.map';
 import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../../common/protocols/acquirer-refunds';
-
-/** Events whose failure or arrival an operator must see (money moved back, or did not move). */
-const NEEDS_ATTENTION = new Set(['CAPTURE_FAILED', 'REFUND_FAILED', 'CHARGEBACK']);
-
-/**
- * A boleto's events as the `boleto.updated` statuses links apply: its AUTHORISATION with success
- * is the payment cleared (PAID), OFFER_CLOSED the due date passed unpaid (EXPIRED), a
- * CANCELLATION the boleto cancelled. Anything else (a failed one) is passed on as
- * `<eventCode>:failure`, which links ignore.
- */
-export function boletoStatusOf(eventCode: string, success: boolean): string {
-  if (success && eventCode === 'AUTHORISATION') return 'PAID';
-  if (success && eventCode === 'OFFER_CLOSED') return 'EXPIRED';
-  if (success && eventCode === 'CANCELLATION') return 'CANCELED';
-  return `${eventCode}:${success ? 'success' : 'failure'}`;
-}
 
 /**
  * Accepted Adyen webhook items, applied once each: stored by the receiver (unique per
@@ -55,12 +39,12 @@ export class AdyenNotifications {
   }
 
   private async apply(n: StoredAdyenNotification): Promise<void> {
-    if (NEEDS_ATTENTION.has(n.eventCode))
+    const meaning = adyenEventMeaning(n.eventCode);
+    if (meaning.attention)
       this.logger.warn(
         { pspReference: n.pspReference, originalReference: n.originalReference, eventCode: n.eventCode, success: n.success },
         'Adyen reported an event that needs attention',
       );
-    const meaning = adyenEventMeaning(n.eventCode);
     const eventId = `adyen:${n.pspReference}:${n.eventCode}:${n.success}`;
     const occurredAt = new Date().toISOString();
     if (meaning.kind === 'other') {

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../common/protocols/adyen';
-import { PlatformConfig } from '../platform/config/platform.config';
-import { ProviderCallError } from '../platform/http/resilient-http';
-import { AdyenCheckoutClient } from '../provider/acquirer/adyen/adyen-checkout.client';
+import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../../../common/protocols/adyen';
+import { ProviderCallError } from '../../../platform/http/resilient-http';
 import {
   ThreeDsAuthenticateRequest,
+  ThreeDsServerError,
   ThreeDsServerPort,
   ThreeDsServerResult,
   ThreeDsSetupRequest,
   ThreeDsSetupResult,
-} from './ports/three-ds-server.port';
-import { CHALLENGE_RESULT_PATH } from './three-ds-authenticate.service';
-import { ThreeDsErrors } from './three-ds.errors';
+} from '../../three-ds-server.port';
+import { AdyenCheckoutClient } from './adyen-checkout.client';
+import { resultMeaning } from './adyen-result.map';
 
 /** The 3DS2 action's token, read; empty when the answer has none. */
 function tokenOf(res: AdyenPaymentResponse): Record<string, string> {
@@ -26,7 +25,7 @@ const TRANS_STATUS: Readonly<Record<string, ThreeDsServerResult['transStatus']>>
 /**
  * The spec's 3DS steps on Adyen's native 3DS2, authentication only (`ACQUIRER_PROVIDER=adyen`):
  * setup is `POST /payments` with `authenticationData.authenticationOnly` (the card, the
- * initialized amount, the challenge-result route as `returnUrl`), answered `IdentifyShopper`
+ * initialized amount, the request's notificationUrl, the challenge-result route, as `returnUrl`), answered `IdentifyShopper`
  * with the fingerprint action, whose 3DS Method URL is the device data collection URL and whose
  * `threeDSServerTransID` is our referenceId; authenticate and result are `POST /payments/details`
  * with the `threeDSResult`, answered `ChallengeShopper` (the ACS URL) or
@@ -35,14 +34,8 @@ const TRANS_STATUS: Readonly<Record<string, ThreeDsServerResult['transStatus']>>
  */
 @Injectable()
 export class AdyenThreeDsServer extends ThreeDsServerPort {
-  private readonly returnUrl: string;
-
-  constructor(
-    private readonly adyen: AdyenCheckoutClient,
-    platform: PlatformConfig,
-  ) {
+  constructor(private readonly adyen: AdyenCheckoutClient) {
     super();
-    this.returnUrl = `${platform.publicUrl}${CHALLENGE_RESULT_PATH}`;
   }
 
   async setup(req: ThreeDsSetupRequest): Promise<ThreeDsSetupResult> {
@@ -57,14 +50,14 @@ export class AdyenThreeDsServer extends ThreeDsServerPort {
         paymentMethod: { type: 'scheme', number: req.cardNumber },
         authenticationData: { authenticationOnly: true, threeDSRequestData: { nativeThreeDS: 'preferred' } },
         channel: 'Web',
-        returnUrl: this.returnUrl,
+        returnUrl: req.notificationUrl,
         metadata: { documentId: req.merchantDocument },
       },
       reference,
     );
     const token = tokenOf(res);
-    if (res.resultCode !== 'IdentifyShopper' || !token.threeDSServerTransID || !token.threeDSMethodUrl)
-      throw ThreeDsErrors.error('acquirer_unavailable', "The acquirer's 3DS answer had no fingerprint step; retry later");
+    if (resultMeaning(res.resultCode).threeDs !== 'fingerprint' || !token.threeDSServerTransID || !token.threeDSMethodUrl)
+      throw ThreeDsServerError.unavailable("The acquirer's 3DS answer had no fingerprint step; retry later");
     return {
       referenceId: token.threeDSServerTransID,
       deviceDataCollectionUrl: token.threeDSMethodUrl,
@@ -91,7 +84,8 @@ export class AdyenThreeDsServer extends ThreeDsServerPort {
   }
 
   private result_(referenceId: string, res: AdyenPaymentResponse, afterChallenge: boolean): ThreeDsServerResult {
-    if (res.resultCode === 'ChallengeShopper') {
+    const step = resultMeaning(res.resultCode).threeDs;
+    if (step === 'challenge') {
       const t = tokenOf(res);
       return {
         referenceId,
@@ -103,8 +97,7 @@ export class AdyenThreeDsServer extends ThreeDsServerPort {
       };
     }
     const r = res.threeDS2Result;
-    if (res.resultCode !== 'AuthenticationFinished' || !r)
-      throw ThreeDsErrors.error('acquirer_unavailable', "Communication with the acquirer's 3DS server failed; retry later");
+    if (step !== 'finished' || !r) throw ThreeDsServerError.unavailable();
     return {
       referenceId,
       transStatus: TRANS_STATUS[r.transStatus ?? ''] ?? 'U',
@@ -122,11 +115,10 @@ export class AdyenThreeDsServer extends ThreeDsServerPort {
     } catch (e) {
       if (e instanceof ProviderCallError && e.code === 'provider_rejected') {
         const code = (e.body as { errorCode?: string } | null)?.errorCode;
-        if (e.status === 403)
-          throw ThreeDsErrors.error('merchant_not_found', 'The merchant (documentId) is not registered for 3DS with the acquirer');
-        if (code === '14_002') throw ThreeDsErrors.error('reference_mismatch', 'The 3DS server does not know this referenceId');
+        if (e.status === 403) throw ThreeDsServerError.merchantNotFound();
+        if (code === '14_002') throw ThreeDsServerError.unknownReference();
       }
-      throw ThreeDsErrors.error('acquirer_unavailable', "Communication with the acquirer's 3DS server failed; retry later");
+      throw ThreeDsServerError.unavailable();
     }
   }
 }

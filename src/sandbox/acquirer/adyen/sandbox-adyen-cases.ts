@@ -1,4 +1,4 @@
-import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
+import type { AdyenEventCode, AdyenNotificationItem } from '../../../common/protocols/adyen';
 import type { SandboxRefundFailure } from '../../cards/sandbox-refunds';
 import type { DisputeStep, RefundStep } from '../sandbox-cases.types';
 import { pspReferenceOf } from './sandbox-adyen-checkout';
@@ -41,7 +41,7 @@ export function adyenPaymentMethodOf(brand: string): string {
 export function adyenRefundItem(s: RefundStep, eventDate: string): { key: string; item: AdyenNotificationItem } {
   const { refund, tx, first, status, reason } = s;
   const psp = refund.psp_reference ?? pspReferenceOf(refund.id);
-  let eventCode: string;
+  let eventCode: AdyenEventCode;
   let success = true;
   let additionalData: Record<string, string> = {};
   if (refund.kind !== 'REFUND') {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type {
+  AdyenEventCode,
   AdyenModificationResponse,
   AdyenNotificationItem,
   AdyenPaymentRequest,
@@ -141,7 +142,7 @@ export class SandboxAdyenCheckout {
 
   private async modification(
     tx: TxRow,
-    eventCode: string,
+    eventCode: AdyenEventCode,
     success: boolean,
     value: number,
     reference: string | undefined,
