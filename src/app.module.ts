@@ -8,6 +8,8 @@ import { GatewayModule } from './gateway/gateway.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { AcquirerModule } from './provider/acquirer/acquirer.module';
+import { AcquirerConfig } from './provider/acquirer/acquirer.config';
+import { AdyenWebhooksModule } from './provider/acquirer/adyen/adyen-webhooks.module';
 import { LinksModule } from './links/links.module';
 import { SandboxAcquirerModule } from './sandbox/acquirer/sandbox-acquirer.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -33,6 +35,8 @@ export class AppModule {
         AccountsModule,
         AuthModule,
         AcquirerModule,
+        // Adyen's webhook route and its job exist only where Adyen is the acquirer
+        ...(config.get(AcquirerConfig).provider === 'adyen' ? [AdyenWebhooksModule] : []),
         LinksModule,
         SandboxAcquirerModule,
         WebhooksModule,

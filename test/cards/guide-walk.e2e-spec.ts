@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { CardsApp, startCardsApp } from './support';
 
 /** docs/guide/cards.md: the curl walk runs as written against a fresh service, on both card edges. */
-describe.each(['service', 'adyen'])('cards guide walk-through (ACQUIRER_PROVIDER=%s)', (provider) => {
+describe.each(['generic', 'adyen'])('cards guide walk-through (ACQUIRER_PROVIDER=%s)', (provider) => {
   let c: CardsApp;
   beforeAll(async () => {
     c = await startCardsApp({ ACQUIRER_PROVIDER: provider });

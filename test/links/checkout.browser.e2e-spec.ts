@@ -20,11 +20,11 @@ if (!haveChromium) console.warn(`SKIPPED: the checkout browser tests need Chromi
 
 /**
  * The hosted checkout and the SDK in a real headless Chromium. The card and boleto stories run on
- * both card edges (the `service` acquirer and Adyen Checkout v72, each against its sandbox face);
+ * both card edges (the `generic` acquirer protocol and Adyen Checkout v72, each against its sandbox face);
  * Pix stays on the bank edge, and the SDK and exhausted-link stories on the default edge.
  */
 const suite = haveChromium ? describe : describe.skip;
-suite.each(['service', 'adyen'])('hosted checkout in Chromium (ACQUIRER_PROVIDER=%s)', (provider) => {
+suite.each(['generic', 'adyen'])('hosted checkout in Chromium (ACQUIRER_PROVIDER=%s)', (provider) => {
   jest.setTimeout(120_000);
   let t: TestApp;
   let a: OnboardedTenant;
@@ -178,7 +178,7 @@ suite.each(['service', 'adyen'])('hosted checkout in Chromium (ACQUIRER_PROVIDER
   });
 
   // Pix is the bank edge's; the SDK and an exhausted link do not depend on the card edge
-  if (provider === 'service') {
+  if (provider === 'generic') {
     it('pays by Pix: the BR Code it shows parses with pix-utils; the page updates when the bank app pays', async () => {
       const l = await createLink(t, a.auth, { name: 'Doação', amount: 50, passFee: true, paymentMethods: ['PIX', 'CARD'] });
       const page = await open(l.slug);

@@ -12,8 +12,8 @@ import { onboardTenant } from '../support/tenant-auth';
  * Adyen Checkout v72).
  */
 describe.each([
-  ['service', 'service'],
-  ['pix-api', 'service'],
+  ['service', 'generic'],
+  ['pix-api', 'generic'],
   ['service', 'adyen'],
 ])('links guide walk-through (BANK_PROVIDER=%s, ACQUIRER_PROVIDER=%s)', (provider, acquirer) => {
   let t: TestApp;

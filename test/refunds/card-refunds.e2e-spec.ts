@@ -12,7 +12,7 @@ import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen
  * a pre-authorization released, the sandbox's failing, failing-later and reversed refunds, a
  * lost answer re-sent with the same key, duplicate and out-of-order notifications.
  */
-describe.each(['service', 'adyen'] as const)('card refunds (ACQUIRER_PROVIDER=%s)', (provider) => {
+describe.each(['generic', 'adyen'] as const)('card refunds (ACQUIRER_PROVIDER=%s)', (provider) => {
   const edge = onCardEdge(provider);
   const sale = (amount: number, captureMode: 'SALE' | 'PREAUTH' = 'SALE') => edge.pay(amount, captureMode);
   let c: CardsApp;

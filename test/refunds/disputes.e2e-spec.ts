@@ -8,7 +8,7 @@ import { onCardEdge } from './support';
  * is built from the stages, holds the disputed amount from what can be refunded, and is released
  * when won; the tenant reads it and gets `acquiring.dispute` at each stage.
  */
-describe.each(['service', 'adyen'] as const)('card disputes (ACQUIRER_PROVIDER=%s)', (provider) => {
+describe.each(['generic', 'adyen'] as const)('card disputes (ACQUIRER_PROVIDER=%s)', (provider) => {
   const edge = onCardEdge(provider);
   const sale = (amount: number) => edge.pay(amount);
   let c: CardsApp;

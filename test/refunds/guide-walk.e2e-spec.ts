@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { CardsApp, startCardsApp } from '../cards/support';
 
 /** docs/guide/refunds.md: the curl walk runs as written against a fresh service on API Pix (BANK_PROVIDER=pix-api), on both card edges, with the same printed results. */
-describe.each(['service', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVIDER=%s, BANK_PROVIDER=pix-api)', (provider) => {
+describe.each(['generic', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVIDER=%s, BANK_PROVIDER=pix-api)', (provider) => {
   let c: CardsApp;
   beforeAll(async () => {
     c = await startCardsApp({ ACQUIRER_PROVIDER: provider, BANK_PROVIDER: 'pix-api', SANDBOX_ACQUIRER_TICK_MS: '100' });

@@ -10,7 +10,7 @@ import { onCardEdge } from './support';
  * and the platform's fee is kept or returned as REFUND_PLATFORM_FEE says.
  */
 describe.each([
-  ['service', 'keep'],
+  ['generic', 'keep'],
   ['adyen', 'return'],
 ] as const)('link card refunds (ACQUIRER_PROVIDER=%s, REFUND_PLATFORM_FEE=%s)', (provider, fee) => {
   const edge = onCardEdge(provider, { REFUND_PLATFORM_FEE: fee, CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000' });

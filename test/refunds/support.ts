@@ -4,17 +4,17 @@ import { AdyenHops } from '../provider/adyen-support';
 export interface CardEdge {
   /** The app, once `beforeAll` ran. */
   c: CardsApp;
-  /** The recording hops around the app on `adyen` (unused on `service`). */
+  /** The recording hops around the app on `adyen` (unused on `generic`). */
   hops: AdyenHops;
   /** A card payment of `amount` on a fresh stored card: its id. */
   pay(amount: number, captureMode?: 'SALE' | 'PREAUTH'): Promise<string>;
 }
 
 /** The cards app on one card edge for the enclosing `describe` (Adyen through recording hops), the sandbox ticking every 100 ms. */
-export function onCardEdge(provider: 'service' | 'adyen', env: Record<string, string> = {}): CardEdge {
+export function onCardEdge(provider: 'generic' | 'adyen', env: Record<string, string> = {}): CardEdge {
   const edge = { hops: new AdyenHops() } as CardEdge;
   beforeAll(async () => {
-    const acquirer = provider === 'adyen' ? await edge.hops.start() : { ACQUIRER_PROVIDER: 'service' };
+    const acquirer = provider === 'adyen' ? await edge.hops.start() : { ACQUIRER_PROVIDER: 'generic' };
     edge.c = await startCardsApp({ ...acquirer, SANDBOX_ACQUIRER_TICK_MS: '100', ...env });
     if (provider === 'adyen') edge.hops.aim(edge.c.t.url);
   });

@@ -12,7 +12,7 @@ const suite = browserAvailable() ? describe : describe.skip;
  * server of its own) and Adyen Checkout v72 (native 3DS2, authentication only, then `/payments`
  * with the result as mpiData), each against its sandbox face.
  */
-suite.each(['service', 'adyen'])('3DS in a browser (ACQUIRER_PROVIDER=%s)', (provider) => {
+suite.each(['generic', 'adyen'])('3DS in a browser (ACQUIRER_PROVIDER=%s)', (provider) => {
   let c: CardsApp;
   let browser: Browser;
   let host: HostSite;

@@ -141,6 +141,11 @@ export class PeriodicJobs implements OnModuleDestroy {
     await Promise.all(this.jobs.map((j) => j.stop()));
   }
 
+  /** The names of the jobs this process runs (what is mounted is what polls). */
+  scheduled(): string[] {
+    return this.jobs.map((j) => j.spec.name);
+  }
+
   /** Degraded while any job has failed FAILING_AFTER passes in a row; names them. */
   health(): { status: 'up' | 'degraded'; failing: { job: string; failuresInARow: number }[] } {
     const failing = this.jobs

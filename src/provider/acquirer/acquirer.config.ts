@@ -1,12 +1,17 @@
+import { AcquirerProvider, acquirerProviderOf } from '../../common/protocols/acquirer-provider';
 import { defineConfig } from '../../platform/config/config';
 import { BreakerSettings, readBreakerSettings } from '../../platform/resilience/breaker-settings';
 
 /**
- * How the service reaches the acquirer. `ACQUIRER_URL` unset means the in-process sandbox at
+ * How the service reaches the acquirer. `ACQUIRER_PROVIDER` picks the protocol of the card edge
+ * (`generic`, the default, or `adyen`; `service` is accepted for `generic`): read here and
+ * nowhere else in the service. The rest configures the generic protocol. `ACQUIRER_URL` unset means the in-process sandbox at
  * this service's own origin + `/sandbox/acquirer` (resolved from the listening socket, so it
  * works on a random port in tests).
  */
 export class AcquirerConfig {
+  /** The protocol of card payments, 3DS and boletos. */
+  provider: AcquirerProvider;
   url: string | undefined;
   /** Sent as `X-Acquirer-Key` on every call to the acquirer. */
   apiKey: string;
@@ -26,7 +31,10 @@ export const acquirerConfig = defineConfig(AcquirerConfig, (env) => {
   if (retryDelaysMs.some((n) => !Number.isInteger(n) || n < 0 || n > 60000)) {
     env.problems.push(`ACQUIRER_RETRY_DELAYS_MS must be a comma-separated list of integers 0–60000, got "${delays.join(',')}"`);
   }
+  const provider = acquirerProviderOf(env.raw('ACQUIRER_PROVIDER'));
+  if (!provider) env.problems.push(`ACQUIRER_PROVIDER must be generic or adyen, got "${env.raw('ACQUIRER_PROVIDER')}"`);
   return {
+    provider: provider ?? 'generic',
     url: env.url('ACQUIRER_URL'),
     apiKey: env.secret('ACQUIRER_API_KEY', { minLength: 24 }),
     eventsSecret: env.secret('ACQUIRER_EVENTS_SECRET', { minLength: 24 }),

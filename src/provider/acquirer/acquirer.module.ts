@@ -5,22 +5,21 @@ import { AcquirerEvents } from './acquirer-events';
 import { AcquirerEventsController, RawBodyCapture } from './acquirer-events.controller';
 import { HttpAcquirer } from './http-acquirer';
 import { SelfOrigin } from '../../platform/http/self-origin';
-import { AdyenConfig } from './adyen/adyen.config';
+import { AcquirerConfig } from './acquirer.config';
 import { AdyenAcquirer } from './adyen/adyen-acquirer';
 import { AdyenBoletos } from './adyen/adyen-boletos';
 import { AdyenCheckoutClient } from './adyen/adyen-checkout.client';
 import { AdyenStore } from './adyen/adyen-store';
-import { AdyenNotifications } from './adyen/adyen-notifications';
-import { AdyenWebhooksController } from './adyen/adyen-webhooks.controller';
 
 /**
  * The acquirer client: import this module to inject `AcquirerPort` (links and cards do), and
- * `AcquirerEvents` to receive the acquirer's status notifications (`POST /provider/acquirer-events`,
- * and Adyen's standard webhooks at `POST /provider/adyen/webhooks`). `ACQUIRER_PROVIDER` picks
- * the protocol: `service` (this repository's own, HttpAcquirer) or `adyen` (Checkout v72).
+ * `AcquirerEvents` to receive the acquirer's status notifications (`POST /provider/acquirer-events`;
+ * Adyen's standard webhooks are AdyenWebhooksModule's, mounted only on Adyen). `ACQUIRER_PROVIDER`
+ * (AcquirerConfig) picks the protocol: `generic` (this repository's own, HttpAcquirer) or `adyen`
+ * (Checkout v72).
  */
 @Module({
-  controllers: [AcquirerEventsController, AdyenWebhooksController],
+  controllers: [AcquirerEventsController],
   providers: [
     SelfOrigin,
     HttpAcquirer,
@@ -28,16 +27,15 @@ import { AdyenWebhooksController } from './adyen/adyen-webhooks.controller';
     AdyenCheckoutClient,
     AdyenBoletos,
     AdyenAcquirer,
-    AdyenNotifications,
     {
       provide: AcquirerPort,
-      inject: [AdyenConfig, HttpAcquirer, AdyenAcquirer],
-      useFactory: (config: AdyenConfig, service: HttpAcquirer, adyen: AdyenAcquirer) => (config.provider === 'adyen' ? adyen : service),
+      inject: [AcquirerConfig, HttpAcquirer, AdyenAcquirer],
+      useFactory: (config: AcquirerConfig, generic: HttpAcquirer, adyen: AdyenAcquirer) => (config.provider === 'adyen' ? adyen : generic),
     },
     AcquirerEvents,
     RawBodyCapture,
     CardCharges,
   ],
-  exports: [AcquirerPort, SelfOrigin, AcquirerEvents, CardCharges, AdyenCheckoutClient],
+  exports: [AcquirerPort, SelfOrigin, AcquirerEvents, CardCharges, AdyenCheckoutClient, AdyenStore],
 })
 export class AcquirerModule {}

@@ -1,7 +1,5 @@
+import { acquirerProviderOf } from '../../../common/protocols/acquirer-provider';
 import { defineConfig } from '../../../platform/config/config';
-
-/** Which protocol the card edge speaks: this repository's own (`service`) or Adyen Checkout v72 (`adyen`). */
-export type AcquirerProvider = 'service' | 'adyen';
 
 /** Path of the sandbox's Adyen face under this service's own origin (Checkout v72). */
 export const SANDBOX_ADYEN_CHECKOUT_PATH = '/sandbox/adyen/checkout/v72';
@@ -13,7 +11,6 @@ export const SANDBOX_ADYEN_CHECKOUT_PATH = '/sandbox/adyen/checkout/v72';
  * required in production, generated in development and test (the sandbox reads the same ones).
  */
 export class AdyenConfig {
-  provider: AcquirerProvider;
   checkoutUrl: string | undefined;
   apiKey: string;
   merchantAccount: string;
@@ -26,20 +23,19 @@ export class AdyenConfig {
 }
 
 export const adyenConfig = defineConfig(AdyenConfig, (env) => {
-  const provider = env.str('ACQUIRER_PROVIDER', 'service');
-  if (provider !== 'service' && provider !== 'adyen') env.problems.push(`ACQUIRER_PROVIDER must be service or adyen, got "${provider}"`);
+  // the choice itself is AcquirerConfig's (which reports a bad value); here only whether it is Adyen
+  const adyen = acquirerProviderOf(env.raw('ACQUIRER_PROVIDER')) === 'adyen';
   const merchantAccount = env.str('ADYEN_MERCHANT_ACCOUNT', 'SandboxMerchantBR');
   if (!/^[A-Za-z0-9_-]{1,80}$/.test(merchantAccount))
     env.problems.push(`ADYEN_MERCHANT_ACCOUNT must be an Adyen merchant account code, got "${merchantAccount}"`);
   // In production the Adyen secrets are required only when Adyen is the acquirer; unset, the
   // webhook route refuses everything (an empty password never matches).
-  const needed = provider === 'adyen' || env.runtime !== 'production';
+  const needed = adyen || env.runtime !== 'production';
   const secret = (name: string, minLength: number) => (needed ? env.secret(name, { minLength }) : (env.raw(name) ?? ''));
   const checkoutUrl = env.url('ADYEN_CHECKOUT_URL');
-  if (provider === 'adyen' && !checkoutUrl && !env.bool('SANDBOX_ENABLED', env.runtime !== 'production'))
+  if (adyen && !checkoutUrl && !env.bool('SANDBOX_ENABLED', env.runtime !== 'production'))
     env.problems.push("ADYEN_CHECKOUT_URL is required when the sandbox is disabled: the default is the sandbox's Adyen face");
   return {
-    provider: provider === 'adyen' ? 'adyen' : 'service',
     checkoutUrl,
     apiKey: secret('ADYEN_API_KEY', 24),
     merchantAccount,

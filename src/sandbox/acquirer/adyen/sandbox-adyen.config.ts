@@ -1,3 +1,4 @@
+import { acquirerProviderOf } from '../../../common/protocols/acquirer-provider';
 import { defineConfig } from '../../../platform/config/config';
 
 /**
@@ -20,7 +21,8 @@ export const sandboxAdyenConfig = defineConfig(SandboxAdyenConfig, (env) => {
   // with the sandbox off (production by default), or a production sandbox whose acquirer is not
   // Adyen, it needs none of the secrets (an empty API key refuses every call)
   const on =
-    env.bool('SANDBOX_ENABLED', env.runtime !== 'production') && (env.runtime !== 'production' || env.raw('ACQUIRER_PROVIDER') === 'adyen');
+    env.bool('SANDBOX_ENABLED', env.runtime !== 'production') &&
+    (env.runtime !== 'production' || acquirerProviderOf(env.raw('ACQUIRER_PROVIDER')) === 'adyen');
   const secret = (name: string, minLength: number) => (on ? env.secret(name, { minLength }) : (env.raw(name) ?? ''));
   return {
     apiKey: secret('ADYEN_API_KEY', 24),
