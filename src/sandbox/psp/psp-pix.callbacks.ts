@@ -8,15 +8,14 @@ import { SandboxConfig } from '../sandbox.config';
 import { pixView } from './psp-cob.view';
 import { PspDevolucaoStore } from './psp-devolucao.store';
 import * as sql from '../../platform/database/sql';
+import { Claimed, Outcome, SandboxOutbox } from '../outbox/sandbox-outbox';
 
-const LEASE_SECONDS = 30;
-const BACKOFF_SECONDS = [1, 2, 5, 10, 30, 60, 300];
 const PER_CALLBACK = 100;
 
 /**
- * The sandbox PSP's received-Pix callbacks to `{webhookUrl}/pix`: an outbox
- * (`sandbox_psp_pix_callbacks`, written with the payment) posted after commit, then by the tick
- * with backoff; rows are leased so replicas never post one together. With no webhook for the key
+ * The sandbox PSP's received-Pix callbacks to `{webhookUrl}/pix`: rows of the sandbox's outbox
+ * (SandboxOutbox over `sandbox_psp_pix_callbacks`, written with the payment) posted after commit,
+ * then by the tick; the rows claimed together are posted as one callback per webhook. With no webhook for the key
  * the callback is dropped, as a PSP does: the receiver reconciles with GET /cob and GET /pix. With
  * SANDBOX_CHAOS each callback is posted twice (a PSP may repeat). A devolução that settles queues
  * its Pix's callback again: the Pix is posted with every devolução it has (PspDevolucaoSettlement).
@@ -25,6 +24,7 @@ const PER_CALLBACK = 100;
 export class PspPixCallbacks implements OnApplicationBootstrap {
   private readonly logger = new Logger('SandboxPspPix');
   private readonly clients = new Map<string, ResilientHttp>();
+  private readonly outbox: SandboxOutbox<{ end_to_end_id: string }>;
 
   constructor(
     private readonly ds: DataSource,
@@ -33,7 +33,9 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
     private readonly config: SandboxConfig,
     private readonly acquirer: SandboxAcquirerConfig,
     private readonly devolucoes: PspDevolucaoStore,
-  ) {}
+  ) {
+    this.outbox = new SandboxOutbox(ds, 'sandbox_psp_pix_callbacks', 'end_to_end_id', 'API Pix callback');
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.enabled) return;
@@ -41,35 +43,42 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
   }
 
   /** Posts one callback now (after the commit that wrote it); the tick retries it if this fails. */
-  deliverOne(id: string): Promise<number> {
-    return this.deliver(`c.id = $1::uuid`, [id]);
+  async deliverOne(id: string): Promise<number> {
+    return this.post(await this.outbox.claim('id = $1::uuid', [id], 1));
   }
 
   /** Posts every callback that is due (tick). */
-  deliverDue(): Promise<number> {
-    return this.deliver(`c.next_attempt_at <= now()`, []);
+  async deliverDue(): Promise<number> {
+    return this.post(await this.outbox.claim('next_attempt_at <= now()', [], PER_CALLBACK));
   }
 
-  private async deliver(where: string, params: unknown[]): Promise<number> {
-    // The claimed callback, its received Pix, and the key's webhook if one is registered.
-    type Claimed = Pick<sql.Row<'sandbox_psp_pix_callbacks'>, 'id' | 'attempts'> &
-      sql.Row<'sandbox_psp_pix'> & { webhook_url: sql.Row<'sandbox_psp_pix_webhooks'>['webhook_url'] | null };
-    const rows = await sql.rows<Claimed>(
-      this.ds,
-      `WITH claimed AS (
-           UPDATE sandbox_psp_pix_callbacks SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
-           WHERE id IN (SELECT c.id FROM sandbox_psp_pix_callbacks c WHERE c.delivered_at IS NULL AND ${where} ORDER BY c.created_at LIMIT ${PER_CALLBACK} FOR UPDATE SKIP LOCKED)
-           RETURNING id, end_to_end_id, attempts)
-         SELECT claimed.id, claimed.attempts, w.webhook_url, p.end_to_end_id, p.txid, p.chave, p.amount_cents, p.paid_at, p.info_pagador
-         FROM claimed JOIN sandbox_psp_pix p USING (end_to_end_id) LEFT JOIN sandbox_psp_pix_webhooks w ON w.chave = p.chave`,
-      params,
+  /** The claimed callbacks' Pix, grouped by the webhook of their key, each group posted once and its outcome recorded. */
+  private async post(claimed: Claimed<{ end_to_end_id: string }>[]): Promise<number> {
+    if (!claimed.length) return 0;
+    const e2e = [...new Set(claimed.map((c) => c.end_to_end_id))];
+    type Received = sql.Row<'sandbox_psp_pix'> & { webhook_url: sql.Row<'sandbox_psp_pix_webhooks'>['webhook_url'] | null };
+    const pix = new Map(
+      (
+        await sql.rows<Received>(
+          this.ds,
+          `SELECT p.end_to_end_id, p.txid, p.chave, p.amount_cents, p.paid_at, p.info_pagador, w.webhook_url
+           FROM sandbox_psp_pix p LEFT JOIN sandbox_psp_pix_webhooks w ON w.chave = p.chave WHERE p.end_to_end_id = ANY($1::text[])`,
+          [e2e],
+        )
+      ).map((r) => [r.end_to_end_id, r]),
     );
-    const devolucoes = await this.devolucoes.ofPix(this.ds, [...new Set(rows.map((r) => r.end_to_end_id))]);
-    const byUrl = new Map<string | null, typeof rows>();
-    for (const r of rows) byUrl.set(r.webhook_url, [...(byUrl.get(r.webhook_url) ?? []), r]);
-    for (const [url, group] of byUrl) {
+    const devolucoes = await this.devolucoes.ofPix(this.ds, e2e);
+    const byUrl = new Map<string | null, { ids: string[]; attempts: number; pix: Received[] }>();
+    for (const c of claimed) {
+      const p = pix.get(c.end_to_end_id)!;
+      const g = byUrl.get(p.webhook_url) ?? { ids: [], attempts: c.attempts, pix: [] };
+      g.ids.push(c.id);
+      g.pix.push(p);
+      byUrl.set(p.webhook_url, g);
+    }
+    for (const [url, g] of byUrl) {
       const body = {
-        pix: group.map((r) =>
+        pix: g.pix.map((r) =>
           pixView({
             endToEndId: r.end_to_end_id,
             txid: r.txid,
@@ -81,28 +90,13 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
           }),
         ),
       };
-      const error = url === null ? null : await this.post(url, body);
-      const ids = group.map((r) => r.id);
-      if (error === null) {
-        await sql.rows(this.ds, `UPDATE sandbox_psp_pix_callbacks SET delivered_at = now(), last_error = $2 WHERE id = ANY($1::uuid[])`, [
-          ids,
-          url === null ? 'no webhook for the key: dropped' : null,
-        ]);
-        continue;
-      }
-      const wait = BACKOFF_SECONDS[Math.min(group[0].attempts - 1, BACKOFF_SECONDS.length - 1)];
-      this.logger.warn({ callbacks: ids.length, attempts: group[0].attempts, error }, 'API Pix callback not delivered; will retry');
-      await sql.rows(
-        this.ds,
-        `UPDATE sandbox_psp_pix_callbacks SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = ANY($1::uuid[])`,
-        [ids, wait, error.slice(0, 500)],
-      );
+      await this.outbox.record(g.ids, g.attempts, url === null ? { drop: 'no webhook for the key: dropped' } : await this.send(url, body));
     }
-    return rows.length;
+    return claimed.length;
   }
 
-  /** null: the receiver took it (2xx) or refused it for good (4xx); otherwise the error, to try again. */
-  private async post(url: string, body: unknown): Promise<string | null> {
+  /** Delivered (2xx), dropped (the receiver refused it for good: 4xx) or to try again. */
+  private async send(url: string, body: unknown): Promise<Outcome> {
     let client = this.clients.get(url);
     if (!client)
       this.clients.set(
@@ -116,9 +110,9 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
     } catch (e: any) {
       if (e?.code === 'provider_rejected') {
         this.logger.warn(`the receiver refused a pix callback: ${e.status}`);
-        return null;
+        return { drop: `the receiver refused it: ${e.status}` };
       }
-      return String(e?.message ?? e);
+      return { retry: String(e?.message ?? e) };
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
@@ -12,10 +12,9 @@ import {
 import { SelfOrigin } from '../../../platform/http/self-origin';
 import { PeriodicJob, PeriodicJobs } from '../../../platform/jobs/periodic-jobs';
 import * as sql from '../../../platform/database/sql';
+import { Outcome, SandboxOutbox } from '../../outbox/sandbox-outbox';
+import { SandboxAcquirerConfig } from '../sandbox-acquirer.config';
 import { SandboxAdyenConfig } from './sandbox-adyen.config';
-
-const LEASE_SECONDS = 30;
-const BACKOFF_SECONDS = [1, 2, 5, 10, 30, 60, 300];
 
 /** A stable uuid for an item key, so the same event enqueued twice (a replayed request) is kept once. */
 function uuidOf(key: string): string {
@@ -24,31 +23,40 @@ function uuidOf(key: string): string {
 }
 
 /**
- * The Adyen face's standard webhooks: each item is kept in an outbox, then POSTed as a
- * `NotificationRequest` with Basic auth and the item's HMAC (`additionalData.hmacSignature`).
- * Delivered only when the receiver answers 2xx with `[accepted]`; otherwise retried with
- * backoff, a row leased before sending so two replicas never send it together.
+ * The Adyen face's standard webhooks: each item is kept in the sandbox's outbox (SandboxOutbox:
+ * leases, backoff, delivery log), then POSTed as a `NotificationRequest` with Basic auth and the
+ * item's HMAC (`additionalData.hmacSignature`). Delivered only when the receiver answers 2xx with
+ * `[accepted]`; otherwise retried. The receiver is SANDBOX_ADYEN_WEBHOOK_URL, or this service's
+ * own route when its acquirer is Adyen; with neither, an item is kept and dropped unsent, as
+ * Adyen sends nothing to an account with no webhook configured. The job runs only where the
+ * sandbox does.
  */
 @Injectable()
-export class SandboxAdyenWebhooks {
-  private readonly logger = new Logger('SandboxAdyenWebhooks');
+export class SandboxAdyenWebhooks implements OnApplicationBootstrap {
   private readonly key: Buffer;
-  private readonly job: PeriodicJob;
+  private readonly outbox: SandboxOutbox<{ item: AdyenNotificationItem }>;
+  private job: PeriodicJob | null = null;
 
   constructor(
     private readonly ds: DataSource,
     private readonly config: SandboxAdyenConfig,
+    private readonly acquirer: SandboxAcquirerConfig,
     private readonly self: SelfOrigin,
-    jobs: PeriodicJobs,
+    private readonly jobs: PeriodicJobs,
   ) {
     this.key = adyenHmacKey(config.hmacKey);
-    this.job = jobs.schedule({ name: 'sandbox-adyen-webhooks', everyMs: 1000, run: () => this.deliverDue() });
+    this.outbox = new SandboxOutbox(ds, 'sandbox_adyen_webhooks', 'item', 'Adyen webhook');
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.acquirer.enabled)
+      this.job = this.jobs.schedule({ name: 'sandbox-adyen-webhooks', everyMs: 1000, run: () => this.deliverDue() });
   }
 
   /** Keeps the item (once per key) and sends it soon. */
   async enqueue(key: string, item: AdyenNotificationItem): Promise<void> {
     await this.enqueueIn(this.ds, key, item);
-    this.job.kick();
+    this.kick();
   }
 
   /** Keeps the item (once per key) inside the caller's transaction; `kick` after it commits. */
@@ -65,27 +73,19 @@ export class SandboxAdyenWebhooks {
 
   /** Sends what is due now (after a transaction that enqueued items committed). */
   kick(): void {
-    this.job.kick();
+    this.job?.kick();
   }
 
-  async deliverDue(limit = 50): Promise<number> {
-    const rows = await sql.rows<{ id: string; item: AdyenNotificationItem; attempts: number }>(
-      this.ds,
-      `UPDATE sandbox_adyen_webhooks SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
-       WHERE id IN (SELECT id FROM sandbox_adyen_webhooks WHERE delivered_at IS NULL AND next_attempt_at <= now()
-                    ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, item, attempts`,
-      [limit],
-    );
-    await Promise.all(rows.map((r) => this.send(r)));
-    return rows.length;
+  deliverDue(limit = 50): Promise<number> {
+    return this.outbox.deliverDue(limit, (r) => this.send(r.item));
   }
 
-  private async send(row: { id: string; item: AdyenNotificationItem; attempts: number }): Promise<void> {
-    const body: AdyenNotificationRequest = { live: 'false', notificationItems: [{ NotificationRequestItem: row.item }] };
-    let error: string | null = null;
+  private async send(item: AdyenNotificationItem): Promise<Outcome> {
+    const url = this.config.webhookUrl ?? (this.config.toService ? `${this.self.get()}${ADYEN_WEBHOOKS_PATH}` : null);
+    if (!url) return { drop: 'no webhook endpoint configured (SANDBOX_ADYEN_WEBHOOK_URL, or ACQUIRER_PROVIDER=adyen): not sent' };
+    const body: AdyenNotificationRequest = { live: 'false', notificationItems: [{ NotificationRequestItem: item }] };
     try {
-      const res = await fetch(this.config.webhookUrl ?? `${this.self.get()}${ADYEN_WEBHOOKS_PATH}`, {
+      const res = await fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -95,22 +95,9 @@ export class SandboxAdyenWebhooks {
         signal: AbortSignal.timeout(10_000),
       });
       const text = await res.text().catch(() => '');
-      if (res.status >= 300 || !text.includes(ADYEN_ACCEPTED)) error = `answered ${res.status} without ${ADYEN_ACCEPTED}`;
+      return res.status >= 300 || !text.includes(ADYEN_ACCEPTED) ? { retry: `answered ${res.status} without ${ADYEN_ACCEPTED}` } : null;
     } catch (e: any) {
-      error = e?.message ?? String(e);
+      return { retry: e?.message ?? String(e) };
     }
-    if (!error) {
-      await sql.exec(this.ds, `UPDATE sandbox_adyen_webhooks SET delivered_at = now(), last_error = NULL WHERE id = $1`, [row.id]);
-      return;
-    }
-    const wait = BACKOFF_SECONDS[Math.min(row.attempts - 1, BACKOFF_SECONDS.length - 1)];
-    this.logger.warn({ webhookId: row.id, attempts: row.attempts, error }, 'Adyen webhook not accepted; will retry');
-    await sql
-      .exec(
-        this.ds,
-        `UPDATE sandbox_adyen_webhooks SET next_attempt_at = now() + make_interval(secs => $2), last_error = $3 WHERE id = $1`,
-        [row.id, wait, error.slice(0, 500)],
-      )
-      .catch(() => undefined);
   }
 }

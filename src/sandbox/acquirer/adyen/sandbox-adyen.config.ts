@@ -13,16 +13,17 @@ export class SandboxAdyenConfig {
   hmacKey: string;
   webhookUsername: string;
   webhookPassword: string;
-  /** Where its webhooks go; unset = this service's own `/provider/adyen/webhooks`. */
+  /** Where its webhooks go; unset = this service's own `/provider/adyen/webhooks` when `toService`, else nowhere. */
   webhookUrl: string | undefined;
+  /** This service's acquirer is Adyen (ACQUIRER_PROVIDER=adyen): its own webhook route exists and takes the face's webhooks. */
+  toService: boolean;
 }
 
 export const sandboxAdyenConfig = defineConfig(SandboxAdyenConfig, (env) => {
   // with the sandbox off (production by default), or a production sandbox whose acquirer is not
   // Adyen, it needs none of the secrets (an empty API key refuses every call)
-  const on =
-    env.bool('SANDBOX_ENABLED', env.runtime !== 'production') &&
-    (env.runtime !== 'production' || acquirerProviderOf(env.raw('ACQUIRER_PROVIDER')) === 'adyen');
+  const toService = acquirerProviderOf(env.raw('ACQUIRER_PROVIDER')) === 'adyen';
+  const on = env.bool('SANDBOX_ENABLED', env.runtime !== 'production') && (env.runtime !== 'production' || toService);
   const secret = (name: string, minLength: number) => (on ? env.secret(name, { minLength }) : (env.raw(name) ?? ''));
   return {
     apiKey: secret('ADYEN_API_KEY', 24),
@@ -31,5 +32,6 @@ export const sandboxAdyenConfig = defineConfig(SandboxAdyenConfig, (env) => {
     webhookUsername: env.str('ADYEN_WEBHOOK_USERNAME', 'adyen-webhooks'),
     webhookPassword: secret('ADYEN_WEBHOOK_PASSWORD', 16),
     webhookUrl: env.url('SANDBOX_ADYEN_WEBHOOK_URL'),
+    toService,
   };
 });
