@@ -1,4 +1,14 @@
 import { defineConfig } from '../platform/config/config';
+import type { EnvReader } from '../platform/config/env';
+
+/**
+ * The sandbox's one rule for being on: SANDBOX_ENABLED, by default on outside production. Every
+ * part (bank, PSP, acquirer and its Adyen face, 3DS server) asks this; the 3DS server alone may be
+ * turned off on its own (SANDBOX_THREE_DS_ENABLED).
+ */
+export function sandboxEnabled(env: EnvReader): boolean {
+  return env.bool('SANDBOX_ENABLED', env.runtime !== 'production');
+}
 
 export class SandboxConfig {
   /** On by default outside production; in production only when SANDBOX_ENABLED=true. */
@@ -22,7 +32,7 @@ export class SandboxConfig {
 }
 
 export const sandboxConfig = defineConfig(SandboxConfig, (env) => ({
-  enabled: env.bool('SANDBOX_ENABLED', env.runtime !== 'production'),
+  enabled: sandboxEnabled(env),
   chaos: env.bool('SANDBOX_CHAOS', false),
   chaosSeed: env.int('SANDBOX_CHAOS_SEED', 42, 0, 2 ** 31 - 1),
   authorizationWindowDays: env.int('SANDBOX_AUTHORIZATION_WINDOW_DAYS', 3, 0, 60),

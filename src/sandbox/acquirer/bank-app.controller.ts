@@ -7,7 +7,7 @@ import { I18n, i18nFor } from '../../common/i18n';
 import { formatLine } from '../../common/formats/boleto';
 import { BANK_APP_CSS, BANK_APP_JS, esc, page, SANDBOX_PAGE_CSP } from './html';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
-import { SandboxEnabledGuard } from './sandbox-acquirer.guard';
+import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { SandboxBoletoService } from './sandbox-boleto.service';
 import { SandboxPixService } from './sandbox-pix.service';
 import { parseBrCode } from '../../common/formats/brcode';

@@ -1,4 +1,5 @@
 import { defineConfig } from '../../platform/config/config';
+import { sandboxEnabled } from '../sandbox.config';
 
 /**
  * The simulated acquirer. On by default outside production (`SANDBOX_ENABLED`, the same rule
@@ -28,7 +29,7 @@ export const sandboxAcquirerConfig = defineConfig(SandboxAcquirerConfig, (env) =
   const bank = env.str('SANDBOX_BOLETO_BANK_CODE', '237');
   if (!/^[0-79]\d{2}$/.test(bank)) env.problems.push(`SANDBOX_BOLETO_BANK_CODE must be 3 digits not starting with 8, got "${bank}"`);
   return {
-    enabled: env.bool('SANDBOX_ENABLED', env.runtime !== 'production'),
+    enabled: sandboxEnabled(env),
     apiKey: env.secret('ACQUIRER_API_KEY', { minLength: 24 }),
     eventsSecret: env.secret('ACQUIRER_EVENTS_SECRET', { minLength: 24 }),
     notifyUrl: env.url('SANDBOX_ACQUIRER_NOTIFY_URL'),

@@ -2,7 +2,6 @@ import { defineErrors } from '../../platform/errors/app-error';
 
 /** Answers of the simulated acquirer (and of its payer-facing sandbox routes). */
 export const SandboxAcquirerErrors = defineErrors({
-  sandbox_disabled: 404,
   acquirer_unauthorized: 401,
   acquirer_transaction_not_found: 404,
   pix_charge_not_found: 404,

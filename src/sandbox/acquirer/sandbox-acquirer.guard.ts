@@ -1,18 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
+import { SandboxErrors } from '../sandbox.errors';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
-
-/** Sandbox routes exist only in sandbox mode; outside it they answer 404 like any unknown path. */
-@Injectable()
-export class SandboxEnabledGuard implements CanActivate {
-  constructor(private readonly config: SandboxAcquirerConfig) {}
-
-  canActivate(): boolean {
-    if (!this.config.enabled) throw SandboxAcquirerErrors.error('sandbox_disabled', 'The sandbox is disabled (SANDBOX_ENABLED=false)');
-    return true;
-  }
-}
 
 /** The acquirer's own API: sandbox mode, and `X-Acquirer-Key` equal to ACQUIRER_API_KEY. */
 @Injectable()
@@ -24,7 +14,7 @@ export class AcquirerKeyGuard implements CanActivate {
   }
 
   canActivate(ctx: ExecutionContext): boolean {
-    if (!this.config.enabled) throw SandboxAcquirerErrors.error('sandbox_disabled', 'The sandbox is disabled (SANDBOX_ENABLED=false)');
+    if (!this.config.enabled) throw SandboxErrors.error('sandbox_disabled', 'The sandbox is disabled (SANDBOX_ENABLED=false)');
     const h = ctx.switchToHttp().getRequest().headers['x-acquirer-key'];
     const given = createHash('sha256')
       .update(typeof h === 'string' ? h : '')

@@ -4,7 +4,7 @@ import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import type { CardDisputeStage } from '../../common/protocols/acquirer-refunds';
 import { PlatformErrors } from '../../platform/errors/app-error';
 import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
-import { SandboxEnabledGuard } from './sandbox-acquirer.guard';
+import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { pspReferenceOf } from './adyen/sandbox-adyen-checkout';
 import { DISPUTE_SEQUENCE_NAMES, DISPUTE_SEQUENCES, DisputeSequence, SandboxDisputes } from './sandbox-disputes.service';
 

@@ -1,4 +1,5 @@
 import { defineConfig } from '../../platform/config/config';
+import { sandboxEnabled } from '../sandbox.config';
 
 /** The sandbox 3DS server and ACS (in-process, under /sandbox/three-ds). */
 export class SandboxThreeDsConfig {
@@ -11,5 +12,5 @@ export class SandboxThreeDsConfig {
 export const sandboxThreeDsConfig = defineConfig(SandboxThreeDsConfig, (env) => {
   const otp = env.str('SANDBOX_THREE_DS_OTP', '1234');
   if (!/^[0-9]{4,8}$/.test(otp)) env.problems.push('SANDBOX_THREE_DS_OTP must be 4 to 8 digits');
-  return { enabled: env.bool('SANDBOX_THREE_DS_ENABLED', env.bool('SANDBOX_ENABLED', env.runtime !== 'production')), otp };
+  return { enabled: env.bool('SANDBOX_THREE_DS_ENABLED', sandboxEnabled(env)), otp };
 });

@@ -1,5 +1,6 @@
 import { acquirerProviderOf } from '../../../common/protocols/acquirer-provider';
 import { defineConfig } from '../../../platform/config/config';
+import { sandboxEnabled } from '../../sandbox.config';
 
 /**
  * The sandbox's Adyen face. It reads the same variables as the service's Adyen client
@@ -23,7 +24,7 @@ export const sandboxAdyenConfig = defineConfig(SandboxAdyenConfig, (env) => {
   // with the sandbox off (production by default), or a production sandbox whose acquirer is not
   // Adyen, it needs none of the secrets (an empty API key refuses every call)
   const toService = acquirerProviderOf(env.raw('ACQUIRER_PROVIDER')) === 'adyen';
-  const on = env.bool('SANDBOX_ENABLED', env.runtime !== 'production') && (env.runtime !== 'production' || toService);
+  const on = sandboxEnabled(env) && (env.runtime !== 'production' || toService);
   const secret = (name: string, minLength: number) => (on ? env.secret(name, { minLength }) : (env.raw(name) ?? ''));
   return {
     apiKey: secret('ADYEN_API_KEY', 24),

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AdyenPaymentRequest } from '../../../common/protocols/adyen';
-import { SandboxEnabledGuard } from '../sandbox-acquirer.guard';
+import { SandboxEnabledGuard } from '../../sandbox-enabled.guard';
 import { AdyenAnswerError, SandboxAdyenCheckout } from './sandbox-adyen-checkout';
 import { SandboxAdyenConfig } from './sandbox-adyen.config';
 import { SandboxAdyenBoletos } from './sandbox-adyen-boletos';
