@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'packages/*/lib/**', 'packages/*/node_modules/**', 'coverage/**', '.data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'packages/*/lib/**', 'packages/*/node_modules/**', 'coverage/**', '.data/**', 'test/support/pix-api-client/pix-api.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
