@@ -1,4 +1,5 @@
 import { CodedError } from '../common/formats/coded-error';
+import type { ThreeDsServerResult } from '../common/protocols/three-ds-server';
 import { registerDomainErrors } from '../platform/errors/app-error';
 
 /**
@@ -40,18 +41,8 @@ export interface ThreeDsAuthenticateRequest {
   browser?: Record<string, unknown>;
 }
 
-export interface ThreeDsServerResult {
-  referenceId: string;
-  /** Y authenticated, N not authenticated, U unavailable, C challenge required */
-  transStatus: 'Y' | 'N' | 'U' | 'C';
-  eci?: string;
-  cavv?: string;
-  dsTransactionId: string;
-  acsTransactionId?: string;
-  challengeUrl?: string;
-  /** true once the cardholder went through a challenge */
-  challenged: boolean;
-}
+/** A transaction's state as a 3DS server answers it (the generic protocol's wire type, shared with the sandbox). */
+export type { ThreeDsServerResult };
 
 /**
  * A 3DS server's refusal in the spec's terms (the 3DS API answers these codes as they are):

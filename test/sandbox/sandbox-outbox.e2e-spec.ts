@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import type { AdyenNotificationItem } from '../../src/common/protocols/adyen';
 import { BACKOFF_SECONDS, SandboxOutbox } from '../../src/sandbox/outbox/sandbox-outbox';
 import { SandboxAdyenWebhooks } from '../../src/sandbox/acquirer/adyen/sandbox-adyen-webhooks';
 import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
@@ -74,6 +75,16 @@ describe('sandbox outbox', () => {
   });
 });
 
+const authorisation = (pspReference: string, merchantReference: string): AdyenNotificationItem => ({
+  pspReference,
+  merchantAccountCode: 'SandboxMerchantBR',
+  merchantReference,
+  eventCode: 'AUTHORISATION',
+  eventDate: new Date().toISOString(),
+  success: 'true',
+  amount: { currency: 'BRL', value: 100 },
+});
+
 describe("sandbox Adyen face's webhooks with no receiver", () => {
   let t: TestApp;
   let hits = 0;
@@ -90,15 +101,7 @@ describe("sandbox Adyen face's webhooks with no receiver", () => {
 
   it('keeps an item, sends nothing and says why, as Adyen does for an account with no webhook', async () => {
     const webhooks = t.app.get(SandboxAdyenWebhooks);
-    await webhooks.enqueue('k1', {
-      pspReference: 'PSP0000000000001',
-      merchantAccountCode: 'SandboxMerchantBR',
-      merchantReference: 'pay_1',
-      eventCode: 'AUTHORISATION',
-      eventDate: new Date().toISOString(),
-      success: 'true',
-      amount: { currency: 'BRL', value: 100 },
-    });
+    await webhooks.enqueue('k1', authorisation('PSP0000000000001', 'pay_1'));
     await webhooks.deliverDue(); // or the job its enqueue kicked: whichever claims it first
     const r = await until(
       async () => (await t.sql(`SELECT attempts, last_error FROM sandbox_adyen_webhooks WHERE delivered_at IS NOT NULL`))[0],
@@ -135,15 +138,7 @@ describe("sandbox Adyen face's webhooks with no receiver", () => {
     const other = await startTestApp({ env: { SANDBOX_ADYEN_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks` } });
     try {
       const webhooks = other.app.get(SandboxAdyenWebhooks);
-      await webhooks.enqueue('k2', {
-        pspReference: 'PSP0000000000002',
-        merchantAccountCode: 'SandboxMerchantBR',
-        merchantReference: 'pay_2',
-        eventCode: 'AUTHORISATION',
-        eventDate: new Date().toISOString(),
-        success: 'true',
-        amount: { currency: 'BRL', value: 100 },
-      });
+      await webhooks.enqueue('k2', authorisation('PSP0000000000002', 'pay_2'));
       await webhooks.deliverDue();
       const r = await until(
         async () => (await other.sql(`SELECT attempts, last_error FROM sandbox_adyen_webhooks WHERE delivered_at IS NOT NULL`))[0],

@@ -7,6 +7,7 @@ import { Clock } from '../../platform/clock/clock';
 import { PlatformConfig } from '../../platform/config/platform.config';
 import { SandboxThreeDsConfig } from './sandbox-three-ds.config';
 import { SandboxThreeDsRepository, SandboxTransaction } from './sandbox-three-ds.repository';
+import type { ThreeDsServerResult } from '../../common/protocols/three-ds-server';
 
 /** Merchant document the sandbox 3DS server does not know (403 merchant_not_found). */
 export const SANDBOX_UNKNOWN_MERCHANT = '99999999000191';
@@ -16,18 +17,6 @@ export class SandboxAnswer {
     readonly status: number,
     readonly body: Record<string, unknown>,
   ) {}
-}
-
-/** What the 3DS server answers for a transaction (setup → authenticate → result). */
-export interface SandboxResult {
-  referenceId: string;
-  transStatus: 'Y' | 'N' | 'U' | 'C';
-  eci?: string;
-  cavv?: string;
-  dsTransactionId: string;
-  acsTransactionId?: string;
-  challengeUrl?: string;
-  challenged: boolean;
 }
 
 export type ChallengeSubmit =
@@ -141,7 +130,7 @@ export class SandboxThreeDsService {
   }
 
   /** The server's result view of a transaction (what `authenticate` and `transactions/:id` answer). */
-  view(tx: SandboxTransaction): SandboxResult {
+  view(tx: SandboxTransaction): ThreeDsServerResult {
     return this.result(tx);
   }
 
@@ -205,8 +194,8 @@ export class SandboxThreeDsService {
     return null;
   }
 
-  private result(tx: SandboxTransaction): SandboxResult {
-    const r: SandboxResult = {
+  private result(tx: SandboxTransaction): ThreeDsServerResult {
+    const r: ThreeDsServerResult = {
       referenceId: tx.referenceId,
       transStatus: tx.transStatus ?? 'C',
       dsTransactionId: tx.dsTransactionId!,
