@@ -258,7 +258,16 @@ describe('OpenTelemetry traces, head sampling at a ratio', () => {
       const callers = Array.from({ length: 20 }, traceparent);
       for (const tp of callers) expect((await http(t.url, 'GET', RECURRENCES, undefined, { traceparent: tp.header })).status).toBe(401);
       const server = () => receiver.spans().filter((s) => s.kind === SERVER && s.name === `GET ${RECURRENCES}`);
-      await receiver.waitFor('every caller trace', () => callers.every((tp) => server().some((s) => s.traceId === tp.traceId)));
+      // the exporter batches every 50 ms; on a loaded machine (a CI run on Node 20) 10 s was once not
+      // enough for the last batch, so this waits longer and says which callers' spans are missing
+      const missing = () => callers.filter((tp) => !server().some((s) => s.traceId === tp.traceId)).map((tp) => tp.traceId);
+      await receiver
+        .waitFor('every caller trace', () => missing().length === 0, 30_000)
+        .catch(() => {
+          throw new Error(
+            `${missing().length} of ${callers.length} caller traces have no exported span (${server().length} server spans in all)`,
+          );
+        });
       await new Promise((r) => setTimeout(r, 300));
       const own = server().filter((s) => !callers.some((tp) => tp.traceId === s.traceId));
       // binomial(300, 0.5): 150 ± 8.7; deciding twice would keep 75 (0.25)
