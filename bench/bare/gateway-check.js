@@ -6,13 +6,12 @@
 // headers of the decision, and the account's Pix limits (the bank's answer, cached). A floor that
 // skipped any of these would credit the framework with work it never did, so the floors do them
 // all: with plain Maps where the service has its TTL caches (an always-fresh hit), and with the
-// service's own compiled counter store, header builder and CIDR matcher, as hs256-check does for
+// service's own compiled rate limiter, header builder and CIDR matcher, as hs256-check does for
 // the codec, so there is no second implementation to drift.
 const { join } = require('node:path');
 const { hs256Checker } = require('./hs256-check');
 
-const { MemoryCounterStore } = require(join(__dirname, '../../dist/src/gateway/rate-limit/memory-counter.store.js'));
-const { rateLimitHeaders } = require(join(__dirname, '../../dist/src/gateway/rate-limit/rate-limiter.js'));
+const { RateLimiter, rateLimitHeaders } = require(join(__dirname, '../../dist/src/gateway/rate-limit/rate-limiter.js'));
 const { parseCidr, ipInCidrs } = require(join(__dirname, '../../dist/src/common/cidr.js'));
 
 const WINDOW_MS = 60_000;
@@ -31,7 +30,9 @@ function gatewayChecker(keys) {
   const verify = hs256Checker(keys);
   const tenants = new Map();
   const revoked = new Set();
-  const counters = new MemoryCounterStore();
+  // the service's own limiter on its in-process store (the benches run with REDIS_URL unset): the
+  // same window, count and decision, not a copy of them
+  const limiter = new RateLimiter({ rateLimitWindowSeconds: WINDOW_MS / 1000, redisUrl: null }, { add() {} }, null);
   return function gate(authorization, ip) {
     const claims = verify(authorization);
     if (!claims) return { status: 401 };
@@ -41,11 +42,7 @@ function gatewayChecker(keys) {
     if (allowed === undefined) tenant.decisions.set(ip, (allowed = ipInCidrs(ip, tenant.cidrs)));
     if (!allowed || !tenant.active) return { status: 403 };
     if (revoked.has(claims.kid)) return { status: 401 };
-    const now = Date.now();
-    const window = Math.floor(now / WINDOW_MS);
-    const n = counters.incr(tenant.rateKey, window);
-    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
-    const decision = { allowed: n <= LIMIT, limit: LIMIT, remaining: Math.max(0, LIMIT - n), resetSeconds };
+    const decision = limiter.hit(tenant.rateKey, LIMIT);
     const headers = rateLimitHeaders(decision);
     return decision.allowed ? { status: 200, headers, claims, decision } : { status: 429, headers };
   };
