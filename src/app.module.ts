@@ -11,15 +11,13 @@ import { AcquirerModule } from './provider/acquirer/acquirer.module';
 import { AcquirerConfig } from './provider/acquirer/acquirer.config';
 import { AdyenWebhooksModule } from './provider/acquirer/adyen/adyen-webhooks.module';
 import { LinksModule } from './links/links.module';
-import { SandboxAcquirerModule } from './sandbox/acquirer/sandbox-acquirer.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { CardsModule } from './cards/cards.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { ThreeDsModule } from './three-ds/three-ds.module';
-import { SandboxThreeDsModule } from './sandbox/three-ds/sandbox-three-ds.module';
 import { PixAutomaticModule } from './pix-automatic/pix-automatic.module';
+import { TestClockModule } from './platform/clock/test-clock.controller';
 import { PixApiCobrModule } from './provider/pix-api/pix-api-cobr.module';
-import { SandboxModule } from './sandbox/sandbox.module';
 
 @Module({})
 export class AppModule {
@@ -38,15 +36,13 @@ export class AppModule {
         // Adyen's webhook route and its job exist only where Adyen is the acquirer
         ...(config.get(AcquirerConfig).provider === 'adyen' ? [AdyenWebhooksModule] : []),
         LinksModule,
-        SandboxAcquirerModule,
         WebhooksModule,
         CardsModule,
         RefundsModule,
         ThreeDsModule,
-        SandboxThreeDsModule,
         PixAutomaticModule,
         PixApiCobrModule,
-        SandboxModule,
+        TestClockModule,
       ],
     };
   }

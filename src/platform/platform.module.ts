@@ -4,6 +4,7 @@ import { Clock, DayPassedSignal, SystemClock } from './clock/clock';
 import { ClockSync } from './clock/clock-sync.service';
 import { PlatformConfig } from './config/platform.config';
 import { DatabaseModule } from './database/database.module';
+import { DatabaseLayout } from './database/data-source.factory';
 import { HealthController } from './health/health.controller';
 import { HealthRegistry } from './health/health-registry';
 import { PeriodicJobs } from './jobs/periodic-jobs';
@@ -12,12 +13,13 @@ import { AppLogger, createRootLog, RootLog } from './logging/app-logger';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { BreakerRegistry } from './resilience/breaker-registry';
-import { LocalEndpoints } from './http/local-endpoints';
 import { Tracing } from './tracing/tracing.service';
 
 export interface PlatformOptions {
   /** Tests capture log lines here to prove nothing secret is logged. */
   logDestination?: NodeJS.WritableStream;
+  /** Which migrations and schema are the app's (the service's when unset). */
+  database?: DatabaseLayout;
 }
 
 /** The kernel every feature builds on. */
@@ -27,7 +29,7 @@ export class PlatformModule {
   static forRoot(opts: PlatformOptions = {}): DynamicModule {
     return {
       module: PlatformModule,
-      imports: [TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }), DatabaseModule],
+      imports: [TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }), DatabaseModule.forRoot(opts.database)],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: RootLog, inject: [PlatformConfig], useFactory: (c: PlatformConfig) => createRootLog(c.logLevel, opts.logDestination) },
@@ -40,7 +42,6 @@ export class PlatformModule {
         MetricsService,
         BreakerRegistry,
         PeriodicJobs,
-        LocalEndpoints,
         Tracing,
       ],
       exports: [
@@ -53,7 +54,6 @@ export class PlatformModule {
         MetricsService,
         BreakerRegistry,
         PeriodicJobs,
-        LocalEndpoints,
         Tracing,
         DatabaseModule,
       ],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BreakerRegistry } from '../platform/resilience/breaker-registry';
-import { SelfOrigin } from '../platform/http/self-origin';
+import { SandboxUrlConfig } from '../provider/sandbox-url.config';
 import { ProviderCallError, ResilientHttp } from '../platform/http/resilient-http';
 import {
   ThreeDsAuthenticateRequest,
@@ -20,7 +20,7 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
   constructor(
     private readonly config: ThreeDsConfig,
     private readonly breakers: BreakerRegistry,
-    private readonly self: SelfOrigin,
+    private readonly sandbox: SandboxUrlConfig,
   ) {
     super();
   }
@@ -58,7 +58,7 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
   /** Built on first use: the in-process sandbox's address is known only once the server listens. */
   private client(): ResilientHttp {
     if (this.http) return this.http;
-    const baseUrl = this.config.serverUrl ?? `${this.self.get()}/sandbox/three-ds`;
+    const baseUrl = this.config.serverUrl ?? this.sandbox.at('/sandbox/three-ds');
     this.http = new ResilientHttp(
       'threeDs',
       { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs, breaker: this.config.breaker },

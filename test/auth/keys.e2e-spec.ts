@@ -1,5 +1,4 @@
 import { constants, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { rsaPair, signChallenge } from '../support/tenant-auth';
 
@@ -169,7 +168,7 @@ describe('key upload and proof of possession', () => {
 
     it('refuses an expired challenge (test clock + 5 min) and a reissued challenge replaces the old one', async () => {
       const sig = signChallenge(pair.privateKey, challenge);
-      await t.app.get(ClockSync).advance(301_000);
+      await t.advanceClock(301_000);
       try {
         const r = await verify({ challenge, signature: sig });
         expect(r.status).toBe(400);
@@ -183,7 +182,7 @@ describe('key upload and proof of possession', () => {
           (await verify({ challenge: fresh.body.challenge, signature: signChallenge(pair.privateKey, fresh.body.challenge) })).body,
         ).toEqual({ verified: true });
       } finally {
-        await t.app.get(ClockSync).advance(-301_000);
+        await t.advanceClock(-301_000);
       }
     });
 

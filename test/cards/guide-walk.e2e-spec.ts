@@ -23,7 +23,7 @@ describe.each(['generic', 'adyen'])('cards guide walk-through (ACQUIRER_PROVIDER
     try {
       const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], {
         cwd: dir,
-        env: { ...process.env, BASE: c.t.url, TOKEN: c.tenant.token },
+        env: { ...process.env, BASE: c.t.url, SANDBOX_URL: c.t.sandboxUrl, TOKEN: c.tenant.token },
         encoding: 'utf8',
         timeout: 60_000,
       });

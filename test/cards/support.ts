@@ -1,4 +1,3 @@
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { FAST_ENV } from '../webhooks/support';
 import { TcpProxy } from '../support/tcp-proxy';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
@@ -85,7 +84,7 @@ export async function tokenize(c: CardsApp, card: Record<string, unknown> = {}) 
 }
 
 export function advanceClock(c: CardsApp, ms: number): Promise<number> {
-  return c.t.app.get(ClockSync).advance(ms);
+  return c.t.advanceClock(ms);
 }
 
 /** Every text-like value of every column of every table (the leak scan). */

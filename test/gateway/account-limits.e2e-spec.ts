@@ -25,7 +25,7 @@ describe('account limits: the Pix figures come from the bank', () => {
         ACCOUNT_LIMITS_STALE_MS: '1500',
       },
     });
-    proxy.target = t.url;
+    proxy.target = t.sandboxUrl;
     o = await onboardTenant(t, { rateLimitPerMinute: 1000 });
   });
   afterAll(async () => {

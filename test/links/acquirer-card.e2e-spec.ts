@@ -94,7 +94,7 @@ describe('acquirer card path over HTTP (sandbox acquirer)', () => {
   });
 
   it('refuses calls without the acquirer key, and never stores or logs the card number', async () => {
-    const r = await http(t.url, 'POST', '/sandbox/acquirer/v1/card-authorizations', req('4111111111111111'));
+    const r = await http(t.sandboxUrl, 'POST', '/sandbox/acquirer/v1/card-authorizations', req('4111111111111111'));
     expect(r.status).toBe(401);
     expect(r.body.error).toBe('acquirer_unauthorized');
     const dump = JSON.stringify(await t.sql('SELECT * FROM sandbox_acquirer_card_transactions'));

@@ -1,5 +1,4 @@
 import { Clock } from '../../src/platform/clock/clock';
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { devConfigProblems } from '../support/config-problems';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
@@ -35,7 +34,7 @@ describe('boleto due dates fall on business days', () => {
     const target = Date.parse(`${date}T12:00:00-03:00`);
     const now = t.app.get(Clock).now().getTime();
     expect(target).toBeGreaterThan(now);
-    await t.app.get(ClockSync).advance(target - now);
+    await t.advanceClock(target - now);
     expect(t.app.get(Clock).today()).toBe(date);
   }
 

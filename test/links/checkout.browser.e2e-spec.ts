@@ -169,7 +169,7 @@ suite.each(['generic', 'adyen'])('hosted checkout in Chromium (ACQUIRER_PROVIDER
     await print.close();
 
     const item = (await detail(t, a.auth, l.linkId)).payments[0];
-    await http(t.url, 'POST', `/sandbox/boletos/${item.method.boletoId}/pay`, { via: 'BANK' });
+    await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${item.method.boletoId}/pay`, { via: 'BANK' });
     await page.waitForSelector('#done:not([hidden])', { timeout: 15000 });
     expect(await page.textContent('#done-text')).toBe('R$ 250,00 · Pago com boleto');
     // issued by the configured card edge (on adyen, the boleto's id is Adyen's pspReference)

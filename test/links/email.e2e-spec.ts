@@ -108,7 +108,7 @@ describe('payment notices by e-mail', () => {
 
     // Pix: AUTHORIZED then SETTLED is one payment, one notice
     const pix = (await pay(t, l.slug, { method: 'PIX', payer: PAYER(3) })).body;
-    await http(t.url, 'POST', `/sandbox/pix/${pix.pix.txid}/pay`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/pix/${pix.pix.txid}/pay`);
     await advanceDays(t, 1);
     await until(() => inbox.find((m) => m.raw.includes(pix.paymentId)));
     await new Promise((r) => setTimeout(r, 300));

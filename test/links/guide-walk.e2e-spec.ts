@@ -31,7 +31,7 @@ describe.each([
     try {
       const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], {
         cwd: dir,
-        env: { ...process.env, BASE: t.url, TOKEN: token },
+        env: { ...process.env, BASE: t.url, SANDBOX_URL: t.sandboxUrl, TOKEN: token },
         encoding: 'utf8',
         timeout: 60_000,
       });

@@ -73,9 +73,11 @@ describe('link payments and metrics', () => {
     const ids = d.payments.map((p: any) => p.id);
 
     // the payer's bank pays: Pix AUTHORIZED, a boleto by its QR (PAID_PIX), another by bank (PAID)
-    expect((await http(t.url, 'POST', `/sandbox/pix/${pix.pix.txid}/pay`)).body.status).toBe('AUTHORIZED');
-    expect((await http(t.url, 'POST', `/sandbox/boletos/${slipPix.boleto.boletoId}/pay`, { via: 'PIX' })).body.status).toBe('PAID_PIX');
-    expect((await http(t.url, 'POST', `/sandbox/boletos/${slipBank.boleto.boletoId}/pay`, {})).body.status).toBe('PAID');
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${pix.pix.txid}/pay`)).body.status).toBe('AUTHORIZED');
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${slipPix.boleto.boletoId}/pay`, { via: 'PIX' })).body.status).toBe(
+      'PAID_PIX',
+    );
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${slipBank.boleto.boletoId}/pay`, {})).body.status).toBe('PAID');
     const polled = await http(t.url, 'GET', `/checkout/${l.slug}/payments/${pix.paymentId}`);
     expect(polled.body).toMatchObject({ status: 'AUTHORIZED', paid: true });
 
@@ -115,7 +117,7 @@ describe('link payments and metrics', () => {
 
     // an acquirer notification repeated (at-least-once delivery) changes nothing
     await t.sql(`UPDATE sandbox_acquirer_notifications SET delivered_at = NULL, next_attempt_at = now()`);
-    await (t.app.get(require('../../src/sandbox/acquirer/sandbox-notifier').SandboxNotifier) as any).deliverDue(500);
+    await (t.sandbox.get(require('../../sandbox/src/acquirer/sandbox-notifier').SandboxNotifier) as any).deliverDue(500);
     expect(await detail(t, a.auth, l.linkId)).toMatchObject({ attemptCount: 7, paidCount: 4, totalPaid: 400 });
     await countersAgree(l.linkId);
   });
@@ -151,7 +153,7 @@ describe('link payments and metrics', () => {
       expect(r.body.message).toMatch(/last available use|no more payments/);
     }
     const winner = accepted[0].body;
-    if (winner.method === 'PIX') await http(t.url, 'POST', `/sandbox/pix/${winner.pix.txid}/pay`);
+    if (winner.method === 'PIX') await http(t.sandboxUrl, 'POST', `/sandbox/pix/${winner.pix.txid}/pay`);
     const d = await detail(t, a.auth, l.linkId);
     expect(d).toMatchObject({ status: 'EXHAUSTED', paidCount: 3, attemptCount: 3 });
     await countersAgree(l.linkId);

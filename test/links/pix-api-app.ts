@@ -1,4 +1,4 @@
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { jsonCollector } from '../support/json-collector';
 import { recordExchanges } from '../support/pix-api-contract';
 import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
@@ -45,7 +45,7 @@ export async function startPixApiLinksApp(): Promise<PixApiLinksApp> {
       SANDBOX_ACQUIRER_TICK_MS: '100',
     },
   });
-  h.recorder = recordExchanges(h.t.app.get(SandboxPspServer));
+  h.recorder = recordExchanges(h.t.sandbox.get(SandboxPspServer));
   h.a = await onboardTenant(h.t, { rateLimitPerMinute: 10000 });
   const reg = await http(h.t.url, 'PUT', '/v1/banking/webhooks/acquiring', { url: `${hooksServer.url}/hooks` }, h.a.auth);
   if (reg.status >= 300) throw new Error(`webhook registration: ${reg.status} ${reg.text}`);

@@ -37,11 +37,11 @@ describe('links and boletos over API Pix (pix-api)', () => {
 
   /** The payer's bank: reads the BR Code, follows it to the charge, pays it. */
   async function payInBankApp(brCode: string): Promise<string> {
-    const open = await fetch(`${t.url}/sandbox/bank-app?code=${encodeURIComponent(brCode)}`, { redirect: 'manual' });
+    const open = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(brCode)}`, { redirect: 'manual' });
     expect(open.status).toBe(303);
     const page = open.headers.get('location')!;
     const txid = page.split('/').pop()!;
-    expect((await http(t.url, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
     return txid;
   }
 

@@ -1,6 +1,6 @@
 import { PixApiClient, PixApiRejection } from '../../src/provider/pix-api/pix-api-client';
 import { SANDBOX_PIX_KEY } from '../../src/provider/pix-api/pix-api.config';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges } from '../support/pix-api-contract';
 import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -42,7 +42,7 @@ describe('API Pix charges: the sandbox PSP face and PSP refusals', () => {
         PROVIDER_TIMEOUT_MS: '500',
       },
     });
-    recorder = recordExchanges(t.app.get(SandboxPspServer));
+    recorder = recordExchanges(t.sandbox.get(SandboxPspServer));
     client = t.app.get(PixApiClient);
     a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
   });
@@ -201,7 +201,7 @@ describe('API Pix charges: the sandbox PSP face and PSP refusals', () => {
 
   it('the PSP down: 503 provider_unavailable, then fast once the breaker is open', async () => {
     const l = await createLink(t, a.auth, { amount: 30 });
-    await t.app.get(SandboxPspServer).onApplicationShutdown();
+    await t.sandbox.get(SandboxPspServer).onApplicationShutdown();
     for (let i = 0; i < 6; i++) await pay(t, l.slug, { method: 'PIX', payer: PAYER(2) });
     const started = Date.now();
     const r = await pay(t, l.slug, { method: 'PIX', payer: PAYER(2) });

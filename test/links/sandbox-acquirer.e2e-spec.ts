@@ -1,14 +1,13 @@
+import { Clock } from '../../src/platform/clock/clock';
 import { randomUUID } from 'node:crypto';
 import { parseBrCode } from '../../src/common/formats/brcode';
 import { parseBoleto } from '../../src/common/formats/boleto';
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
-import { Clock, DayPassedSignal } from '../../src/platform/clock/clock';
 import { AcquirerPort } from '../../src/provider/acquirer.port';
 import { PixChargesPort } from '../../src/provider/pix-charges.port';
 import { AcquirerNotification, signAcquirerEvent } from '../../src/common/protocols/acquirer-events';
 import { AcquirerConfig } from '../../src/provider/acquirer/acquirer.config';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
-import { SandboxNotifier } from '../../src/sandbox/acquirer/sandbox-notifier';
+import { SandboxNotifier } from '../../sandbox/src/acquirer/sandbox-notifier';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 const DAY = 86_400_000;
@@ -33,12 +32,7 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
 
   const of = (transactionId: string) => seen.filter((e) => e.data.transactionId === transactionId).map((e) => e.data.status);
 
-  async function advanceDays(n: number) {
-    for (let i = 0; i < n; i++) {
-      await t.app.get(ClockSync).advance(DAY);
-      await t.app.get(DayPassedSignal).raise(t.app.get(Clock).today());
-    }
-  }
+  const advanceDays = (n: number) => t.advanceDays(n);
 
   it('issues a single-use Pix BR Code, is paid from the bank, notifies AUTHORIZED then SETTLED', async () => {
     const transactionId = randomUUID();
@@ -50,15 +44,15 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
       charge.txid,
     );
 
-    const page = await http(t.url, 'GET', `/sandbox/pix/${charge.txid}`);
+    const page = await http(t.sandboxUrl, 'GET', `/sandbox/pix/${charge.txid}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.text).toContain('R$ 150,90');
 
-    const paid = await http(t.url, 'POST', `/sandbox/pix/${charge.txid}/pay`);
+    const paid = await http(t.sandboxUrl, 'POST', `/sandbox/pix/${charge.txid}/pay`);
     expect(paid.body).toEqual({ id: charge.txid, kind: 'PIX', status: 'AUTHORIZED', amount: 150.9 });
     expect(of(transactionId)).toEqual(['AUTHORIZED']);
-    const again = await http(t.url, 'POST', `/sandbox/pix/${charge.txid}/pay`);
+    const again = await http(t.sandboxUrl, 'POST', `/sandbox/pix/${charge.txid}/pay`);
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('pix_not_payable');
 
@@ -78,7 +72,7 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     const charge = await acquirer.createPixCharge({ transactionId, merchantId: 'mer_1', amountCents: 500, expiresInSeconds: 600 });
     await advanceDays(1);
     expect(of(transactionId)).toEqual(['EXPIRED']);
-    expect((await http(t.url, 'POST', `/sandbox/pix/${charge.txid}/pay`)).body.error).toBe('pix_not_payable');
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${charge.txid}/pay`)).body.error).toBe('pix_not_payable');
   });
 
   it('issues a boleto with a valid line and Pix QR; paid by bank (PAID) or by its QR (PAID_PIX); expires after the due date', async () => {
@@ -96,19 +90,19 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     expect(parsed).toMatchObject({ amountCents: 25000, dueDate: due, barcode: a.barcode, bankCode: '237' });
     expect(parseBrCode(a.pixBrCode!).amountCents).toBe(25000);
 
-    const byBank = await http(t.url, 'POST', `/sandbox/boletos/${a.boletoId}/pay`, {});
+    const byBank = await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${a.boletoId}/pay`, {});
     expect(byBank.body).toMatchObject({ kind: 'BOLETO', status: 'PAID' });
-    const byQr = await http(t.url, 'POST', `/sandbox/pix/${parseBrCode(b.pixBrCode!).txid}/pay`);
+    const byQr = await http(t.sandboxUrl, 'POST', `/sandbox/pix/${parseBrCode(b.pixBrCode!).txid}/pay`);
     expect(byQr.body).toMatchObject({ kind: 'BOLETO', status: 'PAID_PIX', id: b.boletoId });
-    const bad = await http(t.url, 'POST', `/sandbox/boletos/${c.boletoId}/pay`, { via: 'CASH' });
+    const bad = await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${c.boletoId}/pay`, { via: 'CASH' });
     expect(bad.status).toBe(400);
 
     // found from the bank app by pasting the line
-    const found = await fetch(`${t.url}/sandbox/bank-app?code=${encodeURIComponent(c.digitableLine)}`, { redirect: 'manual' });
+    const found = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(c.digitableLine)}`, { redirect: 'manual' });
     expect(found.headers.get('location')).toBe(`/sandbox/boletos/${c.boletoId}`);
 
     await advanceDays(3);
-    expect((await http(t.url, 'POST', `/sandbox/boletos/${c.boletoId}/pay`, { via: 'PIX' })).status).toBe(200); // due date itself: still payable
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${c.boletoId}/pay`, { via: 'PIX' })).status).toBe(200); // due date itself: still payable
   });
 
   it('expires a boleto the day after its due date', async () => {
@@ -121,7 +115,7 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
       payer: { name: 'Ana', taxId: '52998224725' },
     });
     await advanceDays(1);
-    const r = await http(t.url, 'POST', `/sandbox/boletos/${b.boletoId}/pay`, {});
+    const r = await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${b.boletoId}/pay`, {});
     expect(r.status).toBe(409);
     expect(seen.filter((e) => e.data.acquirerId === b.boletoId).map((e) => e.data.status)).toEqual(['EXPIRED']);
   });
@@ -161,7 +155,7 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     });
     const transactionId = randomUUID();
     const charge = await acquirer.createPixCharge({ transactionId, merchantId: 'mer_1', amountCents: 700, expiresInSeconds: 1800 });
-    await http(t.url, 'POST', `/sandbox/pix/${charge.txid}/pay`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/pix/${charge.txid}/pay`);
     expect(of(transactionId)).toEqual([]);
     const row = (
       await t.sql(
@@ -172,7 +166,7 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     expect(row).toMatchObject({ attempts: 1, delivered_at: null, last_error: 'answered 500' });
     fail = false;
     await t.sql(`UPDATE sandbox_acquirer_notifications SET next_attempt_at = now() WHERE delivered_at IS NULL`);
-    await t.app.get(SandboxNotifier).deliverDue();
+    await t.sandbox.get(SandboxNotifier).deliverDue();
     expect(of(transactionId)).toEqual(['AUTHORIZED']);
     events.handlers.shift();
   });

@@ -62,8 +62,8 @@ describe('acquiring webhooks from payment links', () => {
     const card = (await pay(t, l.slug, { method: 'CARD', payer: PAYER(2), card: CARD() })).body;
     const pix = (await pay(t, l.slug, { method: 'PIX', payer: PAYER(3) })).body;
     const slip = (await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(4) })).body;
-    await http(t.url, 'POST', `/sandbox/pix/${pix.pix.txid}/pay`);
-    await http(t.url, 'POST', `/sandbox/boletos/${slip.boleto.boletoId}/pay`, { via: 'PIX' });
+    await http(t.sandboxUrl, 'POST', `/sandbox/pix/${pix.pix.txid}/pay`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${slip.boleto.boletoId}/pay`, { via: 'PIX' });
     await advanceDays(t, 1); // the Pix settles
 
     const [c] = await hooksFor(card.paymentId, 1);

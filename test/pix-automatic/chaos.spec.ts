@@ -1,6 +1,6 @@
 import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-hoc-billing';
 import { CancelRecurrence } from '../../src/pix-automatic/use-cases/cancel-recurrence';
-import { SandboxBankEvents } from '../../src/sandbox/bank/sandbox-bank.events';
+import { SandboxBankEvents } from '../../sandbox/src/bank/sandbox-bank.events';
 import { http, TestApp } from '../support/test-app';
 import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
 
@@ -32,7 +32,8 @@ async function runScenario(t: TestApp): Promise<{ final: Final; events: { outcom
     } as never);
     ids.set(s.label, r.recurrenceId);
     const decision = 'decision' in s ? s.decision : 'approve';
-    if (decision !== 'none') expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/${decision}`)).status).toBe(200);
+    if (decision !== 'none')
+      expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/${decision}`)).status).toBe(200);
   }
   const adHoc = await t.app
     .get(CreateAdHocBilling)
@@ -41,10 +42,10 @@ async function runScenario(t: TestApp): Promise<{ final: Final; events: { outcom
   for (let d = 1; d <= 60; d++) {
     await advance(t, 1);
     if (d === 20) await t.app.get(CancelRecurrence).execute(ctx, ids.get('receiverCancels')!);
-    if (d === 45) expect((await http(t.url, 'POST', `/sandbox/recurrences/${ids.get('payerCancels')}/cancel`)).status).toBe(200);
+    if (d === 45) expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${ids.get('payerCancels')}/cancel`)).status).toBe(200);
   }
   // Chaos holds some events back for a few deliveries: let the bank send what it still owes.
-  for (let i = 0; i < 6; i++) await t.app.get(SandboxBankEvents).flush();
+  for (let i = 0; i < 6; i++) await t.sandbox.get(SandboxBankEvents).flush();
   expect(await t.sql('SELECT count(*)::int AS n FROM sandbox_bank_events WHERE delivered_at IS NULL')).toEqual([{ n: 0 }]);
   const final: Final = {};
   for (const [label, id] of ids) {

@@ -12,7 +12,7 @@ describe('billing engine: missed cycles, retries that run out, expiry', () => {
   beforeAll(async () => {
     const origin = await proxy.start();
     t = await startPixApp({ env: { PROVIDER_URL: `${origin}/sandbox/bank` } });
-    proxy.target = t.url;
+    proxy.target = t.sandboxUrl;
   });
   afterAll(async () => {
     await t.close();
@@ -22,7 +22,7 @@ describe('billing engine: missed cycles, retries that run out, expiry', () => {
   it('records a cycle missed while the service was down as skipped, with an event, and never sends it late', async () => {
     const ctx = await newTenant(t, 'Skip SA');
     const r = await createRecurrence(t, ctx, { periodicity: 'WEEKLY', firstDueDate: day(t, 5) });
-    await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
     const rec = (await t.sql('SELECT id_tx FROM pix_recurrences WHERE id = $1', [r.recurrenceId]))[0];
     // The service is "down" for 5 days: time passes, nothing runs.
     await t.app.get(ClockSync).advance(5 * DAY_MS);
@@ -44,7 +44,7 @@ describe('billing engine: missed cycles, retries that run out, expiry', () => {
   it('stops retrying a SEND_FAILED billing once its due date has passed', async () => {
     const ctx = await newTenant(t, 'Retry Out SA');
     const r = await createRecurrence(t, ctx, { firstDueDate: day(t, 6) });
-    await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
     proxy.mode = 'down';
     try {
       await advance(t, 3);
@@ -72,7 +72,7 @@ describe('billing engine timer', () => {
       const ctx = await newTenant(t, 'Timer SA');
       // Due in 3 days: its send date is today.
       const r = await createRecurrence(t, ctx, { firstDueDate: day(t, 3) });
-      await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
+      await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
       let billings: Awaited<ReturnType<typeof billingsOf>> = [];
       for (let i = 0; i < 50 && billings[0]?.status !== 'SENT'; i++) {
         await new Promise((res) => setTimeout(res, 100));

@@ -20,7 +20,7 @@ describe('recurring Pix flow against the sandbox bank (service level, real HTTP 
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('ACME Academia');
 
-    const ok = await http(t.url, 'POST', `/sandbox/recurrences/${created.recurrenceId}/approve`);
+    const ok = await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${created.recurrenceId}/approve`);
     expect(ok.body).toEqual({ recurrenceId: created.recurrenceId, status: 'ACCEPTED' });
     expect(await statusOf(t, created.recurrenceId)).toBe('ACCEPTED');
 

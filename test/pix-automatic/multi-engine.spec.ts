@@ -2,7 +2,7 @@ import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { Clock } from '../../src/platform/clock/clock';
 import { cyclesDueBy } from '../../src/pix-automatic/domain/calendar';
 import { BillingEngine } from '../../src/pix-automatic/engine/billing-engine';
-import { SandboxBankService } from '../../src/sandbox/bank/sandbox-bank.service';
+import { SandboxBankService } from '../../sandbox/src/bank/sandbox-bank.service';
 import { http, TestApp } from '../support/test-app';
 import { createRecurrence, day, newTenant, startPixApp } from './support';
 
@@ -20,7 +20,7 @@ describe('three billing engines on one database over a simulated year', () => {
     const a = await startPixApp({ env: SHARED });
     const others = [];
     for (let i = 0; i < 2; i++)
-      others.push(await startPixApp({ databaseUrl: a.databaseUrl, env: { ...SHARED, PROVIDER_URL: `${a.url}/sandbox/bank` } }));
+      others.push(await startPixApp({ databaseUrl: a.databaseUrl, env: { ...SHARED, PROVIDER_URL: `${a.sandboxUrl}/sandbox/bank` } }));
     apps = [a, ...others];
   });
   afterAll(async () => {
@@ -47,12 +47,12 @@ describe('three billing engines on one database over a simulated year', () => {
     const ids: string[] = [];
     for (const p of plans) {
       const r = await createRecurrence(a, ctx, { dayAdjustment: 'KEEP_DUE_DATE', ...p } as never);
-      expect((await http(a.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
+      expect((await http(a.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
       ids.push(r.recurrenceId);
     }
 
     const engines = apps.map((t) => t.app.get(BillingEngine));
-    const bank = a.app.get(SandboxBankService);
+    const bank = a.sandbox.get(SandboxBankService);
     for (let i = 1; i <= 365; i++) {
       await a.app.get(ClockSync).advance(DAY_MS);
       for (const t of apps.slice(1)) await t.app.get(ClockSync).refresh();

@@ -17,7 +17,7 @@ describe('sandbox payer shortcuts on BANK_PROVIDER=pix-api', () => {
   let t: TestApp;
   let acme: OnboardedTenant;
   const api = (method: string, path: string, body?: unknown) => http(t.url, method, `${BASE}${path}`, body, acme.auth);
-  const shortcut = (id: string, action: string) => http(t.url, 'POST', `/sandbox/recurrences/${id}/${action}`);
+  const shortcut = (id: string, action: string) => http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${id}/${action}`);
 
   async function created(amount: number): Promise<string> {
     const c = await api('POST', '/recurrences', {

@@ -1,7 +1,7 @@
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, TestApp } from '../support/test-app';
 import { recordExchanges } from '../support/pix-api-contract';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { PixApiRecurrences } from '../../src/provider/pix-api/pix-api-recurrences';
 import { PixApiReconciler } from '../../src/provider/pix-api/pix-api-reconciler';
 import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
@@ -36,7 +36,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
   beforeAll(async () => {
     t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api' } });
     acme = await onboardTenant(t, { name: 'ACME Academia', rateLimitPerMinute: 5000 });
-    exchanges = recordExchanges(t.app.get(SandboxPspServer));
+    exchanges = recordExchanges(t.sandbox.get(SandboxPspServer));
   });
   afterAll(() => t?.close());
 
@@ -46,7 +46,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect(c.body).toEqual({
       recurrenceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       status: 'PENDING',
-      authorizationUrl: expect.stringMatching(new RegExp(`^${t.url}/sandbox/bank/locrec/[A-Za-z0-9_-]{22}$`)),
+      authorizationUrl: expect.stringMatching(new RegExp(`^${t.sandboxUrl}/sandbox/bank/locrec/[A-Za-z0-9_-]{22}$`)),
     });
     const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
     expect(stored.id_rec).toMatch(/^RR99999008\d{8}[A-Za-z0-9]{11}$/);
@@ -68,7 +68,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect(qr.headers.get('location')).toBe(`/sandbox/bank/authorize/${stored.id_rec}`);
     const page = await fetch(`${t.url}${qr.headers.get('location')}`);
     expect(await page.text()).toContain('49,90');
-    const decided = await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
+    const decided = await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
     expect(decided.status).toBe(200);
 
     const refreshed = await api('POST', `/recurrences/${c.body.recurrenceId}/refresh`);
@@ -97,7 +97,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
   it('a rec the payer refuses is REJECTED, applied from the PSP', async () => {
     const c = await create({ amount: 30 });
     const [stored] = await t.sql(`SELECT id_rec, id_tx FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
-    await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'reject' });
+    await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'reject' });
     await t.app.get(PixApiRecurrences).apply(stored.id_rec);
     expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]))[0].status).toBe('REJECTED');
   });
@@ -114,7 +114,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     expect(solic.status).toBe(201);
     const idSolicRec = (solic.answer as any).idSolicRec;
     expect(idSolicRec).toMatch(/^SC99999008\d{8}[A-Za-z0-9]{11}$/);
-    await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
+    await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
     const { PixApiClient } = await import('../../src/provider/pix-api/pix-api-client');
     const read: any = await t.app
       .get(PixApiClient)
@@ -137,7 +137,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
   it("reconciles by GET /rec (inicio/fim) a payer's approval whose callback never came", async () => {
     const c = await create({ amount: 33 });
     const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
-    await http(t.url, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
+    await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
     await t.app.get(PixApiCallbackWorker).settle();
     // as if the callback had been lost: ours still says PENDING
     await t.sql(`UPDATE pix_recurrences SET status = 'PENDING' WHERE id = $1`, [c.body.recurrenceId]);

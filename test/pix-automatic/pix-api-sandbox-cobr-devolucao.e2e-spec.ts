@@ -4,10 +4,10 @@
  * MED_PIX_AUTOMATICO (a Pix comum's MED_OPERACIONAL is refused). Over the PSP's mutual TLS.
  */
 import { PixApiClient } from '../../src/provider/pix-api/pix-api-client';
-import { SandboxPspCobrHandlers } from '../../src/sandbox/psp/psp-cobr.handlers';
-import { PspDevolucaoSettlement } from '../../src/sandbox/psp/psp-devolucao.settlement';
-import { PspRequest } from '../../src/sandbox/psp/psp-http';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { SandboxPspCobrHandlers } from '../../sandbox/src/psp/psp-cobr.handlers';
+import { PspDevolucaoSettlement } from '../../sandbox/src/psp/psp-devolucao.settlement';
+import { PspRequest } from '../../sandbox/src/psp/psp-http';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges } from '../support/pix-api-contract';
 import { http, TestApp } from '../support/test-app';
 import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
@@ -28,7 +28,7 @@ describe('sandbox PSP: a Pix Automático payment given back', () => {
   beforeAll(async () => {
     t = await startPixApp({ env: { SANDBOX_ACQUIRER_TICK_MS: '60000' } });
     client = t.app.get(PixApiClient);
-    recorder = recordExchanges(t.app.get(SandboxPspServer));
+    recorder = recordExchanges(t.sandbox.get(SandboxPspServer));
   });
   afterAll(async () => {
     recorder?.stop();
@@ -38,10 +38,10 @@ describe('sandbox PSP: a Pix Automático payment given back', () => {
   it('the paid attempt is a received Pix; a devolução and a MED_PIX_AUTOMATICO give it back, never more than it', async () => {
     const ctx = await newTenant(t);
     const r = await createRecurrence(t, ctx, { firstDueDate: day(t, 60) });
-    expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
     await t.sql(`UPDATE sandbox_bank_recurrences SET id_rec = $2 WHERE recurrence_id = $1`, [r.recurrenceId, REC]);
     const txid = `DV${Date.now()}`.padEnd(32, 'X');
-    const put = await t.app.get(SandboxPspCobrHandlers).put(
+    const put = await t.sandbox.get(SandboxPspCobrHandlers).put(
       req({
         method: 'PUT',
         params: { txid },
@@ -65,12 +65,12 @@ describe('sandbox PSP: a Pix Automático payment given back', () => {
     expect(await call('GET', `/pix/${e2e}`)).toMatchObject({ endToEndId: e2e, txid, valor: '7.00' });
 
     expect(await call('PUT', `/pix/${e2e}/devolucao/pa1`, { valor: '2.00' })).toMatchObject({ status: 'EM_PROCESSAMENTO' });
-    await t.app.get(PspDevolucaoSettlement).tick();
-    const op = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '1.00', natureza: 'MED_OPERACIONAL' });
+    await t.sandbox.get(PspDevolucaoSettlement).tick();
+    const op = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '1.00', natureza: 'MED_OPERACIONAL' });
     expect([op.status, op.body.error]).toEqual([422, 'med_natureza_not_allowed']);
-    const med = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '5.00', natureza: 'MED_PIX_AUTOMATICO' });
+    const med = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '5.00', natureza: 'MED_PIX_AUTOMATICO' });
     expect(med.status).toBe(201);
-    const over = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '0.01', natureza: 'MED_FRAUDE' });
+    const over = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '0.01', natureza: 'MED_FRAUDE' });
     expect([over.status, over.body.error]).toEqual([409, 'devolucao_over_pix']);
     expect((await call('GET', `/pix/${e2e}`)).devolucoes.map((d: any) => [d.natureza, d.valor, d.status])).toEqual([
       ['ORIGINAL', '2.00', 'DEVOLVIDO'],

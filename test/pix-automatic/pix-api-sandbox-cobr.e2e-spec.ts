@@ -6,9 +6,9 @@
  */
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { SandboxPspCobrHandlers } from '../../src/sandbox/psp/psp-cobr.handlers';
-import { PspRequest } from '../../src/sandbox/psp/psp-http';
-import { SandboxPspWebhookHandlers } from '../../src/sandbox/psp/psp-webhooks.handlers';
+import { SandboxPspCobrHandlers } from '../../sandbox/src/psp/psp-cobr.handlers';
+import { PspRequest } from '../../sandbox/src/psp/psp-http';
+import { SandboxPspWebhookHandlers } from '../../sandbox/src/psp/psp-webhooks.handlers';
 import { validateCallback, validateResponse } from '../support/pix-api-contract';
 import { http, TestApp } from '../support/test-app';
 import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
@@ -75,16 +75,16 @@ describe('sandbox PSP: cobr and its callbacks', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     t = await startPixApp();
-    h = t.app.get(SandboxPspCobrHandlers);
+    h = t.sandbox.get(SandboxPspCobrHandlers);
     const ctx = await newTenant(t);
     for (const idRec of [REC_R, REC_N]) {
       const r = await createRecurrence(t, ctx, { firstDueDate: day(t, 60) });
-      expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
+      expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
       // What psp-core's POST /rec records: the PSP's idRec of the recurrence (R: retries allowed, N: not).
       await t.sql(`UPDATE sandbox_bank_recurrences SET id_rec = $2 WHERE recurrence_id = $1`, [r.recurrenceId, idRec]);
     }
     const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const w = t.app.get(SandboxPspWebhookHandlers);
+    const w = t.sandbox.get(SandboxPspWebhookHandlers);
     expect((await w.put('cobr', req({ method: 'PUT', body: { webhookUrl: hook } }))).status).toBe(200);
     expect((await w.put('cobr', req({ method: 'PUT', body: { webhookUrl: hook } }))).status).toBe(200);
     expect((await w.get('cobr', req({}))).body).toMatchObject({ webhookUrl: hook });

@@ -8,8 +8,8 @@
 import type { TenantContext } from '../../src/platform/http/tenant-context';
 import { CancelRecurrence } from '../../src/pix-automatic/use-cases/cancel-recurrence';
 import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
-import { SandboxPspCallbacks } from '../../src/sandbox/psp/psp-cobr.events';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { SandboxPspCallbacks } from '../../sandbox/src/psp/psp-cobr.events';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges, validateCallback } from '../support/pix-api-contract';
 import { http, TestApp } from '../support/test-app';
 import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
@@ -41,7 +41,7 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
   async function authorized(over: Record<string, unknown>) {
     const r = await createRecurrence(t, ctx, { dayAdjustment: 'KEEP_DUE_DATE', ...over });
     const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]);
-    expect((await http(t.url, 'POST', `/sandbox/bank/authorize/${idRec}`, { decision: 'approve' })).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${idRec}`, { decision: 'approve' })).status).toBe(200);
     await settled();
     expect(await recStatus(r.recurrenceId)).toBe('ACCEPTED'); // from the rec callback, read back by GET /rec
     return { rid: r.recurrenceId, idRec };
@@ -50,10 +50,10 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
   beforeAll(async () => {
     t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api', PIX_API_RECONCILE_INTERVAL_MS: '0' } });
     ctx = await newTenant(t);
-    const psp = t.app.get(SandboxPspServer);
+    const psp = t.sandbox.get(SandboxPspServer);
     exchanges = recordExchanges(psp);
     // Every callback the sandbox PSP posts, as it goes out.
-    const sender = t.app.get(SandboxPspCallbacks) as unknown as {
+    const sender = t.sandbox.get(SandboxPspCallbacks) as unknown as {
       post: (url: string, kind: 'rec' | 'cobr', body: unknown) => Promise<boolean>;
     };
     const post = sender.post.bind(sender);
@@ -78,7 +78,7 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
     await days(1);
 
     // The payer cancels the automatic debit in their bank app before the due date.
-    expect((await http(t.url, 'POST', `/sandbox/recurrences/${payer.idRec}/cancel`)).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${payer.idRec}/cancel`)).status).toBe(200);
     await settled();
     expect(await recStatus(payer.rid)).toBe('CANCELLED_PAYER');
     expect((await billings(payer.rid)).map((b) => b.status)).toEqual(['CANCELLED_PAYER']);

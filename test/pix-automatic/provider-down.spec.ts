@@ -22,7 +22,7 @@ describe('the provider is down (a switchable proxy in front of the sandbox bank)
   beforeAll(async () => {
     const origin = await proxy.start();
     t = await startPixApp({ env: { PROVIDER_URL: `${origin}/sandbox/bank` } });
-    proxy.target = t.url;
+    proxy.target = t.sandboxUrl;
   });
   afterAll(async () => {
     await t.close();
@@ -33,7 +33,7 @@ describe('the provider is down (a switchable proxy in front of the sandbox bank)
     const ctx = await newTenant(t, 'Retry Ltda');
     proxy.mode = 'up';
     const r = await createRecurrence(t, ctx);
-    await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
     proxy.mode = 'down';
     await advance(t, 7); // the engine creates and tries to send cycle 0
     let [b] = await billingsOf(t, r.recurrenceId);

@@ -66,7 +66,7 @@ describe('inbound provider events', () => {
     const rec = (await t.sql('SELECT id_tx FROM pix_recurrences WHERE id = $1', [r.recurrenceId]))[0].id_tx;
 
     // The bank tells both variants when the payer authorizes: one applies, the other is a duplicate.
-    expect((await http(t.url, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`)).status).toBe(200);
     const delivered = await t.sql('SELECT event_type, outcome FROM pix_provider_events WHERE id_tx = $1 ORDER BY id', [rec]);
     expect(delivered).toEqual([
       { event_type: 'PIX_AUTOMATIC_RECEIVER_RECURRENCE_ACCEPTED', outcome: 'APPLIED' },

@@ -77,7 +77,7 @@ describe('recurring Pix debit over HTTP', () => {
     expect(c.body).toEqual({
       recurrenceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       status: 'PENDING',
-      authorizationUrl: `${t.url}/sandbox/bank/authorize/${c.body.recurrenceId}`,
+      authorizationUrl: `${t.sandboxUrl}/sandbox/bank/authorize/${c.body.recurrenceId}`,
     });
     const id = c.body.recurrenceId;
 
@@ -106,7 +106,7 @@ describe('recurring Pix debit over HTTP', () => {
       console.warn(
         'SKIPPED the browser step: /usr/bin/chromium is not installed; approving through POST /sandbox/recurrences/{id}/approve instead',
       );
-      expect((await http(t.url, 'POST', `/sandbox/recurrences/${id}/approve`)).status).toBe(200);
+      expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${id}/approve`)).status).toBe(200);
     }
     const listed = await api(acme, 'GET', `/recurrences?status=ACCEPTED`);
     expect(listed.body.items.map((x: any) => x.recurrenceId)).toEqual([id]);
@@ -210,7 +210,7 @@ describe('recurring Pix debit over HTTP', () => {
   it("answers 404 for another tenant's recurrence and billing on every route", async () => {
     const c = await api(acme, 'POST', '/recurrences', body());
     const id = c.body.recurrenceId;
-    await http(t.url, 'POST', `/sandbox/recurrences/${id}/approve`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${id}/approve`);
     const adHoc = await api(acme, 'POST', '/billings', { recurrenceId: id, dueDate: day(t, 5), amount: 10, currency: 'BRL' });
     expect(adHoc.status).toBe(201);
     const calls: [string, string, unknown?][] = [
@@ -284,7 +284,7 @@ describe('recurring Pix debit over HTTP', () => {
     expect((await api(acme, 'GET', `/recurrences?status=EXPIRED`)).body.items.map((x: any) => x.recurrenceId)).toContain(
       c.body.recurrenceId,
     );
-    const approve = await http(t.url, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`);
+    const approve = await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`);
     expect(approve.status).toBe(409);
     const cancel = await api(acme, 'POST', `/recurrences/${c.body.recurrenceId}/cancel`);
     expect(cancel.status).toBe(409);
@@ -299,21 +299,21 @@ describe('recurring Pix debit over HTTP', () => {
     const page = await (await fetch(c.body.authorizationUrl)).text();
     expect(page).toContain('Pix Automático cancelado');
     expect(page).not.toContain('id="authorize"');
-    expect((await http(t.url, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`)).status).toBe(409);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`)).status).toBe(409);
     expect((await t.sql('SELECT status FROM pix_recurrences WHERE id = $1', [c.body.recurrenceId]))[0].status).toBe('CANCELLED_RECEIVER');
   });
 
   it('the payer refuses on the page, or cancels later from their bank', async () => {
     const refused = await api(acme, 'POST', '/recurrences', body());
     const kept = await api(acme, 'POST', '/recurrences', body({ amount: 15 }));
-    expect((await http(t.url, 'POST', `/sandbox/recurrences/${refused.body.recurrenceId}/reject`)).body.status).toBe('REJECTED');
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${refused.body.recurrenceId}/reject`)).body.status).toBe('REJECTED');
     expect((await api(acme, 'POST', `/recurrences/${refused.body.recurrenceId}/refresh`)).body.status).toBe('REJECTED');
-    await http(t.url, 'POST', `/sandbox/recurrences/${kept.body.recurrenceId}/approve`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${kept.body.recurrenceId}/approve`);
     if (hasChromium()) {
       const b = await openBrowser();
       try {
         const page = await b.ctx.newPage();
-        await page.goto(`${t.url}/sandbox/bank/payer/recurrences/${kept.body.recurrenceId}`);
+        await page.goto(`${t.sandboxUrl}/sandbox/bank/payer/recurrences/${kept.body.recurrenceId}`);
         await page.click('#cancel');
         await page.waitForSelector('#status');
         expect(await page.getAttribute('#status', 'data-status')).toBe('CANCELLED_PAYER');
@@ -322,7 +322,7 @@ describe('recurring Pix debit over HTTP', () => {
         await b.close();
       }
     } else {
-      await http(t.url, 'POST', `/sandbox/recurrences/${kept.body.recurrenceId}/cancel`);
+      await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${kept.body.recurrenceId}/cancel`);
     }
     expect((await t.sql('SELECT status FROM pix_recurrences WHERE id = $1', [kept.body.recurrenceId]))[0].status).toBe('CANCELLED_PAYER');
   });
@@ -332,7 +332,7 @@ describe('recurring Pix debit over HTTP', () => {
     const toSaturday = (6 - dayOfWeek(today(t)) + 7) % 7 || 7;
     await advance(t, toSaturday);
     const c = await api(acme, 'POST', '/recurrences', body({ firstDueDate: addDays(today(t), 10) }));
-    await http(t.url, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`);
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${c.body.recurrenceId}/approve`);
     const r = await api(acme, 'POST', '/billings', {
       recurrenceId: c.body.recurrenceId,
       dueDate: today(t),

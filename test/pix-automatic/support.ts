@@ -68,7 +68,7 @@ export function createRecurrence(t: TestApp, ctx: TenantContext, over: Partial<C
 }
 
 export async function advance(t: TestApp, days: number) {
-  const r = await http(t.url, 'POST', '/sandbox/clock/advance', { days });
+  const r = await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days });
   if (r.status !== 200) throw new Error(`advance failed: ${r.status} ${r.text}`);
   return r.body as { now: string; today: string };
 }

@@ -85,7 +85,7 @@ describe('end to end: create, authorize in Chromium, bill, settle, sealed webhoo
       }
     } else {
       console.warn('SKIPPED the browser step: /usr/bin/chromium is not installed; approving through the sandbox route');
-      await http(t.url, 'POST', `/sandbox/recurrences/${recurrenceId}/approve`);
+      await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${recurrenceId}/approve`);
     }
     await advance(t, 7); // billing created, sent, activated by the bank
     await advance(t, 3); // due date: paid

@@ -27,7 +27,7 @@ describe("one tenant's refused input does not open the bank breaker for another"
   beforeAll(async () => {
     const origin = await proxy.start();
     t = await startPixApp({ env: { PROVIDER_URL: `${origin}/sandbox/bank`, PROVIDER_RETRY_DELAYS_MS: '10' } });
-    proxy.target = t.url;
+    proxy.target = t.sandboxUrl;
     acme = await onboardTenant(t, { name: 'ACME', rateLimitPerMinute: 100000 });
     beta = await onboardTenant(t, { name: 'Beta', rateLimitPerMinute: 100000 });
   });

@@ -53,7 +53,7 @@ describe('breaker settings per edge', () => {
           ACCOUNT_LIMITS_STALE_MS: '0',
         },
       });
-      proxy.target = t.url;
+      proxy.target = t.sandboxUrl;
       o = await onboardTenant(t, { rateLimitPerMinute: 1000 });
     });
     afterAll(async () => {

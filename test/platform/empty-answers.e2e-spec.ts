@@ -3,9 +3,9 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { startTestApp, TestApp } from '../support/test-app';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
-import { PspReceiver } from '../../src/sandbox/psp/psp-receiver';
-import { SandboxPspConfig } from '../../src/sandbox/psp/sandbox-psp.config';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
+import { PspReceiver } from '../../sandbox/src/psp/psp-receiver';
+import { SandboxPspConfig } from '../../sandbox/src/psp/sandbox-psp.config';
 
 /**
  * An answer without a body claims no JSON: a strict client (the PSP's own, an SDK) parses a body
@@ -83,7 +83,7 @@ describe('an answer without a body carries no JSON content type', () => {
   });
 
   it('the sandbox PSP: PUT /webhookrec, /webhookcobr and /webhook/{chave} answer 200 with no body and no JSON type; so does every route', async () => {
-    const psp = t.app.get(SandboxPspServer);
+    const psp = t.sandbox.get(SandboxPspServer);
     const dir = join(t.dataDir, 'psp-certs');
     const tls = {
       ca: readFileSync(join(dir, 'ca.crt')),
@@ -103,7 +103,7 @@ describe('an answer without a body carries no JSON content type', () => {
         req.on('error', reject);
         req.end(body);
       });
-    const cfg = t.app.get(SandboxPspConfig);
+    const cfg = t.sandbox.get(SandboxPspConfig);
     const basic = Buffer.from(`${cfg.clientId}:${cfg.clientSecret}`).toString('base64');
     const token = await send('POST', '/oauth/token', 'grant_type=client_credentials', {
       authorization: `Basic ${basic}`,
@@ -118,7 +118,7 @@ describe('an answer without a body carries no JSON content type', () => {
       });
 
     const seen: Seen[] = [];
-    const chave = encodeURIComponent(t.app.get(PspReceiver).keys()[0]);
+    const chave = encodeURIComponent(t.sandbox.get(PspReceiver).keys()[0]);
     for (const path of ['/webhookrec', '/webhookcobr', `/webhook/${chave}`]) {
       const put = await api('PUT', path, { webhookUrl: 'https://merchant.example.com/pix-api' });
       expect(put).toMatchObject({ status: 200, text: '' });

@@ -237,11 +237,15 @@ describe('hostile input gets a clear 4xx in the envelope', () => {
         payerTaxId: '52998224725',
         ...over,
       });
-      envelope(await http(t.url, 'POST', '/sandbox/bank/recurrences', rec({ firstDueDate: '2026-02-30' }), key), 400, 'validation_error');
-      envelope(await http(t.url, 'POST', '/sandbox/bank/recurrences', rec({ amountCents: 1e308 }), key), 400, 'validation_error');
+      envelope(
+        await http(t.sandboxUrl, 'POST', '/sandbox/bank/recurrences', rec({ firstDueDate: '2026-02-30' }), key),
+        400,
+        'validation_error',
+      );
+      envelope(await http(t.sandboxUrl, 'POST', '/sandbox/bank/recurrences', rec({ amountCents: 1e308 }), key), 400, 'validation_error');
       const first = rec({});
-      expect((await http(t.url, 'POST', '/sandbox/bank/recurrences', first, key)).status).toBe(201);
-      envelope(await http(t.url, 'POST', '/sandbox/bank/recurrences', { ...first, recurrenceId: 'another' }, key), 409, 'conflict');
+      expect((await http(t.sandboxUrl, 'POST', '/sandbox/bank/recurrences', first, key)).status).toBe(201);
+      envelope(await http(t.sandboxUrl, 'POST', '/sandbox/bank/recurrences', { ...first, recurrenceId: 'another' }, key), 409, 'conflict');
     });
   });
 });

@@ -58,7 +58,7 @@ if (!haveChromium) console.warn(`SKIPPED: the Adyen boleto browser test needs Ch
     await print.close();
 
     const [item] = await t.sql(`SELECT acquirer_id FROM links_payments WHERE link_id = $1`, [l.linkId]);
-    expect((await http(t.url, 'POST', `/sandbox/boletos/${item.acquirer_id}/pay`, {})).body.status).toBe('PAID');
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${item.acquirer_id}/pay`, {})).body.status).toBe('PAID');
     await page.waitForSelector('#done:not([hidden])', { timeout: 20000 });
     expect(await page.textContent('#done-text')).toBe('R$ 120,00 · Pago com boleto');
     await page.close();

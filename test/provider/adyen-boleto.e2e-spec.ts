@@ -40,7 +40,7 @@ describe('boleto bancário on Adyen Checkout v72 (sandbox Adyen face)', () => {
         LOG_LEVEL: 'info',
       },
     });
-    hops.aim(t.url);
+    hops.aim(t);
     a = await onboardTenant(t, { rateLimitPerMinute: 10000 });
   });
   afterAll(async () => {
@@ -105,7 +105,7 @@ describe('boleto bancário on Adyen Checkout v72 (sandbox Adyen face)', () => {
     expect(checkoutErrors('CheckoutVoucherAction', answer.action)).toEqual([]);
 
     // the payer's bank pays it (the sandbox bank app knows it by its pspReference)
-    const paid = await http(t.url, 'POST', `/sandbox/boletos/${slip.boleto.boletoId}/pay`, {});
+    const paid = await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${slip.boleto.boletoId}/pay`, {});
     expect(paid.body).toMatchObject({ kind: 'BOLETO', status: 'PAID' });
     await until(async () => (await itemStatus(slip.paymentId)) === 'PAID');
     const [hook] = hooksFor(slip.boleto.boletoId);
@@ -174,7 +174,7 @@ describe('boleto bancário on Adyen Checkout v72 (sandbox Adyen face)', () => {
   it('the sandbox refuses a boleto request as Adyen does: 422 ServiceError for a missing payer, CPF, address or a currency other than BRL', async () => {
     const ok = JSON.parse(sent.find((e) => JSON.parse(e.request).paymentMethod?.type === 'boletobancario')!.request);
     const post = (body: unknown) =>
-      http(t.url, 'POST', '/sandbox/adyen/checkout/v72/payments', body, { 'x-api-key': API_KEY, 'idempotency-key': randomUUID() });
+      http(t.sandboxUrl, 'POST', '/sandbox/adyen/checkout/v72/payments', body, { 'x-api-key': API_KEY, 'idempotency-key': randomUUID() });
     const cases: [Record<string, unknown>, string][] = [
       [{ ...ok, shopperName: undefined }, 'shopperName'],
       [{ ...ok, socialSecurityNumber: undefined }, 'socialSecurityNumber'],

@@ -29,7 +29,7 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
 
   beforeAll(async () => {
     c = await startCardsApp(await hops.start());
-    hops.aim(c.t.url);
+    hops.aim(c.t);
   });
   afterAll(async () => {
     await c.close();

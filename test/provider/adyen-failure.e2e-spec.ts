@@ -26,7 +26,7 @@ describe('card edge on Adyen: outages, lost answers, early webhooks', () => {
       ACQUIRER_BREAKER_RESET_MS: '400',
       ACQUIRER_RETRY_DELAYS_MS: '10,10',
     });
-    hop.target = c.t.url;
+    hop.target = c.t.sandboxUrl;
   });
   afterAll(async () => {
     await c.close();

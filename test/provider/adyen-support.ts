@@ -24,7 +24,7 @@ export async function until<T>(what: () => Promise<T | null | undefined | false>
  * Two recording hops around the app on ACQUIRER_PROVIDER=adyen: `checkout` between the adapter
  * and the sandbox's Adyen face (every request and answer in `sent`), `hooks` between the
  * sandbox's webhooks and the service's receiver (in `delivered`). Start them before the app (the
- * URLs are configuration), then `aim` them at the app.
+ * URLs are configuration), then `aim` them at the two apps.
  */
 export class AdyenHops {
   readonly checkout = new ProviderProxy();
@@ -48,9 +48,10 @@ export class AdyenHops {
     };
   }
 
-  aim(appUrl: string): void {
-    this.checkout.target = appUrl;
-    this.hooks.target = appUrl;
+  /** Checkout calls go on to the sandbox app, webhooks to the service. */
+  aim(apps: { url: string; sandboxUrl: string }): void {
+    this.checkout.target = apps.sandboxUrl;
+    this.hooks.target = apps.url;
   }
 
   /** The recorded exchanges whose path ends so (`/payments`, `/captures`, …). */

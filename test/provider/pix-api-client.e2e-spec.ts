@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { startTestApp, TestApp } from '../support/test-app';
 import { PixApiClient, PixApiRejection } from '../../src/provider/pix-api/pix-api-client';
 import { PixApiConfig } from '../../src/provider/pix-api/pix-api.config';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
-import { pspProblem } from '../../src/sandbox/psp/problems';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
+import { pspProblem } from '../../sandbox/src/psp/problems';
 import { ProviderCallError } from '../../src/platform/http/resilient-http';
 import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
 
@@ -30,7 +30,7 @@ describe('API Pix client over mutual TLS and OAuth2, against the sandbox PSP', (
 
   beforeAll(async () => {
     t = await startTestApp({ env: { SANDBOX_PSP_TOKEN_TTL_S: '2', PROVIDER_RETRY_DELAYS_MS: '20,20', PROVIDER_TIMEOUT_MS: '1000' } });
-    psp = t.app.get(SandboxPspServer);
+    psp = t.sandbox.get(SandboxPspServer);
     client = t.app.get(PixApiClient);
     psp.register('GET', '/probe/:id', async (req) => {
       probeCalls++;

@@ -7,8 +7,8 @@
  * Every exchange with the PSP and every Pix callback is checked against API Pix 2.9.0.
  */
 import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
-import { PspPixCallbacks } from '../../src/sandbox/psp/psp-pix.callbacks';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { PspPixCallbacks } from '../../sandbox/src/psp/psp-pix.callbacks';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges, validateCallback } from '../support/pix-api-contract';
 import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, TestApp } from '../support/test-app';
@@ -41,7 +41,7 @@ describe('Pix refunds of Pix Automático billings over API Pix', () => {
     );
     expect(r.status).toBe(200);
     const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.body.recurrenceId]);
-    expect((await http(t.url, 'POST', `/sandbox/bank/authorize/${idRec}`, { decision: 'approve' })).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${idRec}`, { decision: 'approve' })).status).toBe(200);
     await settled();
     return r.body.recurrenceId as string;
   }
@@ -77,8 +77,8 @@ describe('Pix refunds of Pix Automático billings over API Pix', () => {
         SANDBOX_ACQUIRER_TICK_MS: '100',
       },
     });
-    recorder = recordExchanges(t.app.get(SandboxPspServer));
-    const sender = t.app.get(PspPixCallbacks) as unknown as { post: (url: string, body: unknown) => Promise<string | null> };
+    recorder = recordExchanges(t.sandbox.get(SandboxPspServer));
+    const sender = t.sandbox.get(PspPixCallbacks) as unknown as { post: (url: string, body: unknown) => Promise<string | null> };
     const post = sender.post.bind(sender);
     sender.post = (url, body) => {
       pixCallbacks.push(body);
@@ -154,7 +154,7 @@ describe('Pix refunds of Pix Automático billings over API Pix', () => {
 
   it("a MED_PIX_AUTOMATICO devolução on the billing's Pix is a MED case that lowers what can be refunded", async () => {
     const { rid, billing, e2e } = paid.med;
-    const med = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '15.00', natureza: 'MED_PIX_AUTOMATICO' });
+    const med = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '15.00', natureza: 'MED_PIX_AUTOMATICO' });
     expect(med.status).toBe(201);
     let cases: any;
     await eventually(async () => {

@@ -19,7 +19,7 @@ describe('refunds of boletos paid by bank clearing (payouts)', () => {
   const paidBoleto = async (amount: number) => {
     const l = await createLink(t, a.auth, { amount, paymentMethods: ['BOLETO'] });
     const slip = await pay(t, l.slug, { method: 'BOLETO', payer: PAYER() });
-    expect((await http(t.url, 'POST', `/sandbox/boletos/${slip.body.boleto.boletoId}/pay`, {})).body.status).toBe('PAID');
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/boletos/${slip.body.boleto.boletoId}/pay`, {})).body.status).toBe('PAID');
     const item = (await http(t.url, 'GET', `/v1/acquiring/links/${l.linkId}`, undefined, a.auth)).body.payments[0];
     expect(item).toMatchObject({ status: 'PAID', refundableAmount: amount });
     return { linkId: l.linkId, paymentId: item.id as string };
@@ -41,7 +41,7 @@ describe('refunds of boletos paid by bank clearing (payouts)', () => {
       payout: { pixKey: 'ana@example.com', holderName: 'Ana Souza' },
     });
     // the tenant pays the payer out (the sandbox PSP plays it), then confirms with the payout's end-to-end id
-    const payout = await http(t.url, 'POST', '/sandbox/psp/payouts', { valor: '30.00', chave: 'ana@example.com' });
+    const payout = await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', { valor: '30.00', chave: 'ana@example.com' });
     expect(payout.status).toBe(201);
     const e2e = payout.body.endToEndId as string;
     expect(

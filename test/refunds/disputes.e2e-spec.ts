@@ -17,7 +17,7 @@ describe.each(['generic', 'adyen'] as const)('card disputes (ACQUIRER_PROVIDER=%
   });
 
   const play = async (paymentId: string, sequence: string) => {
-    const r = await http(c.t.url, 'POST', '/sandbox/acquirer/disputes', { paymentReference: paymentId, sequence });
+    const r = await http(c.t.sandboxUrl, 'POST', '/sandbox/acquirer/disputes', { paymentReference: paymentId, sequence });
     expect(r.status).toBe(201);
   };
   const disputeOf = (paymentId: string, status: string) =>

@@ -22,7 +22,7 @@ describe.each(['generic', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVID
     try {
       const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], {
         cwd: dir,
-        env: { ...process.env, BASE: c.t.url, TOKEN: c.tenant.token },
+        env: { ...process.env, BASE: c.t.url, SANDBOX_URL: c.t.sandboxUrl, TOKEN: c.tenant.token },
         encoding: 'utf8',
         timeout: 90_000,
       });

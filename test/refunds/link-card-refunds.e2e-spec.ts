@@ -68,7 +68,7 @@ describe.each([
     expect((await pay(c.t, l.slug, { method: 'CARD', payer: PAYER(2), card: CARD() })).body.status).toBe('ACCEPTED');
     const item = (await detail(c.t, c.tenant.auth, l.linkId)).payments[0];
     expect(
-      (await http(c.t.url, 'POST', '/sandbox/acquirer/disputes', { paymentReference: item.id, sequence: 'chargeback_lost' })).status,
+      (await http(c.t.sandboxUrl, 'POST', '/sandbox/acquirer/disputes', { paymentReference: item.id, sequence: 'chargeback_lost' })).status,
     ).toBe(201);
     const lost = await until(async () => {
       const r = await api(c, 'GET', `/v1/acquiring/disputes?paymentId=${item.id}`);

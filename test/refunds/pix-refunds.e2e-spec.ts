@@ -52,9 +52,9 @@ describe('Pix refunds of link payments over API Pix', () => {
     const r = await pay(t, l.slug, { method: 'PIX', payer: PAYER(1) });
     expect(r.status).toBe(201);
     const paymentId: string = r.body.paymentId;
-    const open = await fetch(`${t.url}/sandbox/bank-app?code=${encodeURIComponent(r.body.pix.brCode)}`, { redirect: 'manual' });
+    const open = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(r.body.pix.brCode)}`, { redirect: 'manual' });
     const txid = open.headers.get('location')!.split('/').pop()!;
-    expect((await http(t.url, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
     await eventually(
       async () => (await t.sql(`SELECT status FROM links_payments WHERE id = $1`, [paymentId]))[0]?.status === 'SETTLED',
       10_000,
@@ -156,7 +156,11 @@ describe('Pix refunds of link payments over API Pix', () => {
 
   it('a MED devolução is a MED case against the Pix: shown, sent as acquiring.med_case, and it lowers what can be refunded', async () => {
     const { l, paymentId, e2e } = await paidByPix(40);
-    const med = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '15.00', natureza: 'MED_FRAUDE', descricao: 'Golpe' });
+    const med = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, {
+      valor: '15.00',
+      natureza: 'MED_FRAUDE',
+      descricao: 'Golpe',
+    });
     expect(med.status).toBe(201);
     let cases: any;
     await eventually(async () => {
@@ -194,9 +198,11 @@ describe('Pix refunds of link payments over API Pix', () => {
     expect(r.status).toBe(201);
     const paymentId: string = r.body.paymentId;
     const [row] = await t.sql(`SELECT instrument FROM links_payments WHERE id = $1`, [paymentId]);
-    const open = await fetch(`${t.url}/sandbox/bank-app?code=${encodeURIComponent(row.instrument.pixBrCode)}`, { redirect: 'manual' });
+    const open = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(row.instrument.pixBrCode)}`, {
+      redirect: 'manual',
+    });
     const txid = open.headers.get('location')!.split('/').pop()!;
-    expect((await http(t.url, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
     await eventually(
       async () => (await t.sql(`SELECT status FROM links_payments WHERE id = $1`, [paymentId]))[0]?.status === 'PAID_PIX',
       10_000,

@@ -16,7 +16,7 @@ export function onCardEdge(provider: 'generic' | 'adyen', env: Record<string, st
   beforeAll(async () => {
     const acquirer = provider === 'adyen' ? await edge.hops.start() : { ACQUIRER_PROVIDER: 'generic' };
     edge.c = await startCardsApp({ ...acquirer, SANDBOX_ACQUIRER_TICK_MS: '100', ...env });
-    if (provider === 'adyen') edge.hops.aim(edge.c.t.url);
+    if (provider === 'adyen') edge.hops.aim(edge.c.t);
   });
   afterAll(async () => {
     await edge.c?.close();

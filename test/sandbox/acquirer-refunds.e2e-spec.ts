@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AcquirerNotification } from '../../src/common/protocols/acquirer-events';
 import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../src/common/protocols/acquirer-refunds';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
-import { SandboxAcquirerConfig } from '../../src/sandbox/acquirer/sandbox-acquirer.config';
-import { SandboxCardCasesTicker } from '../../src/sandbox/acquirer/sandbox-card-cases.ticker';
+import { SandboxAcquirerConfig } from '../../sandbox/src/acquirer/sandbox-acquirer.config';
+import { SandboxCardCasesTicker } from '../../sandbox/src/acquirer/sandbox-card-cases.ticker';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -19,7 +19,7 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { SANDBOX_ACQUIRER_TICK_MS: '60000' } });
-    key = t.app.get(SandboxAcquirerConfig).apiKey;
+    key = t.sandbox.get(SandboxAcquirerConfig).apiKey;
     t.app.get(AcquirerEvents).subscribe('test', async (e) => {
       seen.push(e);
       return true;
@@ -28,8 +28,8 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
   afterAll(() => t.close());
 
   const acq = (method: string, path: string, body?: unknown) =>
-    http(t.url, method, `/sandbox/acquirer/v1${path}`, body, { 'x-acquirer-key': key });
-  const tick = () => t.app.get(SandboxCardCasesTicker).runOnce();
+    http(t.sandboxUrl, method, `/sandbox/acquirer/v1${path}`, body, { 'x-acquirer-key': key });
+  const tick = () => t.sandbox.get(SandboxCardCasesTicker).runOnce();
   const refundEvents = (acquirerTransactionId: string) =>
     seen
       .filter(
@@ -140,7 +140,10 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
 
     const unknown = await refund('ctx_nope', `rf_${randomUUID()}`, 1_00);
     expect([unknown.status, unknown.body.error]).toEqual([404, 'card_transaction_not_found']);
-    const unsigned = await http(t.url, 'POST', `/sandbox/acquirer/v1/card-authorizations/${id}/refunds`, { refundId: 'x', amountCents: 1 });
+    const unsigned = await http(t.sandboxUrl, 'POST', `/sandbox/acquirer/v1/card-authorizations/${id}/refunds`, {
+      refundId: 'x',
+      amountCents: 1,
+    });
     expect(unsigned.status).toBe(401);
     for (const body of [
       { refundId: '', amountCents: 1 },
@@ -165,7 +168,10 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
   it('plays a dispute on the test clock, one stage a day, as card_dispute.updated; a standing chargeback is no longer refundable', async () => {
     const id = await sale(80_00);
     expect((await refund(id, `rf_${randomUUID()}`, 30_00)).status).toBe(200);
-    const opened = await http(t.url, 'POST', '/sandbox/acquirer/disputes', { acquirerTransactionId: id, sequence: 'chargeback_lost' });
+    const opened = await http(t.sandboxUrl, 'POST', '/sandbox/acquirer/disputes', {
+      acquirerTransactionId: id,
+      sequence: 'chargeback_lost',
+    });
     expect(opened.status).toBe(201);
     expect(opened.body).toEqual({
       disputeId: expect.stringMatching(/^dsp_[0-9a-f]{24}$/),
@@ -184,7 +190,7 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
             e.type === 'card_dispute.updated' && (e.data as unknown as CardDisputeNotificationData).acquirerId === opened.body.disputeId,
         )
         .map((e) => e.data as unknown as CardDisputeNotificationData);
-    for (let day = 0; day < 4; day++) expect((await http(t.url, 'POST', '/sandbox/clock/advance', { days: 1 })).status).toBe(200);
+    for (let day = 0; day < 4; day++) expect((await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 1 })).status).toBe(200);
     const got = disputes();
     expect(got.map((d) => d.status)).toEqual(['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'DISPUTE_DEFENSE_PERIOD_ENDED']);
     expect(got[0]).toEqual({
@@ -204,7 +210,7 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
 
   it('answers the dispute route with clear errors', async () => {
     const id = await sale(10_00);
-    const post = (body: unknown) => http(t.url, 'POST', '/sandbox/acquirer/disputes', body);
+    const post = (body: unknown) => http(t.sandboxUrl, 'POST', '/sandbox/acquirer/disputes', body);
     expect((await post({ acquirerTransactionId: id, sequence: 'nope' })).status).toBe(400);
     expect((await post({ sequence: 'rfi' })).status).toBe(400);
     expect((await post({ acquirerTransactionId: id, pspReference: 'ABC', sequence: 'rfi' })).status).toBe(400);

@@ -72,7 +72,7 @@ describe("sandbox Adyen face, driven by Adyen's own library", () => {
       '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
     ], { stdio: 'ignore' }); // prettier-ignore
     const cert = readFileSync(join(dir, 'cert.pem'));
-    const target = new URL(t.url);
+    const target = new URL(t.sandboxUrl);
     front = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, async (req, res) => {
       const sent = await body(req);
       const path = `/sandbox/adyen/checkout${req.url}`;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { AdyenNotificationItem } from '../../src/common/protocols/adyen';
-import { SandboxCardCasesTicker } from '../../src/sandbox/acquirer/sandbox-card-cases.ticker';
+import { SandboxCardCasesTicker } from '../../sandbox/src/acquirer/sandbox-card-cases.ticker';
 import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { ADYEN_API_KEY, AdyenHops, until } from '../provider/adyen-support';
@@ -26,7 +26,7 @@ describe("sandbox acquirer's Adyen face: refunds and disputes", () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { ...(await hops.start()), SANDBOX_ACQUIRER_TICK_MS: '60000' } });
-    hops.aim(t.url);
+    hops.aim(t);
   });
   afterAll(async () => {
     await t.close();
@@ -35,7 +35,7 @@ describe("sandbox acquirer's Adyen face: refunds and disputes", () => {
 
   /** A Checkout call, its request and answer checked against the operation's schemas. */
   async function checkout(path: string, operation: string, body: Record<string, unknown>, idempotencyKey?: string) {
-    const r = await http(t.url, 'POST', `/sandbox/adyen/checkout/v72${path}`, body, {
+    const r = await http(t.sandboxUrl, 'POST', `/sandbox/adyen/checkout/v72${path}`, body, {
       'x-api-key': ADYEN_API_KEY,
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     });
@@ -91,7 +91,7 @@ describe("sandbox acquirer's Adyen face: refunds and disputes", () => {
   }
   const aboutPayment = (psp: string, codes: string[]) => (i: AdyenNotificationItem) =>
     i.originalReference === psp && codes.includes(i.eventCode);
-  const tick = () => t.app.get(SandboxCardCasesTicker).runOnce();
+  const tick = () => t.sandbox.get(SandboxCardCasesTicker).runOnce();
   const REFUND_CODES = ['REFUND', 'REFUND_FAILED', 'REFUNDED_REVERSED', 'CANCEL_OR_REFUND'];
 
   it('refunds with received, then REFUND / REFUND_FAILED / REFUNDED_REVERSED by the test amounts, tick by tick', async () => {
@@ -247,7 +247,7 @@ describe("sandbox acquirer's Adyen face: refunds and disputes", () => {
     expect(none.originalReference).toBeUndefined();
     // a body the file refuses is refused as Adyen does (422 ServiceError)
     const missing = await http(
-      t.url,
+      t.sandboxUrl,
       'POST',
       '/sandbox/adyen/checkout/v72/cancels',
       { merchantAccount: MERCHANT },
@@ -260,7 +260,7 @@ describe("sandbox acquirer's Adyen face: refunds and disputes", () => {
   it('plays a dispute on the test clock as Adyen dispute webhooks, in order, one pspReference, no disputeStatus (Brazil)', async () => {
     const { psp, reference } = await pay(70_00);
     expect((await refund(psp, 20_00, 'rf-before-dispute', randomUUID())).status).toBe(201);
-    const opened = await http(t.url, 'POST', '/sandbox/acquirer/disputes', { pspReference: psp, sequence: 'second_chargeback' });
+    const opened = await http(t.sandboxUrl, 'POST', '/sandbox/acquirer/disputes', { pspReference: psp, sequence: 'second_chargeback' });
     expect(opened.status).toBe(201);
     expect(opened.body).toMatchObject({
       face: 'adyen',
@@ -271,7 +271,7 @@ describe("sandbox acquirer's Adyen face: refunds and disputes", () => {
     const stages = ['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'CHARGEBACK_REVERSED', 'SECOND_CHARGEBACK'];
     const disputeItems = () => delivered((i) => i.pspReference === opened.body.pspReference);
     for (const [n, stage] of stages.entries()) {
-      expect((await http(t.url, 'POST', '/sandbox/clock/advance', { days: 1 })).status).toBe(200);
+      expect((await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 1 })).status).toBe(200);
       const got = await until(async () => {
         const items = disputeItems();
         return items.length > n && items;

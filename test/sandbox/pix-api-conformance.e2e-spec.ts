@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDevCertificates } from '../../src/platform/tls/dev-certificates';
 import { SANDBOX_PIX_KEY } from '../../src/provider/pix-api/pix-api.config';
-import { SandboxPspConfig } from '../../src/sandbox/psp/sandbox-psp.config';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { SandboxPspConfig } from '../../sandbox/src/psp/sandbox-psp.config';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { PixApi, pixApiClient } from '../support/pix-api-client/client';
 import { recordExchanges } from '../support/pix-api-contract';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -26,9 +26,9 @@ describe('sandbox PSP, driven by a client generated from the API Pix file', () =
 
   beforeAll(async () => {
     t = await startTestApp();
-    const psp = t.app.get(SandboxPspServer);
+    const psp = t.sandbox.get(SandboxPspServer);
     const pki = ensureDevCertificates(join(t.dataDir, 'psp-certs'));
-    const creds = t.app.get(SandboxPspConfig);
+    const creds = t.sandbox.get(SandboxPspConfig);
     exchanges = recordExchanges(psp);
     api = await pixApiClient(psp.url()!, { cert: pki.clientCert, key: pki.clientKey, ca: pki.ca }, creds.clientId, creds.clientSecret);
   });

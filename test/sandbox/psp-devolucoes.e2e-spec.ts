@@ -1,9 +1,9 @@
 import { PixApiClient, PixApiRejection } from '../../src/provider/pix-api/pix-api-client';
 import { SANDBOX_PIX_KEY } from '../../src/provider/pix-api/pix-api.config';
-import { PspDevolucaoSettlement } from '../../src/sandbox/psp/psp-devolucao.settlement';
-import { SLOW_TICKS } from '../../src/sandbox/psp/psp-devolucao.view';
+import { PspDevolucaoSettlement } from '../../sandbox/src/psp/psp-devolucao.settlement';
+import { SLOW_TICKS } from '../../sandbox/src/psp/psp-devolucao.view';
 import { jsonCollector } from '../support/json-collector';
-import { SandboxPspServer } from '../../src/sandbox/psp/psp-server';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges, validateCallback } from '../support/pix-api-contract';
 import { eventually } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
@@ -32,7 +32,7 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
     expect(e).toBeInstanceOf(PixApiRejection);
     return { status: e.problem.status, name: e.problemName, props: (e.problem.violacoes ?? []).map((v: any) => v.propriedade) };
   };
-  const tick = () => t.app.get(PspDevolucaoSettlement).tick();
+  const tick = () => t.sandbox.get(PspDevolucaoSettlement).tick();
   const devolucao = (e2e: string, id: string, body?: unknown) => call('PUT', `/pix/${e2e}/devolucao/${id}`, body);
   const callbacksOf = (e2e: string) => callbacks.filter((c) => c.body.pix?.some((p: any) => p.endToEndId === e2e));
 
@@ -40,7 +40,7 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
   async function receivedPix(valor = '100.00'): Promise<{ e2e: string; txid: string }> {
     const txid = `DEV${String(++n).padStart(4, '0')}${Date.now().toString(36)}`.padEnd(30, '0');
     await call('PUT', `/cob/${txid}`, { calendario: { expiracao: 600 }, valor: { original: valor }, chave: SANDBOX_PIX_KEY });
-    expect((await http(t.url, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
     const cob = await call('GET', `/cob/${txid}`);
     expect(cob.pix).toHaveLength(1);
     return { e2e: cob.pix[0].endToEndId, txid };
@@ -58,7 +58,7 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
         BILLING_ENGINE_INTERVAL_MS: '0',
       },
     });
-    recorder = recordExchanges(t.app.get(SandboxPspServer));
+    recorder = recordExchanges(t.sandbox.get(SandboxPspServer));
     client = t.app.get(PixApiClient);
     await eventually(async () => (await t.sql(`SELECT 1 FROM sandbox_psp_pix_webhooks`)).length > 0, 10_000);
   });
@@ -192,7 +192,11 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
 
   it('MED: a devolução the receiver did not ask for, DEVOLVIDO at once, sent in the Pix callback; it counts against the Pix', async () => {
     const { e2e } = await receivedPix('40.00');
-    const r = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '25.00', natureza: 'MED_FRAUDE', descricao: 'Fraude' });
+    const r = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, {
+      valor: '25.00',
+      natureza: 'MED_FRAUDE',
+      descricao: 'Fraude',
+    });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       id: expect.stringMatching(/^MED[A-Z0-9]{29}$/),
@@ -209,11 +213,11 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
     expect(await call('GET', `/pix/${e2e}/devolucao/${r.body.id}`)).toEqual(r.body);
 
     expect(await refused(devolucao(e2e, 'after', { valor: '15.01' }))).toMatchObject({ props: ['devolucao.valor'] });
-    const over = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '15.01', natureza: 'MED_OPERACIONAL' });
+    const over = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '15.01', natureza: 'MED_OPERACIONAL' });
     expect([over.status, over.body.error]).toEqual([409, 'devolucao_over_pix']);
-    const auto = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '1.00', natureza: 'MED_PIX_AUTOMATICO' });
+    const auto = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '1.00', natureza: 'MED_PIX_AUTOMATICO' });
     expect([auto.status, auto.body.error]).toEqual([422, 'med_natureza_not_allowed']); // not a Pix Automático payment
-    const none = await http(t.url, 'POST', `/sandbox/psp/pix/E00000000202601010000aaaaaaaaaaa/med`, {
+    const none = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/E00000000202601010000aaaaaaaaaaa/med`, {
       valor: '1.00',
       natureza: 'MED_FRAUDE',
     });
@@ -223,22 +227,22 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
       { valor: '0.00', natureza: 'MED_FRAUDE' },
       { valor: 1, natureza: 'MED_FRAUDE' },
     ]) {
-      expect((await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, bad)).status).toBe(400);
+      expect((await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, bad)).status).toBe(400);
     }
   });
 
   it('MED on a Pix Automático payment: MED_PIX_AUTOMATICO, its Pix read back with it', async () => {
     const { e2e } = await receivedPix('12.00');
     await t.sql(`UPDATE sandbox_psp_pix SET origin = 'cobr' WHERE end_to_end_id = $1`, [e2e]);
-    const r = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '12.00', natureza: 'MED_PIX_AUTOMATICO' });
+    const r = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '12.00', natureza: 'MED_PIX_AUTOMATICO' });
     expect(r.status).toBe(201);
-    const op = await http(t.url, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '0.01', natureza: 'MED_OPERACIONAL' });
+    const op = await http(t.sandboxUrl, 'POST', `/sandbox/psp/pix/${e2e}/med`, { valor: '0.01', natureza: 'MED_OPERACIONAL' });
     expect(op.status).toBe(422);
     expect((await call('GET', `/pix/${e2e}`)).devolucoes).toEqual([r.body]);
   });
 
   it('payouts: a Pix the merchant sends (sandbox only), answered with its endToEndId and read back by it', async () => {
-    const toKey = await http(t.url, 'POST', '/sandbox/psp/payouts', {
+    const toKey = await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', {
       valor: '80.00',
       chave: 'payer1@example.com',
       descricao: 'Reembolso',
@@ -252,16 +256,20 @@ describe('sandbox PSP: devoluções, MED and payouts', () => {
       status: 'REALIZADO',
       horario: expect.any(String),
     });
-    expect((await http(t.url, 'GET', `/sandbox/psp/payouts/${toKey.body.endToEndId}`)).body).toEqual(toKey.body);
+    expect((await http(t.sandboxUrl, 'GET', `/sandbox/psp/payouts/${toKey.body.endToEndId}`)).body).toEqual(toKey.body);
     const account = { ispb: '99999999', agencia: '0001', conta: '123456', tipoConta: 'CACC', cpf: '52998224725', nome: 'Payer 1' };
-    const toAccount = await http(t.url, 'POST', '/sandbox/psp/payouts', { valor: '1.00', account });
+    const toAccount = await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', { valor: '1.00', account });
     expect([toAccount.status, toAccount.body.account]).toEqual([201, account]);
-    expect((await http(t.url, 'POST', '/sandbox/psp/payouts', { valor: '1.00', chave: 'k', account })).body.error).toBe('payout_invalid');
-    expect((await http(t.url, 'POST', '/sandbox/psp/payouts', { valor: '1.00' })).body.error).toBe('payout_invalid');
-    expect((await http(t.url, 'POST', '/sandbox/psp/payouts', { valor: '0.00', chave: 'k' })).status).toBe(400);
-    expect((await http(t.url, 'POST', '/sandbox/psp/payouts', { valor: '1', chave: 'k' })).status).toBe(400);
-    expect((await http(t.url, 'POST', '/sandbox/psp/payouts', { valor: '1.00', account: { ...account, ispb: 'x' } })).status).toBe(400);
-    const missing = await http(t.url, 'GET', '/sandbox/psp/payouts/E00000000202601010000aaaaaaaaaaa');
+    expect((await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', { valor: '1.00', chave: 'k', account })).body.error).toBe(
+      'payout_invalid',
+    );
+    expect((await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', { valor: '1.00' })).body.error).toBe('payout_invalid');
+    expect((await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', { valor: '0.00', chave: 'k' })).status).toBe(400);
+    expect((await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', { valor: '1', chave: 'k' })).status).toBe(400);
+    expect((await http(t.sandboxUrl, 'POST', '/sandbox/psp/payouts', { valor: '1.00', account: { ...account, ispb: 'x' } })).status).toBe(
+      400,
+    );
+    const missing = await http(t.sandboxUrl, 'GET', '/sandbox/psp/payouts/E00000000202601010000aaaaaaaaaaa');
     expect([missing.status, missing.body.error]).toEqual([404, 'payout_not_found']);
   });
 

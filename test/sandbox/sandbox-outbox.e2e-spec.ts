@@ -2,8 +2,8 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import type { AdyenNotificationItem } from '../../src/common/protocols/adyen';
-import { BACKOFF_SECONDS, SandboxOutbox } from '../../src/sandbox/outbox/sandbox-outbox';
-import { SandboxAdyenWebhooks } from '../../src/sandbox/acquirer/adyen/sandbox-adyen-webhooks';
+import { BACKOFF_SECONDS, SandboxOutbox } from '../../sandbox/src/outbox/sandbox-outbox';
+import { SandboxAdyenWebhooks } from '../../sandbox/src/acquirer/adyen/sandbox-adyen-webhooks';
 import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../provider/adyen-support';
@@ -18,7 +18,7 @@ describe('sandbox outbox', () => {
   let outbox: SandboxOutbox<{ payload: { n: number } }>;
   beforeAll(async () => {
     t = await startTestApp({ env: { SANDBOX_ACQUIRER_TICK_MS: '60000' } });
-    outbox = new SandboxOutbox(t.app.get(DataSource), 'sandbox_acquirer_notifications', 'payload', 'test row');
+    outbox = new SandboxOutbox(t.sandbox.get(DataSource), 'sandbox_acquirer_notifications', 'payload', 'test row');
   });
   afterAll(() => t.close());
   beforeEach(() => t.sql(`DELETE FROM sandbox_acquirer_notifications`));
@@ -100,7 +100,7 @@ describe("sandbox Adyen face's webhooks with no receiver", () => {
   });
 
   it('keeps an item, sends nothing and says why, as Adyen does for an account with no webhook', async () => {
-    const webhooks = t.app.get(SandboxAdyenWebhooks);
+    const webhooks = t.sandbox.get(SandboxAdyenWebhooks);
     await webhooks.enqueue('k1', authorisation('PSP0000000000001', 'pay_1'));
     await webhooks.deliverDue(); // or the job its enqueue kicked: whichever claims it first
     const r = await until(
@@ -109,7 +109,7 @@ describe("sandbox Adyen face's webhooks with no receiver", () => {
     expect(r.attempts).toBe(1);
     expect(r.last_error).toMatch(/no webhook endpoint configured/);
     expect(hits).toBe(0);
-    expect(t.app.get(PeriodicJobs).scheduled()).toContain('sandbox-adyen-webhooks');
+    expect(t.sandbox.get(PeriodicJobs).scheduled()).toContain('sandbox-adyen-webhooks');
   });
 
   it('runs no sandbox sender where the sandbox is off', async () => {
@@ -137,7 +137,7 @@ describe("sandbox Adyen face's webhooks with no receiver", () => {
     const port = (sink.address() as AddressInfo).port;
     const other = await startTestApp({ env: { SANDBOX_ADYEN_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks` } });
     try {
-      const webhooks = other.app.get(SandboxAdyenWebhooks);
+      const webhooks = other.sandbox.get(SandboxAdyenWebhooks);
       await webhooks.enqueue('k2', authorisation('PSP0000000000002', 'pay_2'));
       await webhooks.deliverDue();
       const r = await until(

@@ -13,48 +13,52 @@ describe('sandbox: test clock and bank API', () => {
   afterAll(() => t.close());
 
   it('shows the clock and moves it day by day', async () => {
-    const before = await http(t.url, 'GET', '/sandbox/clock');
+    const before = await http(t.sandboxUrl, 'GET', '/sandbox/clock');
     expect(before.status).toBe(200);
     expect(before.body).toEqual({ now: expect.stringMatching(/Z$/), today: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
-    const moved = await http(t.url, 'POST', '/sandbox/clock/advance', { days: 2 });
+    const moved = await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 2 });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ today: addDays(before.body.today, 2), daysAdvanced: 2 });
     expect(Date.parse(moved.body.now) - Date.parse(before.body.now)).toBeGreaterThanOrEqual(2 * 86_400_000);
     expect(await t.sql('SELECT offset_ms::bigint::text AS ms FROM platform_clock')).toEqual([{ ms: String(2 * 86_400_000) }]);
     for (const days of [0, -1, 1.5, 401, 'x']) {
-      const r = await http(t.url, 'POST', '/sandbox/clock/advance', { days });
+      const r = await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days });
       expect({ days, status: r.status, error: r.body.error }).toEqual({ days, status: 400, error: 'validation_error' });
     }
   });
 
   it('answers its bank API only with the provider key', async () => {
-    const none = await http(t.url, 'GET', '/sandbox/bank/recurrences/anything');
+    const none = await http(t.sandboxUrl, 'GET', '/sandbox/bank/recurrences/anything');
     expect(none.status).toBe(401);
     expect(none.body.error).toBe('invalid_provider_key');
-    const wrong = await http(t.url, 'POST', '/sandbox/bank/billings/batch', { billings: [] }, { 'x-provider-key': 'x'.repeat(43) });
+    const wrong = await http(t.sandboxUrl, 'POST', '/sandbox/bank/billings/batch', { billings: [] }, { 'x-provider-key': 'x'.repeat(43) });
     expect(wrong.status).toBe(401);
   });
 
   it('shows a not-found page for an unknown authorization', async () => {
-    const r = await fetch(`${t.url}/sandbox/bank/authorize/nope`);
+    const r = await fetch(`${t.sandboxUrl}/sandbox/bank/authorize/nope`);
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toContain('text/html');
   });
 });
 
 describe('sandbox disabled', () => {
-  it('needs PROVIDER_URL when the sandbox is off', () => {
-    expect(() => loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'test', DATA_DIR: '/tmp/pp-sandbox-cfg', SANDBOX_ENABLED: 'false' })).toThrow(
-      ConfigValidationError,
-    );
-    try {
-      loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'test', DATA_DIR: '/tmp/pp-sandbox-cfg', SANDBOX_ENABLED: 'false' });
-    } catch (e) {
-      expect((e as ConfigValidationError).problems.join('\n')).toMatch(/PROVIDER_URL is required/);
-    }
+  it('the service needs PROVIDER_URL in production unless a sandbox is configured (SANDBOX_URL)', () => {
+    const env = { NODE_ENV: 'production', DATA_DIR: '/tmp/pp-sandbox-cfg' };
+    expect(() => loadConfig(CONFIG_SECTIONS, env)).toThrow(ConfigValidationError);
+    const problems = (withSandbox?: string) => {
+      try {
+        loadConfig(CONFIG_SECTIONS, { ...env, ...(withSandbox ? { SANDBOX_URL: withSandbox } : {}) });
+        return '';
+      } catch (e) {
+        return (e as ConfigValidationError).problems.join('\n');
+      }
+    };
+    expect(problems()).toMatch(/PROVIDER_URL is required/);
+    expect(problems('http://sandbox.staging.internal:3001')).not.toMatch(/PROVIDER_URL is required/);
   });
 
-  it('refuses every sandbox route, the clock included', async () => {
+  it('the sandbox app refuses every route when off (the clock included); the service has none of them', async () => {
     const t = await startTestApp({ env: { ...QUIET, SANDBOX_ENABLED: 'false', PROVIDER_URL: 'http://127.0.0.1:9/bank' } });
     try {
       for (const [method, path, body] of [
@@ -64,8 +68,9 @@ describe('sandbox disabled', () => {
         ['POST', '/sandbox/recurrences/x/approve'],
         ['GET', '/sandbox/bank/recurrences/x'],
       ] as [string, string, unknown?][]) {
-        const r = await http(t.url, method, path, body);
+        const r = await http(t.sandboxUrl, method, path, body);
         expect({ path, status: r.status, error: r.body?.error }).toEqual({ path, status: 404, error: 'sandbox_disabled' });
+        expect((await http(t.url, method, path, body)).body?.error).toBe('route_not_found');
       }
       expect(await t.sql('SELECT count(*)::int AS n FROM platform_clock')).toEqual([{ n: 0 }]);
     } finally {

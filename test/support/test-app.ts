@@ -5,9 +5,15 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
+import { createServer } from 'node:net';
 import { createApp } from '../../src/app.factory';
+import { SANDBOX_CONFIG_SECTIONS } from '../../sandbox/src/config.sections';
+import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
+import { createSandboxApp } from '../../sandbox/src/sandbox-app.factory';
+import { sandboxEnv } from '../../sandbox/src/sandbox-env';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
 import { loadConfig } from '../../src/platform/config/config';
+import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { DatabaseLifecycle } from '../../src/platform/database/database.lifecycle';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
@@ -47,12 +53,19 @@ export async function freshDatabase(prefix = 't'): Promise<{ url: string; name: 
 export interface TestApp {
   app: NestFastifyApplication;
   url: string;
+  /** The sandbox app, its own Nest application on its own port (same database, its own schema). */
+  sandbox: NestFastifyApplication;
+  sandboxUrl: string;
   databaseUrl: string;
   dataDir: string;
   adminKey: string;
+  /** Moves both apps' clocks by `ms` (no day's work runs): the sandbox's, then the service's to the same offset. */
+  advanceClock(ms: number): Promise<number>;
+  /** The sandbox's test clock route: `days` days, each running the service's and the sandbox's day. */
+  advanceDays(days: number): Promise<void>;
   /** Every log line written so far, as text. */
   logs(): string;
-  /** Plain SQL against the app's database (for assertions only). */
+  /** Plain SQL against the app's database (for assertions only); the sandbox's schema is on its search path. */
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -65,7 +78,23 @@ export interface TestAppOptions {
   noWait?: boolean;
 }
 
-/** Boots the real application in this process, on a random port, against a fresh database. */
+/** A port nothing listens on now (the service's, which the sandbox must know before it boots). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as import('node:net').AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Boots the real service and the sandbox app in this process, each its own Nest application on
+ * its own port, against a fresh database (the sandbox in its own schema): they reach each other
+ * only over HTTP, as `npm start` runs them.
+ */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const db = opts.databaseUrl ? null : await freshDatabase();
   const databaseUrl = opts.databaseUrl ?? db!.url;
@@ -92,21 +121,39 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000',
     ...opts.env,
   };
-  const config = loadConfig(CONFIG_SECTIONS, env);
+  const servicePort = await freePort();
+  const sandboxConfig = loadConfig(
+    SANDBOX_CONFIG_SECTIONS,
+    sandboxEnv({ SANDBOX_PSP_PORT: '0', ...env, SANDBOX_PORT: '3001', SANDBOX_SERVICE_URL: `http://127.0.0.1:${servicePort}` }),
+  );
+  const sandbox = await createSandboxApp(sandboxConfig, { logDestination: sink });
+  await sandbox.listen(0, '127.0.0.1');
+  const sandboxUrl = `http://127.0.0.1:${(sandbox.getHttpServer().address() as import('node:net').AddressInfo).port}`;
+  const pspUrl = sandbox.get(SandboxPspServer).url();
+  const config = loadConfig(CONFIG_SECTIONS, { SANDBOX_URL: sandboxUrl, ...(pspUrl ? { SANDBOX_PSP_URL: pspUrl } : {}), ...env });
   const app = await createApp(config, { logDestination: sink });
-  await app.listen(0, '127.0.0.1');
-  const addr = app.getHttpServer().address() as import('node:net').AddressInfo;
-  const url = `http://127.0.0.1:${addr.port}`;
-  if (!opts.noWait) await app.get(DatabaseLifecycle).whenReady();
-  const pg = new Client({ connectionString: databaseUrl });
+  await app.listen(servicePort, '127.0.0.1');
+  const url = `http://127.0.0.1:${servicePort}`;
+  if (!opts.noWait) await Promise.all([app.get(DatabaseLifecycle).whenReady(), sandbox.get(DatabaseLifecycle).whenReady()]);
+  const pg = new Client({ connectionString: databaseUrl, options: '-c search_path=public,sandbox' });
   let pgConnected = false;
   return {
     app,
     url,
+    sandbox,
+    sandboxUrl,
     databaseUrl,
     dataDir,
     adminKey: TEST_ADMIN_KEY,
     logs: () => captured,
+    async advanceClock(ms) {
+      const offset = await sandbox.get(ClockSync).advance(ms);
+      return app.get(ClockSync).set(offset);
+    },
+    async advanceDays(days) {
+      const r = await http(sandboxUrl, 'POST', '/sandbox/clock/advance', { days });
+      if (r.status !== 200) throw new Error(`the test clock did not advance: ${r.status} ${r.text}`);
+    },
     async sql(text, params) {
       if (!pgConnected) {
         await pg.connect();
@@ -117,6 +164,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     async close() {
       if (pgConnected) await pg.end().catch(() => undefined);
       await app.close();
+      await sandbox.close();
       await db?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

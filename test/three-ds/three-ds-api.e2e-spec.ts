@@ -203,7 +203,7 @@ describe('3DS API', () => {
   it('the sandbox 3DS server does not answer outside sandbox mode', async () => {
     const off = await startCardsApp({ SANDBOX_ENABLED: 'false', PROVIDER_URL: 'http://127.0.0.1:9/bank' });
     try {
-      expect((await http(off.t.url, 'POST', '/sandbox/three-ds/setup', {})).status).toBe(404);
+      expect((await http(off.t.sandboxUrl, 'POST', '/sandbox/three-ds/setup', {})).status).toBe(404);
       const token = await initialize(off);
       const s = await setup(off, { token, cardNumber: '4000000000002701' });
       expect(s.status).toBe(500);

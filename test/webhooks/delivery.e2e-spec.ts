@@ -201,7 +201,7 @@ describe('webhook deliveries over real HTTP', () => {
 
     await new Promise((r) => setTimeout(r, 200));
     expect(rx.received).toHaveLength(1);
-    await t.app.get(ClockSync).advance(121000);
+    await t.advanceClock(121000);
     await waitFor('the retry', () => allDelivered(t, tenant, 1));
     expect(rx.received).toHaveLength(2);
     expect(rx.received[1].body).toBe(rx.received[0].body);
@@ -221,7 +221,7 @@ describe('webhook deliveries over real HTTP', () => {
     await publish(t, [acquiringEvent(tenant, 1)]);
     await waitFor('the delivery in flight', () => rx.received.length === 1);
     // the lease (timeout 1 s + margin 0.5 s) is still running in real time; the test clock passes it by a day
-    await t.app.get(ClockSync).advance(24 * HOUR);
+    await t.advanceClock(24 * HOUR);
     await new Promise((r) => setTimeout(r, 300)); // ~15 claim polls
     release();
     await waitFor('delivered', () => allDelivered(t, tenant, 1));
@@ -298,7 +298,7 @@ describe('secret and key rotation', () => {
       valid: true,
     });
 
-    await t.app.get(ClockSync).advance(24 * HOUR + 1000);
+    await t.advanceClock(24 * HOUR + 1000);
     expect((await endpoints(t).getAcquiring(tenant)).previousSecretExpiresAt).toBeNull();
     await publish(t, [acquiringEvent(tenant, 2)]);
     await waitFor('delivery after the grace period', () => rx.received.length === 2);
@@ -327,7 +327,7 @@ describe('secret and key rotation', () => {
     expect(openSealed(during, first.encryptionKey).idTx).toBe('RR00000001');
     expect(() => openSealed(during, second.encryptionKey)).toThrow();
 
-    await t.app.get(ClockSync).advance(24 * HOUR + 1000);
+    await t.advanceClock(24 * HOUR + 1000);
     expect(await endpoints(t).getPixAutomatic(tenant)).toMatchObject({ previousKeyId: null, sealingKeyId: second.keyId });
     await publish(t, [pixEvent(tenant, 2)]);
     await waitFor('delivery after the grace period', () => rx.received.length === n + 2);

@@ -24,7 +24,22 @@ export class ClockSync {
     }
   }
 
-  /** Moves the clock forward by `ms` for every replica (sandbox mode only; the caller checks). */
+  /**
+   * Sets the offset to `ms` for every replica (the test clock only; the caller checks): absolute,
+   * so a day the sandbox app sends twice moves the service's time once.
+   */
+  async set(ms: number): Promise<number> {
+    await sql.rows(
+      this.ds,
+      `INSERT INTO platform_clock (id, offset_ms) VALUES (1, $1)
+       ON CONFLICT (id) DO UPDATE SET offset_ms = EXCLUDED.offset_ms`,
+      [ms],
+    );
+    (this.clock as SystemClock).setOffset(ms);
+    return ms;
+  }
+
+  /** Moves the clock forward by `ms` for every replica (the test clock only; the caller checks). */
   async advance(ms: number): Promise<number> {
     const rows = await sql.rows(
       this.ds,

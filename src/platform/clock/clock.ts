@@ -56,6 +56,15 @@ export class SystemClock extends Clock {
 export type DayPassedHandler = (day: string) => Promise<void>;
 
 /**
+ * A day's work in two halves around the bank's and acquirer's: handlers ordered below this run at
+ * the day's start (the billing engine sends the day's billings), the others at its end (checks of
+ * what the bank settled, link expiry). The sandbox app runs its own day between the two halves
+ * the service runs (`POST /test-clock/days`).
+ */
+export const DAY_END_ORDER = 100;
+export type DayPhase = 'start' | 'end';
+
+/**
  * Subscribers to "a day passed". The clock lives in the kernel; features register here, so
  * the sandbox never imports a feature module and no feature imports the sandbox.
  */
@@ -67,8 +76,13 @@ export class DayPassedSignal {
     this.handlers.sort((a, b) => a.order - b.order);
   }
 
-  async raise(day: string): Promise<void> {
-    for (const h of this.handlers) await h.run(day);
+  /** Runs the day's handlers in order: all of them, or one half (`DAY_END_ORDER`). */
+  async raise(day: string, phase?: DayPhase): Promise<void> {
+    for (const h of this.handlers) {
+      if (phase === 'start' && h.order >= DAY_END_ORDER) continue;
+      if (phase === 'end' && h.order < DAY_END_ORDER) continue;
+      await h.run(day);
+    }
   }
 
   names(): string[] {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type RuntimeEnv = 'development' | 'test' | 'production';
@@ -128,20 +128,55 @@ export class DevSecretStore {
 
   constructor(private readonly file: string) {}
 
+  /**
+   * The named secret, made on first use. The service and the sandbox app read the same file (the
+   * sandbox must know the PROVIDER_API_KEY the service sends), and `npm start` boots them at
+   * once: a miss is settled under a lock file, re-reading the file inside it, so the two
+   * processes never make two different values of one secret.
+   */
   get(name: string, bytes: number): string {
-    const all = this.load();
-    if (!all[name]) {
-      all[name] = randomBytes(bytes).toString('base64url');
-      mkdirSync(dirname(this.file), { recursive: true });
-      writeFileSync(this.file, JSON.stringify(all, null, 2), { mode: 0o600 });
+    const known = this.load()[name];
+    if (known) return known;
+    mkdirSync(dirname(this.file), { recursive: true });
+    return this.locked(() => {
+      const all = (this.cache = this.read());
+      if (!all[name]) {
+        all[name] = randomBytes(bytes).toString('base64url');
+        const tmp = `${this.file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(all, null, 2), { mode: 0o600 });
+        renameSync(tmp, this.file);
+      }
+      return all[name];
+    });
+  }
+
+  private locked<T>(fn: () => T): T {
+    const lock = `${this.file}.lock`;
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      try {
+        closeSync(openSync(lock, 'wx'));
+        break;
+      } catch (e: any) {
+        if (e?.code !== 'EEXIST') throw e;
+        // a lock older than the deadline was left by a process that died holding it
+        if (Date.now() > deadline) rmSync(lock, { force: true });
+        else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      }
     }
-    return all[name];
+    try {
+      return fn();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+
+  private read(): Record<string, string> {
+    return existsSync(this.file) ? JSON.parse(readFileSync(this.file, 'utf8')) : {};
   }
 
   private load(): Record<string, string> {
-    if (this.cache) return this.cache;
-    this.cache = existsSync(this.file) ? JSON.parse(readFileSync(this.file, 'utf8')) : {};
-    return this.cache!;
+    return (this.cache ??= this.read());
   }
 }
 

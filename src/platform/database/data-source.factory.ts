@@ -5,11 +5,25 @@ import { registeredEntities } from './entity-registry';
 import { GuardedPgClient } from './pg-client';
 import { bindSqlPool } from './sql';
 
-/** Where the migrations live, compiled (dist) or as sources (tests, ts-node). */
-export function migrationsGlob(): string {
+/**
+ * Which part of a database an app owns: its migrations folder (relative to the repository root,
+ * compiled or not) and, for an app that shares a database with another, its own schema. The
+ * service owns `public` and `migrations/`; the sandbox app owns the `sandbox` schema and
+ * `sandbox/migrations/`, so the two can share one PostgreSQL database without a shared table.
+ */
+export interface DatabaseLayout {
+  migrationsDir: string;
+  /** Unset: `public`. Set: created if missing, and every connection's search_path. */
+  schema?: string;
+}
+
+export const SERVICE_DATABASE: DatabaseLayout = { migrationsDir: 'migrations' };
+
+/** Where an app's migrations live, compiled (dist) or as sources (tests, ts-node). */
+export function migrationsGlob(layout: DatabaseLayout = SERVICE_DATABASE): string {
   const compiled = __filename.endsWith('.js');
   const root = join(__dirname, '..', '..', '..');
-  return join(root, 'migrations', compiled ? '*.js' : '*.ts');
+  return join(root, layout.migrationsDir, compiled ? '*.js' : '*.ts');
 }
 
 /**
@@ -28,6 +42,7 @@ export interface DatabaseSettings {
   /** Connections of the SQL pool (DB_POOL_SIZE). */
   poolSize?: number;
   statementTimeoutMs?: number;
+  layout?: DatabaseLayout;
 }
 
 /**
@@ -37,8 +52,9 @@ export interface DatabaseSettings {
  * retries with backoff. Every client is a `GuardedPgClient`, so a connection lost while it is
  * checked out fails its unit of work instead of the process.
  */
-export function connectionSettings(url: string, poolSize: number, statementTimeoutMs = 15000): PoolConfig {
+export function connectionSettings(url: string, poolSize: number, statementTimeoutMs = 15000, schema?: string): PoolConfig {
   return {
+    ...(schema ? { options: `-c search_path=${schema},public` } : {}),
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 3000,
@@ -50,13 +66,19 @@ export function connectionSettings(url: string, poolSize: number, statementTimeo
   };
 }
 
-export function dataSourceOptions(url: string, poolSize = DATA_SOURCE_POOL_SIZE, statementTimeoutMs = 15000): DataSourceOptions {
-  const { connectionString, ...extra } = connectionSettings(url, poolSize, statementTimeoutMs);
+export function dataSourceOptions(
+  url: string,
+  poolSize = DATA_SOURCE_POOL_SIZE,
+  statementTimeoutMs = 15000,
+  layout: DatabaseLayout = SERVICE_DATABASE,
+): DataSourceOptions {
+  const { connectionString, ...extra } = connectionSettings(url, poolSize, statementTimeoutMs, layout.schema);
   return {
     type: 'postgres',
     url: connectionString,
+    ...(layout.schema ? { schema: layout.schema } : {}),
     entities: registeredEntities(),
-    migrations: [migrationsGlob()],
+    migrations: [migrationsGlob(layout)],
     migrationsTableName: 'typeorm_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
@@ -71,7 +93,8 @@ export function dataSourceOptions(url: string, poolSize = DATA_SOURCE_POOL_SIZE,
  * pool connects on first use and is ended by `closeSqlPool(ds)`.
  */
 export function openDatabase(s: DatabaseSettings): DataSource {
-  const ds = new DataSource(dataSourceOptions(s.url, DATA_SOURCE_POOL_SIZE, s.statementTimeoutMs));
-  bindSqlPool(ds, new Pool(connectionSettings(s.url, s.poolSize ?? 10, s.statementTimeoutMs)));
+  const layout = s.layout ?? SERVICE_DATABASE;
+  const ds = new DataSource(dataSourceOptions(s.url, DATA_SOURCE_POOL_SIZE, s.statementTimeoutMs, layout));
+  bindSqlPool(ds, new Pool(connectionSettings(s.url, s.poolSize ?? 10, s.statementTimeoutMs, layout.schema)));
   return ds;
 }

@@ -44,6 +44,9 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, BeforeApplicat
       try {
         if (!this.ds.isInitialized) await this.ds.initialize();
         await rows(this.ds, 'SELECT 1'); // the SQL pool reaches the database too
+        // an app that owns a schema of a shared database makes it before its migrations table
+        const schema = (this.ds.options as { schema?: string }).schema;
+        if (schema) await rows(this.ds, `CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         const applied = await runMigrationsLocked(this.ds);
         if (applied.length) this.logger.log(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
         this.state.markReady();

@@ -21,7 +21,7 @@ import {
 } from 'class-validator';
 import { NestedArray, NestedObject } from '../../common/dto/nested';
 import { CreateRecurrenceDto } from '../../pix-automatic/dto/recurrence.dto';
-import { BankRecurrenceRequestDto } from '../../sandbox/bank/bank-api.dto';
+import { BankRecurrenceRequestDto } from '../../../sandbox/src/bank/bank-api.dto';
 import { memoizeValidationMetadata } from './validation-metadata';
 import { ValidationAcceptance } from './validation-acceptance';
 

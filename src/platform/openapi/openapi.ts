@@ -8,13 +8,22 @@ const COMMON_ERRORS: Record<string, string> = {
   '503': 'The database or another dependency is unavailable; retry shortly',
 };
 
-export function buildOpenApiDocument(app: INestApplication, publicUrl: string): OpenAPIObject {
+export interface DocumentFace {
+  title: string;
+  description: string;
+}
+
+export const SERVICE_DOCUMENT: DocumentFace = {
+  title: 'Payments Platform API',
+  description:
+    'Access credentials and bearer tokens, automatic recurring Pix debit, payment links with a hosted checkout, hosted card tokenization, 3DS and outbound webhooks. ' +
+    'Every error answers the envelope `{statusCode, error, message, requestId, details?, ip?}`. `/v1` routes pass, in order: IP allow-list, bearer token, rate limit (100/min per tenant by default), validation, idempotency.',
+};
+
+export function buildOpenApiDocument(app: INestApplication, publicUrl: string, face: DocumentFace = SERVICE_DOCUMENT): OpenAPIObject {
   const config = new DocumentBuilder()
-    .setTitle('Payments Platform API')
-    .setDescription(
-      'Access credentials and bearer tokens, automatic recurring Pix debit, payment links with a hosted checkout, hosted card tokenization, 3DS and outbound webhooks. ' +
-        'Every error answers the envelope `{statusCode, error, message, requestId, details?, ip?}`. `/v1` routes pass, in order: IP allow-list, bearer token, rate limit (100/min per tenant by default), validation, idempotency.',
-    )
+    .setTitle(face.title)
+    .setDescription(face.description)
     .setVersion('1.0.0')
     .setLicense('Proprietary', 'https://example.com/license')
     .setContact('Payments Platform team', 'https://example.com/support', 'support@example.com')

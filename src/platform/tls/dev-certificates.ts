@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The development PKI of the sandbox PSP's mutual TLS: one CA, a server and a client certificate. */
@@ -93,9 +93,16 @@ export function ensureDevCertificates(dir: string): DevCertificates {
     };
     leaf('server', 'localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n');
     leaf('client', 'sandbox-psp-client', 'extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature\n');
-    mkdirSync(target, { recursive: true, mode: 0o700 });
-    for (const f of FILES) renameSync(join(tmp, f), join(target, f));
     // the CA key is not kept: nothing else is ever signed with it
+    for (const f of readdirSync(tmp)) if (!(FILES as readonly string[]).includes(f)) rmSync(join(tmp, f));
+    chmodSync(tmp, 0o700);
+    // One rename of the whole folder: the service and the sandbox app may both make a PKI at
+    // once on a new DATA_DIR; the first rename wins and the other reads the winner's files.
+    try {
+      renameSync(tmp, target);
+    } catch (e) {
+      if (!FILES.every((f) => existsSync(join(target, f)))) throw e;
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -4,7 +4,6 @@ import { CardCharges } from './card-charges';
 import { AcquirerEvents } from './acquirer-events';
 import { AcquirerEventsController, RawBodyCapture } from './acquirer-events.controller';
 import { HttpAcquirer } from './http-acquirer';
-import { SelfOrigin } from '../../platform/http/self-origin';
 import { AcquirerConfig } from './acquirer.config';
 import { AdyenAcquirer } from './adyen/adyen-acquirer';
 import { AdyenBoletos } from './adyen/adyen-boletos';
@@ -21,7 +20,6 @@ import { AdyenStore } from './adyen/adyen-store';
 @Module({
   controllers: [AcquirerEventsController],
   providers: [
-    SelfOrigin,
     HttpAcquirer,
     AdyenStore,
     AdyenCheckoutClient,
@@ -36,6 +34,6 @@ import { AdyenStore } from './adyen/adyen-store';
     RawBodyCapture,
     CardCharges,
   ],
-  exports: [AcquirerPort, SelfOrigin, AcquirerEvents, CardCharges, AdyenCheckoutClient, AdyenStore],
+  exports: [AcquirerPort, AcquirerEvents, CardCharges, AdyenCheckoutClient, AdyenStore],
 })
 export class AcquirerModule {}

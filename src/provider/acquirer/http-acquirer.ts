@@ -13,10 +13,10 @@ import {
 } from '../acquirer.port';
 import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
 import { AcquirerConfig } from './acquirer.config';
-import { SelfOrigin } from '../../platform/http/self-origin';
+import { SandboxUrlConfig } from '../sandbox-url.config';
 import type { CardRefundAnswer, CardRefundCall } from '../../common/protocols/acquirer-refunds';
 
-/** Path of the in-process sandbox acquirer under this service's own origin. */
+/** Path of the sandbox acquirer under the sandbox app's origin (SANDBOX_URL). */
 export const SANDBOX_ACQUIRER_PATH = '/sandbox/acquirer';
 
 /**
@@ -31,14 +31,14 @@ export class HttpAcquirer extends AcquirerPort {
   constructor(
     private readonly config: AcquirerConfig,
     private readonly breakers: BreakerRegistry,
-    private readonly self: SelfOrigin,
+    private readonly sandbox: SandboxUrlConfig,
   ) {
     super();
   }
 
   /** Resolved on first use: the default needs the listening socket. */
   baseUrl(): string {
-    return this.config.url ?? `${this.self.get()}${SANDBOX_ACQUIRER_PATH}`;
+    return this.config.url ?? this.sandbox.at(SANDBOX_ACQUIRER_PATH);
   }
 
   private client(): ResilientHttp {

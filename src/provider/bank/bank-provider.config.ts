@@ -1,3 +1,4 @@
+import { sandboxUrlOf } from '../sandbox-url.config';
 import { defineConfig } from '../../platform/config/config';
 import { BreakerSettings, readBreakerSettings } from '../../platform/resilience/breaker-settings';
 
@@ -21,11 +22,8 @@ export class BankProviderConfig {
 
 export const bankProviderConfig = defineConfig(BankProviderConfig, (env) => {
   const url = env.url('PROVIDER_URL');
-  const sandboxEnabled = env.bool('SANDBOX_ENABLED', env.runtime !== 'production');
-  if (!url && !sandboxEnabled) {
-    env.problems.push(
-      'PROVIDER_URL is required when the sandbox is disabled (SANDBOX_ENABLED=false): the default provider is the sandbox bank',
-    );
+  if (!url && !sandboxUrlOf(env)) {
+    env.problems.push('PROVIDER_URL is required when no sandbox is configured (SANDBOX_URL): the default provider is the sandbox bank');
   }
   const delays = env.list('PROVIDER_RETRY_DELAYS_MS', ['1000', '3000', '9000']);
   const retryDelaysMs: number[] = [];

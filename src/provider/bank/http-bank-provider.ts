@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
 import { ResilientHttp } from '../../platform/http/resilient-http';
 import { BankProviderConfig } from './bank-provider.config';
@@ -13,7 +12,7 @@ import {
   BankRecurrenceStatus,
 } from './bank-provider.port';
 import { PROVIDER_KEY_HEADER } from '../../common/protocols/provider-events';
-import { selfOrigin as selfOriginOf } from '../../platform/http/self-origin';
+import { SandboxUrlConfig } from '../sandbox-url.config';
 
 /**
  * The banking provider over HTTP: one opossum breaker per operation (`bank.<operation>` in
@@ -28,15 +27,15 @@ export class HttpBankProvider extends BankProvider {
   constructor(
     private readonly config: BankProviderConfig,
     private readonly breakers: BreakerRegistry,
-    private readonly adapterHost: HttpAdapterHost,
+    private readonly sandbox: SandboxUrlConfig,
   ) {
     super();
   }
 
-  /** Built on first use: the default base URL is this server's own address, known after listen. */
+  /** Built on first use: the default base URL is the sandbox app's bank (SANDBOX_URL). */
   private http(): ResilientHttp {
     if (!this.client) {
-      const baseUrl = this.config.url ?? `${selfOriginOf(this.adapterHost)}/sandbox/bank`;
+      const baseUrl = this.config.url ?? this.sandbox.at('/sandbox/bank');
       this.client = new ResilientHttp(
         'bank',
         {

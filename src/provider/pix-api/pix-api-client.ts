@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlatformConfig } from '../../platform/config/platform.config';
-import { LocalEndpoints, SANDBOX_PSP_ENDPOINT } from '../../platform/http/local-endpoints';
+import { SandboxUrlConfig } from '../sandbox-url.config';
 import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
 import { ensureDevCertificates } from '../../platform/tls/dev-certificates';
 import { BankProviderConfig } from '../bank/bank-provider.config';
@@ -87,7 +87,7 @@ export class PixApiClient {
     private readonly config: PixApiConfig,
     private readonly provider: BankProviderConfig,
     private readonly platform: PlatformConfig,
-    private readonly endpoints: LocalEndpoints,
+    private readonly sandbox: SandboxUrlConfig,
     private readonly breakers: BreakerRegistry,
   ) {}
 
@@ -165,7 +165,8 @@ export class PixApiClient {
 
   private connect(): Promise<{ http: ResilientHttp; tokens: ResilientHttp }> {
     this.api ??= (async () => {
-      const baseUrl = this.config.url ?? (await this.endpoints.whenSet(SANDBOX_PSP_ENDPOINT));
+      const baseUrl = this.config.url ?? this.sandbox.pspUrl;
+      if (!baseUrl) throw new Error('PIX_API_URL is unset and no sandbox is configured (SANDBOX_URL)');
       const tokenUrl = this.config.tokenUrl ?? `${baseUrl}/oauth/token`;
       const tls = this.config.url
         ? {

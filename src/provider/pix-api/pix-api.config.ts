@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '../../platform/config/config';
+import { sandboxUrlOf } from '../sandbox-url.config';
 
 /** The receiver's Pix key (chave) at the sandbox PSP when PIX_API_PIX_KEY is unset: a random key (EVP). */
 export const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
@@ -56,7 +57,7 @@ export class PixApiConfig {
 export const pixApiConfig = defineConfig(PixApiConfig, (env) => {
   const enabled = env.oneOf('BANK_PROVIDER', ['service', 'pix-api'] as const, 'service') === 'pix-api';
   const url = env.url('PIX_API_URL', undefined, ['https:'])?.replace(/\/+$/, '');
-  const sandboxEnabled = env.bool('SANDBOX_ENABLED', env.runtime !== 'production');
+  const sandbox = sandboxUrlOf(env);
   const file = (name: string): string | undefined => {
     const v = env.str(name);
     if (v !== undefined && !existsSync(v)) env.problems.push(`${name} names a file that does not exist: ${v}`);
@@ -71,8 +72,8 @@ export const pixApiConfig = defineConfig(PixApiConfig, (env) => {
         'PIX_API_CERT_FILE and PIX_API_KEY_FILE are required with PIX_API_URL: PSPs accept API Pix calls over mutual TLS only',
       );
   }
-  if (enabled && !url && !sandboxEnabled)
-    env.problems.push('PIX_API_URL is required with BANK_PROVIDER=pix-api when the sandbox is disabled (SANDBOX_ENABLED=false)');
+  if (enabled && !url && !sandbox)
+    env.problems.push('PIX_API_URL is required with BANK_PROVIDER=pix-api when no sandbox is configured (SANDBOX_URL)');
   return {
     enabled,
     url,

@@ -101,4 +101,4 @@ export function hasControl(v: unknown): boolean {
 }
 
 /** mulberry32, the sandbox's seeded PRNG: a run is reproducible from its seed. */
-export { seededRandom as prng } from '../../../src/sandbox/bank/bank-rules';
+export { seededRandom as prng } from '../../../sandbox/src/bank/bank-rules';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BreakerRegistry } from '../../../platform/resilience/breaker-registry';
 import { ResilientHttp } from '../../../platform/http/resilient-http';
-import { SelfOrigin } from '../../../platform/http/self-origin';
+import { SandboxUrlConfig } from '../../sandbox-url.config';
 import { AcquirerConfig } from '../acquirer.config';
 import { AdyenConfig, SANDBOX_ADYEN_CHECKOUT_PATH } from './adyen.config';
 
@@ -20,7 +20,7 @@ export class AdyenCheckoutClient {
     readonly config: AdyenConfig,
     private readonly acquirer: AcquirerConfig,
     private readonly breakers: BreakerRegistry,
-    private readonly self: SelfOrigin,
+    private readonly sandbox: SandboxUrlConfig,
   ) {}
 
   /** A POST; with an idempotency key it is retried on 5xx and timeouts (Adyen answers a repeat with the first answer). */
@@ -39,7 +39,7 @@ export class AdyenCheckoutClient {
     this.http ??= new ResilientHttp(
       'acquirer',
       {
-        baseUrl: this.config.checkoutUrl ?? `${this.self.get()}${SANDBOX_ADYEN_CHECKOUT_PATH}`,
+        baseUrl: this.config.checkoutUrl ?? this.sandbox.at(SANDBOX_ADYEN_CHECKOUT_PATH),
         timeoutMs: this.acquirer.timeoutMs,
         retryDelaysMs: this.acquirer.retryDelaysMs,
         breaker: this.acquirer.breaker,

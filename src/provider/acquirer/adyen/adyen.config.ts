@@ -1,7 +1,8 @@
 import { acquirerProviderOf } from '../../../common/protocols/acquirer-provider';
 import { defineConfig } from '../../../platform/config/config';
+import { sandboxUrlOf } from '../../sandbox-url.config';
 
-/** Path of the sandbox's Adyen face under this service's own origin (Checkout v72). */
+/** Path of the sandbox's Adyen face under the sandbox app's origin (Checkout v72). */
 export const SANDBOX_ADYEN_CHECKOUT_PATH = '/sandbox/adyen/checkout/v72';
 
 /**
@@ -33,8 +34,10 @@ export const adyenConfig = defineConfig(AdyenConfig, (env) => {
   const needed = adyen || env.runtime !== 'production';
   const secret = (name: string, minLength: number) => (needed ? env.secret(name, { minLength }) : (env.raw(name) ?? ''));
   const checkoutUrl = env.url('ADYEN_CHECKOUT_URL');
-  if (adyen && !checkoutUrl && !env.bool('SANDBOX_ENABLED', env.runtime !== 'production'))
-    env.problems.push("ADYEN_CHECKOUT_URL is required when the sandbox is disabled: the default is the sandbox's Adyen face");
+  if (adyen && !checkoutUrl && !sandboxUrlOf(env))
+    env.problems.push(
+      "ADYEN_CHECKOUT_URL is required when no sandbox is configured (SANDBOX_URL): the default is the sandbox's Adyen face",
+    );
   return {
     checkoutUrl,
     apiKey: secret('ADYEN_API_KEY', 24),

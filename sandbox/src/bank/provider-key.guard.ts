@@ -1,0 +1,20 @@
+import { timingSafeEqual } from 'node:crypto';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { PROVIDER_KEY_HEADER } from '../../../src/common/protocols/provider-events';
+import { SandboxConfig } from '../sandbox.config';
+import { SandboxErrors } from '../sandbox.errors';
+
+/** The bank's API answers only the holder of the shared key (the service's PROVIDER_API_KEY). */
+@Injectable()
+export class ProviderKeyGuard implements CanActivate {
+  constructor(private readonly config: SandboxConfig) {}
+
+  canActivate(ctx: ExecutionContext): boolean {
+    const given = Buffer.from(String(ctx.switchToHttp().getRequest().headers[PROVIDER_KEY_HEADER] ?? ''));
+    const expected = Buffer.from(this.config.apiKey);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw SandboxErrors.error('invalid_provider_key', 'Missing or wrong X-Provider-Key');
+    }
+    return true;
+  }
+}
