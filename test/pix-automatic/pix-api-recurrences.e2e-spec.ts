@@ -66,7 +66,7 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     const qr = await fetch(c.body.authorizationUrl, { redirect: 'manual' });
     expect(qr.status).toBe(302);
     expect(qr.headers.get('location')).toBe(`/sandbox/bank/authorize/${stored.id_rec}`);
-    const page = await fetch(`${t.url}${qr.headers.get('location')}`);
+    const page = await fetch(`${t.sandboxUrl}${qr.headers.get('location')}`);
     expect(await page.text()).toContain('49,90');
     const decided = await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
     expect(decided.status).toBe(200);

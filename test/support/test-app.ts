@@ -121,14 +121,23 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000',
     ...opts.env,
   };
-  const servicePort = await freePort();
+  const [servicePort, sandboxPort] = [await freePort(), await freePort()];
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const sandboxConfig = loadConfig(
     SANDBOX_CONFIG_SECTIONS,
-    sandboxEnv({ SANDBOX_PSP_PORT: '0', ...env, SANDBOX_PORT: '3001', SANDBOX_SERVICE_URL: `http://127.0.0.1:${servicePort}` }),
+    sandboxEnv({
+      SANDBOX_PSP_PORT: '0',
+      SANDBOX_PUBLIC_URL: sandboxUrl,
+      // OpenTelemetry's provider is one per process and the sandbox app registers it first here:
+      // under test both apps' spans carry the service's name (as two processes, each its own)
+      ...(env.OTEL_SERVICE_NAME ? { SANDBOX_OTEL_SERVICE_NAME: env.OTEL_SERVICE_NAME } : {}),
+      ...env,
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_SERVICE_URL: `http://127.0.0.1:${servicePort}`,
+    }),
   );
   const sandbox = await createSandboxApp(sandboxConfig, { logDestination: sink });
-  await sandbox.listen(0, '127.0.0.1');
-  const sandboxUrl = `http://127.0.0.1:${(sandbox.getHttpServer().address() as import('node:net').AddressInfo).port}`;
+  await sandbox.listen(sandboxPort, '127.0.0.1');
   const pspUrl = sandbox.get(SandboxPspServer).url();
   const config = loadConfig(CONFIG_SECTIONS, { SANDBOX_URL: sandboxUrl, ...(pspUrl ? { SANDBOX_PSP_URL: pspUrl } : {}), ...env });
   const app = await createApp(config, { logDestination: sink });

@@ -14,7 +14,7 @@ describe('3DS API', () => {
   it('frictionless success: cavv, eci 05 and dsTransactionId, then the payment with threeDsData is ACCEPTED once', async () => {
     const stored = await tokenize(c, { cardNumber: '4000000000002701' });
     const { auth, setup: s } = await authenticateCard(c, { storedCardSlug: stored.slugStoredCard });
-    expect(s.deviceDataCollectionUrl).toBe(`${c.publicUrl}/sandbox/three-ds/ddc?referenceId=${s.referenceId}`);
+    expect(s.deviceDataCollectionUrl).toBe(`${c.t.sandboxUrl}/sandbox/three-ds/ddc?referenceId=${s.referenceId}`);
     expect(s.accessToken.split('.')).toHaveLength(3);
     expect(auth.status).toBe(200);
     expect(auth.body).toMatchObject({
@@ -96,7 +96,7 @@ describe('3DS API', () => {
     expect(auth.body).toMatchObject({
       status: 'CHALLENGE',
       transStatus: 'C',
-      challengeUrl: expect.stringMatching(new RegExp(`^${c.publicUrl}/sandbox/three-ds/challenge/`)),
+      challengeUrl: expect.stringMatching(new RegExp(`^${c.t.sandboxUrl}/sandbox/three-ds/challenge/`)),
     });
     const pending = await api(c, 'POST', '/v1/acquiring/payments/3ds/challenge-result', { token, referenceId });
     expect(pending.status).toBe(409);
