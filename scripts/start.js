@@ -1,17 +1,22 @@
 #!/usr/bin/env node
-// `npm start`: compiles when the sources are newer than the build, then runs the service
-// in this process. package.json runs it as `exec node scripts/start.js`: npm passes SIGTERM and
-// SIGINT to its child, and without `exec` that child is a shell that dies and leaves the
-// service (and its embedded PostgreSQL) running on their ports.
-const { execFileSync } = require('node:child_process');
+// `npm start`: compiles when the sources are newer than the build, then runs the apps.
+// Outside production: the service and the sandbox app, each its own process (the sandbox at
+// http://127.0.0.1:3001, where the service looks by default), each with its embedded or
+// configured PostgreSQL; Ctrl-C or SIGTERM stops both, and when one stops the other is stopped.
+// With NODE_ENV=production: the service alone, in this process. `npm run sandbox`
+// (`start.js --sandbox`): the sandbox alone, in this process.
+// package.json runs it as `exec node scripts/start.js`: npm passes SIGTERM and SIGINT to its
+// child, and without `exec` that child is a shell that dies and leaves the apps running.
+const { execFileSync, spawn } = require('node:child_process');
 const { existsSync, statSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const entry = join(root, 'dist', 'src', 'main.js');
+const entries = { service: join(root, 'dist', 'src', 'main.js'), sandbox: join(root, 'dist', 'sandbox', 'src', 'main.js') };
 
 function newest(dir) {
   let t = 0;
+  if (!existsSync(dir)) return t;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
@@ -19,9 +24,32 @@ function newest(dir) {
   return t;
 }
 
-const srcTime = Math.max(newest(join(root, 'src')), newest(join(root, 'migrations')), newest(join(root, 'scripts')));
-if (!existsSync(entry) || statSync(entry).mtimeMs < srcTime) {
+const srcTime = Math.max(...['src', 'sandbox', 'migrations', 'scripts'].map((d) => newest(join(root, d))));
+const built = Object.values(entries).every((e) => existsSync(e) && statSync(e).mtimeMs >= srcTime);
+if (!built) {
   process.stderr.write('building (nest build)…\n');
   execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
 }
-require(entry);
+
+const production = (process.env.NODE_ENV ?? '').trim() === 'production';
+if (process.argv.includes('--sandbox')) require(entries.sandbox);
+else if (production) require(entries.service);
+else {
+  const children = ['service', 'sandbox'].map((name) => spawn(process.execPath, [entries[name]], { stdio: 'inherit', env: process.env }));
+  let stopping = false;
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    for (const c of children) if (c.exitCode === null) c.kill(signal);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  let exitCode = 0;
+  let left = children.length;
+  for (const c of children)
+    c.on('exit', (code, signal) => {
+      if (!stopping && (code || signal)) exitCode = code || 1;
+      stop('SIGTERM'); // one gone: the other is stopped too
+      if (--left === 0) process.exit(stopping && !exitCode ? 0 : exitCode);
+    });
+}
