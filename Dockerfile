@@ -15,7 +15,7 @@ RUN npx nest build
 # Runtime stage: production dependencies only, non-root, no build tools. The embedded
 # PostgreSQL (an optional dependency, for the two-command local default) is left out: the
 # image runs against DATABASE_URL. scripts/prune-runtime.js drops what is never loaded.
-FROM node:24-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS runtime-deps
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -24,7 +24,7 @@ COPY scripts/prune-runtime.js /tmp/prune-runtime.js
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts && node /tmp/prune-runtime.js node_modules && rm /tmp/prune-runtime.js && npm cache clean --force
 # The sandbox app for a staging environment (`docker build --target sandbox`): the kernel it
 # builds on and its own code; the service's image below has none of the sandbox's code.
-FROM deps AS sandbox
+FROM runtime-deps AS sandbox
 COPY --from=build /app/dist/src dist/src
 COPY --from=build /app/dist/sandbox dist/sandbox
 USER node
@@ -35,7 +35,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 CMD ["node", "dist/sandbox/src/main.js"]
 
 # The service (the default target: the last stage).
-FROM deps AS runtime
+FROM runtime-deps AS runtime
 COPY --from=build /app/dist/src dist/src
 COPY --from=build /app/dist/migrations dist/migrations
 COPY --from=build /app/dist/scripts dist/scripts

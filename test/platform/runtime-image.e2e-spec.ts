@@ -97,7 +97,7 @@ describe('the production install (item 10: no unused dependencies, no embedded P
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         NODE_ENV: 'production',
-        SANDBOX_ENABLED: 'true',
+        SANDBOX_URL: 'http://127.0.0.1:3001', // the edges' default party; no call is made
         LOG_LEVEL: 'warn',
       };
       for (const line of secrets.split('\n')) {

@@ -37,7 +37,7 @@ describe('npm run secrets:generate', () => {
     expect(() =>
       loadConfig(CONFIG_SECTIONS, {
         NODE_ENV: 'production',
-        SANDBOX_ENABLED: 'true',
+        SANDBOX_URL: 'http://sandbox:3001',
         DATABASE_URL: 'postgres://u:p@db:5432/payments',
         ...first,
       }),
