@@ -1,9 +1,12 @@
 import { defineConfig } from '../platform/config/config';
+import { sandboxPublicUrlOf } from '../provider/sandbox-url.config';
 import { DEFAULT_FEE_TABLE, FeeError, FeeTable, validateFeeTable } from './domain/fees';
 
 export class LinksConfig {
   /** Sandbox mode (`SANDBOX_ENABLED`): seeds merchants per tenant and shows sandbox helpers on the checkout. */
   sandbox: boolean;
+  /** Where the checkout's sandbox helpers send the payer (the sandbox's bank app): its public origin. */
+  sandboxPublicUrl: string | undefined;
   /** Fee table of merchants that have none of their own. */
   defaultFeeTable: FeeTable;
   /** Life of a Pix QR made on the checkout (capped by the link's expiresAt). */
@@ -40,6 +43,7 @@ export const linksConfig = defineConfig(LinksConfig, (env) => {
   if (/[;,'"]/.test(frameAncestors)) env.problems.push('CHECKOUT_FRAME_ANCESTORS must be space-separated origins or *');
   return {
     sandbox: env.bool('SANDBOX_ENABLED', env.runtime !== 'production'),
+    sandboxPublicUrl: sandboxPublicUrlOf(env),
     defaultFeeTable,
     pixExpiresSeconds: env.int('LINKS_PIX_EXPIRES_SECONDS', 1800, 60, 7 * 86400),
     boletoDueBusinessDays: env.int('LINKS_BOLETO_DUE_BUSINESS_DAYS', 3, 0, 40),

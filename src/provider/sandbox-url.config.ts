@@ -11,6 +11,15 @@ export function sandboxUrlOf(env: EnvReader): string | undefined {
   return env.url('SANDBOX_URL')?.replace(/\/+$/, '') ?? (env.runtime === 'production' ? undefined : 'http://127.0.0.1:3001');
 }
 
+/**
+ * The sandbox's origin as a payer's browser reaches it (SANDBOX_PUBLIC_URL, the same variable the
+ * sandbox app reads for its own pages; else SANDBOX_URL): the checkout's "pay in the bank app"
+ * links go there.
+ */
+export function sandboxPublicUrlOf(env: EnvReader): string | undefined {
+  return env.url('SANDBOX_PUBLIC_URL')?.replace(/\/+$/, '') ?? sandboxUrlOf(env)?.replace('//127.0.0.1:', '//localhost:');
+}
+
 /** Where each edge goes when its own URL is unset: the sandbox app's HTTP origin and its API Pix PSP. */
 export class SandboxUrlConfig {
   /** The sandbox app's HTTP origin (SANDBOX_URL). */

@@ -48,13 +48,13 @@ describe('links and boletos over API Pix (pix-api)', () => {
   /** What a location serves: a JWS (ES256) whose key is at its jku; answers the payload. */
   async function readLocation(url: string): Promise<any> {
     const path = new URL(url).pathname;
-    const res = await fetch(`${t.url}${path}`);
+    const res = await fetch(`${t.sandboxUrl}${path}`); // the PSP's location, served by the sandbox app
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/jose');
     const [h, p, s] = (await res.text()).split('.');
     const header = JSON.parse(Buffer.from(h, 'base64url').toString());
     expect(header.alg).toBe('ES256');
-    const jwks = await (await fetch(`${t.url}${new URL(header.jku).pathname}`)).json();
+    const jwks = await (await fetch(`${t.sandboxUrl}${new URL(header.jku).pathname}`)).json();
     const key = createPublicKey({ key: jwks.keys.find((k: any) => k.kid === header.kid), format: 'jwk' });
     expect(verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))).toBe(true);
     return JSON.parse(Buffer.from(p, 'base64url').toString());

@@ -1,4 +1,3 @@
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { BillingEngine } from '../../src/pix-automatic/engine/billing-engine';
 import { http, TestApp } from '../support/test-app';
 import { ProviderProxy } from '../support/provider-proxy';
@@ -25,7 +24,7 @@ describe('billing engine: missed cycles, retries that run out, expiry', () => {
     await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${r.recurrenceId}/approve`);
     const rec = (await t.sql('SELECT id_tx FROM pix_recurrences WHERE id = $1', [r.recurrenceId]))[0];
     // The service is "down" for 5 days: time passes, nothing runs.
-    await t.app.get(ClockSync).advance(5 * DAY_MS);
+    await t.advanceClock(5 * DAY_MS);
     await t.app.get(BillingEngine).runDay(today(t), { wait: true });
     const skipped = await t.sql('SELECT cycle, due_date::text AS due, reason FROM pix_skipped_cycles WHERE recurrence_id = $1', [
       r.recurrenceId,

@@ -51,8 +51,8 @@ describe('an answer without a body carries no JSON content type', () => {
   });
   afterAll(() => t?.close());
 
-  async function call(method: string, path: string, body?: unknown): Promise<Seen> {
-    const res = await fetch(`${t.url}${path}`, {
+  async function call(method: string, path: string, body?: unknown, base = t.url): Promise<Seen> {
+    const res = await fetch(`${base}${path}`, {
       method,
       headers: {
         ...acme.auth,
@@ -64,7 +64,7 @@ describe('an answer without a body carries no JSON content type', () => {
     return { label: `${method} ${path}`, status: res.status, type: res.headers.get('content-type') ?? undefined, text: await res.text() };
   }
 
-  it('the service: the 204s of DELETE, and every route of the app (its OpenAPI operations and the pages and sandbox routes it leaves out)', async () => {
+  it('the service: the 204s of DELETE, and every route of both apps (the OpenAPI operations, the pages, the sandbox app)', async () => {
     const seen: Seen[] = [];
     for (const domain of ['acquiring', 'pix-automatic']) {
       seen.push(await call('PUT', `/v1/banking/webhooks/${domain}`, { url: `https://merchant.example.com/${domain}` }));
@@ -72,11 +72,15 @@ describe('an answer without a body carries no JSON content type', () => {
       expect(deleted).toMatchObject({ status: 204, text: '' });
       seen.push(deleted);
     }
-    for (const r of routesOf(t.app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false }))) {
-      const path = r.path.replace(/:[^/]+/g, NOBODY).replace(/\*/g, 'x');
-      seen.push(await call(r.method, path));
-      if (r.method !== 'GET' && r.method !== 'DELETE') seen.push(await call(r.method, path, {}));
-    }
+    for (const [base, app] of [
+      [t.url, t.app],
+      [t.sandboxUrl, t.sandbox],
+    ] as const)
+      for (const r of routesOf(app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false }))) {
+        const path = r.path.replace(/:[^/]+/g, NOBODY).replace(/\*/g, 'x');
+        seen.push(await call(r.method, path, undefined, base));
+        if (r.method !== 'GET' && r.method !== 'DELETE') seen.push(await call(r.method, path, {}, base));
+      }
     expect(seen.length).toBeGreaterThan(150);
     expect(seen.filter((s) => s.text === '').length).toBeGreaterThanOrEqual(3);
     expect(seen.filter(claimsJsonWithoutBody).map(show)).toEqual([]);

@@ -48,7 +48,7 @@ describe('schema-driven fuzz of every operation', () => {
       http(t.url, method, path, body, headers);
     const rec = await call('POST', '/v1/banking/pix/automatic/recurrences', recurrenceBody());
     ids.recurrenceId = rec.body.recurrenceId;
-    await call('POST', `/sandbox/recurrences/${ids.recurrenceId}/approve`, undefined, {});
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${ids.recurrenceId}/approve`);
     await call('POST', `/v1/banking/pix/automatic/recurrences/${ids.recurrenceId}/refresh`);
     const billing = await call('POST', '/v1/banking/pix/automatic/billings', {
       recurrenceId: ids.recurrenceId,

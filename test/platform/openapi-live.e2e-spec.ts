@@ -61,7 +61,7 @@ describe('every live answer of the walks conforms to the committed OpenAPI docum
       description: 'Plano',
     });
     const id = rec.body.recurrenceId;
-    await call('POST', `/sandbox/recurrences/${id}/approve`, undefined, {});
+    await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${id}/approve`); // the sandbox app, outside the document
     await call('POST', `/v1/banking/pix/automatic/recurrences/${id}/refresh`, undefined);
     await call('GET', '/v1/banking/pix/automatic/recurrences?limit=10');
     const adhoc = await call('POST', '/v1/banking/pix/automatic/billings', {

@@ -8,7 +8,6 @@ import { Client } from 'pg';
 import { createServer } from 'node:net';
 import { createApp } from '../../src/app.factory';
 import { SANDBOX_CONFIG_SECTIONS } from '../../sandbox/src/config.sections';
-import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { createSandboxApp } from '../../sandbox/src/sandbox-app.factory';
 import { sandboxEnv } from '../../sandbox/src/sandbox-env';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
@@ -121,12 +120,19 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000',
     ...opts.env,
   };
-  const [servicePort, sandboxPort] = [await freePort(), await freePort()];
+  const [servicePort, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  // the service's configuration is checked first: a test of a refused configuration sees its own
+  const config = loadConfig(CONFIG_SECTIONS, {
+    SANDBOX_URL: sandboxUrl,
+    SANDBOX_PUBLIC_URL: sandboxUrl,
+    SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`,
+    ...env,
+  });
   const sandboxConfig = loadConfig(
     SANDBOX_CONFIG_SECTIONS,
     sandboxEnv({
-      SANDBOX_PSP_PORT: '0',
+      SANDBOX_PSP_PORT: String(pspPort),
       SANDBOX_PUBLIC_URL: sandboxUrl,
       // OpenTelemetry's provider is one per process and the sandbox app registers it first here:
       // under test both apps' spans carry the service's name (as two processes, each its own)
@@ -138,9 +144,10 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   );
   const sandbox = await createSandboxApp(sandboxConfig, { logDestination: sink });
   await sandbox.listen(sandboxPort, '127.0.0.1');
-  const pspUrl = sandbox.get(SandboxPspServer).url();
-  const config = loadConfig(CONFIG_SECTIONS, { SANDBOX_URL: sandboxUrl, ...(pspUrl ? { SANDBOX_PSP_URL: pspUrl } : {}), ...env });
-  const app = await createApp(config, { logDestination: sink });
+  const app = await createApp(config, { logDestination: sink }).catch(async (e) => {
+    await sandbox.close();
+    throw e;
+  });
   await app.listen(servicePort, '127.0.0.1');
   const url = `http://127.0.0.1:${servicePort}`;
   if (!opts.noWait) await Promise.all([app.get(DatabaseLifecycle).whenReady(), sandbox.get(DatabaseLifecycle).whenReady()]);

@@ -47,7 +47,7 @@ suite.each(['generic', 'adyen'])('3DS in a browser (ACQUIRER_PROVIDER=%s)', (pro
     expect(s.status).toBe(200);
     await page.evaluate((url) => (window as any).frameUrl('ddc', url), s.body.deviceDataCollectionUrl);
     const ddc = await waitForMessage(page, "typeof data === 'string' && data.indexOf('profile.completed') > 0");
-    expect(ddc.origin).toBe(c.publicUrl);
+    expect(ddc.origin).toBe(c.t.sandboxUrl); // the device-data page is the sandbox 3DS server's
     expect(JSON.parse(ddc.data)).toEqual({ MessageType: 'profile.completed', SessionId: s.body.referenceId, Status: true });
     const device = await c.t.sql(`SELECT device_data FROM sandbox_three_ds_transactions WHERE reference_id = $1`, [s.body.referenceId]);
     expect(device[0].device_data).toMatchObject({ screenWidth: expect.any(Number), language: expect.any(String) });

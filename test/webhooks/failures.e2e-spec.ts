@@ -1,4 +1,3 @@
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
 import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { acquiringEvent, createTenant, endpoints, FAST_ENV, publish, Receiver, waitFor } from './support';
@@ -45,12 +44,12 @@ describe('receiver down for a while, then up', () => {
     expect(await statusCounts(t, tenant)).toEqual({ PENDING: 30 });
 
     // Still down after 10 minutes of clock time: more attempts fail, nothing is lost or dead.
-    await t.app.get(ClockSync).advance(10 * 60 * 1000);
+    await t.advanceClock(10 * 60 * 1000);
     await new Promise((r) => setTimeout(r, 500));
     expect(await statusCounts(t, tenant)).toEqual({ PENDING: 30 });
 
     await rx.start(port);
-    await t.app.get(ClockSync).advance(60 * 60 * 1000);
+    await t.advanceClock(60 * 60 * 1000);
     await waitFor('every delivery recorded as delivered', async () => (await statusCounts(t, tenant)).DELIVERED === 30, 20000);
     expect(new Set(rx.ids())).toEqual(new Set(await eventIds(t, tenant)));
     const attempts = await t.sql(`SELECT d.attempts FROM webhook_deliveries d WHERE d.tenant_id = $1`, [tenant]);

@@ -38,6 +38,11 @@ export class CheckoutService {
     private readonly config: LinksConfig,
   ) {}
 
+  /** The sandbox's origin for the payer's "pay in the bank app" helpers; none outside sandbox mode. */
+  private get bankApp(): string | undefined {
+    return this.config.sandbox ? this.config.sandboxPublicUrl : undefined;
+  }
+
   /** A page load: counts one view, then answers what to render (null: no such link). */
   async open(slug: string): Promise<CheckoutModel | null> {
     if (!/^[A-Za-z0-9]{6,32}$/.test(slug)) return null;
@@ -105,7 +110,7 @@ export class CheckoutService {
           brCode: i.brCode,
           qrCode: await brCodeQrPngDataUrl(i.brCode, 280),
           expiresAt: i.expiresAt,
-          ...(this.config.sandbox ? { bankAppUrl: `/sandbox/pix/${i.txid}` } : {}),
+          ...(this.bankApp ? { bankAppUrl: `${this.bankApp}/sandbox/pix/${i.txid}` } : {}),
         },
       };
     }
@@ -120,7 +125,7 @@ export class CheckoutService {
           barcodeUrl: `/checkout/${link.slug}/payments/${item.id}/barcode.svg`,
           printUrl: `/checkout/${link.slug}/payments/${item.id}/boleto`,
           ...(i.downloadUrl ? { downloadUrl: i.downloadUrl } : {}),
-          ...(this.config.sandbox ? { bankAppUrl: `/sandbox/boletos/${i.boletoId}` } : {}),
+          ...(this.bankApp ? { bankAppUrl: `${this.bankApp}/sandbox/boletos/${i.boletoId}` } : {}),
         },
       };
     }
