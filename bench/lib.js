@@ -63,17 +63,29 @@ async function waitReady(url, ms = 60000) {
   throw new Error(`${url} not ready`);
 }
 
-/** The compiled service in its own process, production-like (warn logs), on a fresh port. */
+/**
+ * The compiled service in its own process, production-like (warn logs), on a fresh port, with the
+ * sandbox app beside it in its own process (as `npm start` runs them), sharing DATA_DIR.
+ */
 async function startService(env = {}) {
-  const port = await freePort();
+  const [port, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
+  const common = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir };
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const sandbox = spawn(process.execPath, [join(ROOT, 'dist/sandbox/src/main.js')], {
+    cwd: ROOT,
+    env: { ...common, SANDBOX_PORT: String(sandboxPort), SANDBOX_PSP_PORT: String(pspPort), SANDBOX_SERVICE_URL: `http://127.0.0.1:${port}`, SANDBOX_EMBEDDED_PG_PORT: String(await freePort()), ...env },
+    stdio: ['ignore', 2, 2],
+  });
   const proc = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-bench-')), ...env },
+    env: { ...common, PORT: String(port), SANDBOX_URL: sandboxUrl, SANDBOX_PUBLIC_URL: sandboxUrl, SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`, ...env },
     stdio: ['ignore', 2, 2], // the service's logs go to stderr; stdout carries only result lines
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(url);
-  return { url, port, proc, stop: () => new Promise((r) => { proc.once('exit', r); proc.kill('SIGTERM'); }) };
+  await Promise.all([waitReady(url), waitReady(sandboxUrl)]);
+  const stopOne = (p) => new Promise((r) => { if (p.exitCode !== null) return r(); p.once('exit', r); p.kill('SIGTERM'); });
+  return { url, sandboxUrl, port, proc, sandbox, stop: () => Promise.all([stopOne(proc), stopOne(sandbox)]) };
 }
 
 /** A plain Node server script in its own process (the bare baseline). */

@@ -15,7 +15,7 @@ async function call(base, method, path, body, headers = {}) {
 
 const PAYMENTS = 200;
 
-async function seed(url, t) {
+async function seed(url, t, sandboxUrl) {
   const link = await call(url, 'POST', '/v1/acquiring/links', { name: 'Bench link', amount: 99.9, paymentMethods: ['CARD', 'PIX', 'BOLETO'], maxInstallments: 6 }, t.auth);
   const card = (number) => ({ number, expMonth: 12, expYear: 2035, cvv: '123', holderName: 'BENCH PAYER' });
   for (let i = 0; i < PAYMENTS; i++) {
@@ -27,7 +27,7 @@ async function seed(url, t) {
           : kind === 2 ? { method: 'CARD', payer, card: card('4000000000000002') }
             : { method: 'CARD', payer, installments: 1 + (i % 6), card: card('4111111111111111') };
     const p = await call(url, 'POST', `/checkout/${link.slug}/payments`, body);
-    if (kind === 0 && i % 2 === 0) await call(url, 'POST', `/sandbox/pix/${p.pix.txid}/pay`);
+    if (kind === 0 && i % 2 === 0) await call(sandboxUrl, 'POST', `/sandbox/pix/${p.pix.txid}/pay`);
   }
   return link;
 }
@@ -39,7 +39,7 @@ async function main() {
   const publicUrl = `http://localhost:${svc.port}`;
   const o = await onboard(svc.url, db.url);
   const t = { tenantId: o.tenantId, auth: { authorization: `Bearer ${o.token}` } };
-  const link = await seed(svc.url, t);
+  const link = await seed(svc.url, t, svc.sandboxUrl);
   const path = `/v1/acquiring/links/${link.linkId}`;
   const mine = await call(svc.url, 'GET', path, undefined, t.auth);
   if (mine.payments.length !== PAYMENTS) throw new Error(`expected ${PAYMENTS} payments, got ${mine.payments.length}`);

@@ -32,7 +32,11 @@ if (!built) {
 }
 
 const production = (process.env.NODE_ENV ?? '').trim() === 'production';
-if (process.argv.includes('--sandbox')) require(entries.sandbox);
+if (process.argv.includes('--sandbox')) {
+  // alone, its test clock has no service to move
+  process.env.SANDBOX_CLOCK_DRIVES_SERVICE ??= 'false';
+  require(entries.sandbox);
+}
 else if (production) require(entries.service);
 else {
   const children = ['service', 'sandbox'].map((name) => spawn(process.execPath, [entries[name]], { stdio: 'inherit', env: process.env }));

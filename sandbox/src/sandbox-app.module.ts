@@ -1,14 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoadedConfig } from '../../src/platform/config/config';
 import { ConfigModule } from '../../src/platform/config/config.module';
-import { DatabaseLayout } from '../../src/platform/database/data-source.factory';
 import { PlatformModule, PlatformOptions } from '../../src/platform/platform.module';
 import { SandboxAcquirerModule } from './acquirer/sandbox-acquirer.module';
 import { SandboxModule } from './sandbox.module';
+import { SANDBOX_DATABASE } from './sandbox-database';
 import { SandboxThreeDsModule } from './three-ds/sandbox-three-ds.module';
-
-/** The sandbox's tables: its own schema and migrations, beside the service's or in a database of their own. */
-export const SANDBOX_DATABASE: DatabaseLayout = { migrationsDir: 'sandbox/migrations', schema: 'sandbox' };
 
 /** The sandbox app's composition root: the platform kernel and the simulated parties. */
 @Module({})

@@ -56,6 +56,7 @@ export class SandboxClock {
   }
 
   private async serviceDay(day: TestClockDay): Promise<void> {
+    if (!this.config.clockDrivesService) return;
     this.service ??= new ResilientHttp(
       'sandboxTestClock',
       {

@@ -31,6 +31,8 @@ export class SandboxConfig {
   serviceUrl: string;
   /** TEST_CLOCK_SECRET: what the service's test clock route asks of its caller. */
   testClockSecret: string;
+  /** SANDBOX_CLOCK_DRIVES_SERVICE (default true): the test clock moves the service's time too; off when the sandbox runs alone. */
+  clockDrivesService: boolean;
   /** The other side of PROVIDER_API_KEY / PROVIDER_EVENTS_SECRET (the service's provider config). */
   apiKey: string;
   eventsSecret: string;
@@ -47,6 +49,7 @@ export const sandboxConfig = defineConfig(SandboxConfig, (env) => ({
   publicUrl: env.url('SANDBOX_PUBLIC_URL') ?? (env.raw('PUBLIC_URL') ? env.url('PUBLIC_URL') : undefined),
   serviceUrl: (env.url('SANDBOX_SERVICE_URL') ?? 'http://127.0.0.1:3000').replace(/\/+$/, ''),
   testClockSecret: env.secret('TEST_CLOCK_SECRET', { minLength: 24 }),
+  clockDrivesService: env.bool('SANDBOX_CLOCK_DRIVES_SERVICE', true),
   apiKey: env.secret('PROVIDER_API_KEY', { minLength: 24 }),
   eventsSecret: env.secret('PROVIDER_EVENTS_SECRET', { minLength: 24 }),
   pixLimits: {

@@ -1,7 +1,7 @@
 /**
  * Port: the acquirer (card, Pix and boleto processing). Links reach Pix through PixChargesPort
  * (pix-charges.port.ts), whose `service` adapter calls `createPixCharge` here. Bound to an HTTP client that reaches
- * `ACQUIRER_URL` (by default the in-process sandbox under /sandbox/acquirer) through
+ * `ACQUIRER_URL` (by default the sandbox app's /sandbox/acquirer, at SANDBOX_URL) through
  * ResilientHttp, so breakers and timeouts are real. Links and cards both use it; neither
  * imports the other.
  */

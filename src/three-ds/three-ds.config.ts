@@ -3,7 +3,7 @@ import { BreakerSettings, readBreakerSettings } from '../platform/resilience/bre
 
 /** Configuration of 3DS authentication. */
 export class ThreeDsConfig {
-  /** Base URL of the 3DS server API; unset = the in-process sandbox at this service's own /sandbox/three-ds. */
+  /** Base URL of the 3DS server API; unset = the sandbox app's /sandbox/three-ds at SANDBOX_URL. */
   serverUrl: string | undefined;
   timeoutMs: number;
   /** Backoff of idempotent 3DS server calls (the spec's 1 s, 3 s, 9 s by default). */

@@ -42,14 +42,18 @@ describe('hostile tokens', () => {
   beforeAll(async () => {
     const db = await freshDatabase('hostile');
     drop = db.drop;
-    s = await spawnService({
-      DATABASE_URL: db.url,
-      REDIS_URL: '',
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-hostile-')),
-      JWT_SIGNING_KEYS: `k1:${SECRET}`,
-      REFUSED_TOKENS_PER_MINUTE_PER_IP: '1000000',
-    });
+    s = await spawnService(
+      {
+        DATABASE_URL: db.url,
+        REDIS_URL: '',
+        ADMIN_API_KEY: TEST_ADMIN_KEY,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-hostile-')),
+        JWT_SIGNING_KEYS: `k1:${SECRET}`,
+        REFUSED_TOKENS_PER_MINUTE_PER_IP: '1000000',
+      },
+      undefined,
+      { sandbox: true },
+    ); // the limits route asks the sandbox bank
     await s.waitReady();
     o = await onboardTenant({ url: s.url, adminKey: TEST_ADMIN_KEY } as TestApp);
   });
@@ -111,13 +115,17 @@ describe('refused tokens cost the caller', () => {
   it('past REFUSED_TOKENS_PER_MINUTE_PER_IP refusals an IP gets 429 with Retry-After; a valid token from it still passes', async () => {
     const db = await freshDatabase('refused');
     drop = db.drop;
-    s = await spawnService({
-      DATABASE_URL: db.url,
-      REDIS_URL: '',
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-refused-')),
-      REFUSED_TOKENS_PER_MINUTE_PER_IP: '5',
-    });
+    s = await spawnService(
+      {
+        DATABASE_URL: db.url,
+        REDIS_URL: '',
+        ADMIN_API_KEY: TEST_ADMIN_KEY,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-refused-')),
+        REFUSED_TOKENS_PER_MINUTE_PER_IP: '5',
+      },
+      undefined,
+      { sandbox: true },
+    ); // the limits route asks the sandbox bank
     await s.waitReady();
     const o = await onboardTenant({ url: s.url, adminKey: TEST_ADMIN_KEY } as TestApp);
     const statuses: number[] = [];

@@ -57,7 +57,7 @@ suite('hosted card page and 3DS pages: languages, widths, keyboard, axe', () => 
       const tag = `${lang}-${width}`;
 
       it(`hosted card page, ${tag}: errors on the field, cleared when corrected, saved with the keyboard; a second load is expired`, async () => {
-        const ctx = await context(browser, audit, lang, width, [c.publicUrl, c.t.url]);
+        const ctx = await context(browser, audit, lang, width, [c.publicUrl, c.t.url, c.t.sandboxUrl]);
         const s = await createSession(c);
         const page: Page = await ctx.newPage();
         await page.goto(s.hostedCardUrl);
@@ -95,7 +95,7 @@ suite('hosted card page and 3DS pages: languages, widths, keyboard, axe', () => 
       });
 
       it(`3DS challenge, ${tag}: the amount as the checkout writes it, a wrong code marked, then the framed completion`, async () => {
-        const ctx = await context(browser, audit, lang, width, [c.publicUrl, c.t.url, host.origin]);
+        const ctx = await context(browser, audit, lang, width, [c.publicUrl, c.t.url, c.t.sandboxUrl, host.origin]);
         const { auth } = await authenticateCard(c, { cardNumber: '4000000000002503' }, { returnUrl: `${host.origin}/3ds-done` }, 1250.9);
         expect(auth.body).toMatchObject({ status: 'CHALLENGE', challengeUrl: expect.any(String) });
         const page = await ctx.newPage();

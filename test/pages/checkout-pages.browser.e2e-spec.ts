@@ -70,7 +70,7 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
 
   const open = async (ctx: BrowserContext, path: string): Promise<Page> => {
     const page = await ctx.newPage();
-    await page.goto(t.url + path);
+    await page.goto(/^https?:/.test(path) ? path : t.url + path); // the bank app's links are the sandbox app's
     return page;
   };
   const fillPayer = async (page: Page, taxId?: string) => {
@@ -91,7 +91,7 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
       const tag = `${lang}-${width}`;
 
       it(`card, ${tag}: exact installments, errors on their fields, keyboard only to the receipt`, async () => {
-        const ctx = await context(browser, audit, lang, width, [t.url]);
+        const ctx = await context(browser, audit, lang, width, [t.url, t.sandboxUrl]);
         const l = await createLink(t, a.auth, { name: 'Camiseta', amount: 89.9, maxInstallments: 3 });
         const page = await open(ctx, `/checkout/${l.slug}`);
         expect(await page.getAttribute('html', 'lang')).toBe(lang);
@@ -144,7 +144,7 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
       });
 
       it(`Pix, ${tag}: countdown, copy feedback, expired state, paid in the bank app`, async () => {
-        const ctx = await context(browser, audit, lang, width, [t.url]);
+        const ctx = await context(browser, audit, lang, width, [t.url, t.sandboxUrl]);
         const l = await createLink(t, a.auth, { name: 'Doação', amount: 1234.56, paymentMethods: ['PIX'] });
         const page = await ctx.newPage();
         await page.clock.install();
@@ -194,7 +194,7 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
       });
 
       it(`boleto, ${tag}: grouped line, copy, printable standard slip, paid in the bank app`, async () => {
-        const ctx = await context(browser, audit, lang, width, [t.url]);
+        const ctx = await context(browser, audit, lang, width, [t.url, t.sandboxUrl]);
         const l = await createLink(t, a.auth, { name: 'Mensalidade', amount: 250, paymentMethods: ['BOLETO'] });
         const page = await open(ctx, `/checkout/${l.slug}`);
         await fillPayer(page);
@@ -237,9 +237,9 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
       });
 
       it(`automatic Pix at the sandbox bank, ${tag}: authorized with the keyboard, then cancelled by the payer`, async () => {
-        const ctx = await context(browser, audit, lang, width, [t.url]);
+        const ctx = await context(browser, audit, lang, width, [t.url, t.sandboxUrl]);
         const r: any = await createRecurrence(t, await newTenant(t, 'ACME Academia'));
-        const page = await open(ctx, new URL(r.authorizationUrl).pathname);
+        const page = await open(ctx, r.authorizationUrl); // the sandbox bank's page
         expect(await page.getAttribute('html', 'lang')).toBe(lang);
         expect(await page.textContent('#periodicity')).toBe(lang === 'en' ? 'Monthly' : 'Mensal');
         expect(await page.textContent('#term')).toMatch(/^(a partir de|from) \d{2}\/\d{2}\/\d{4}/);
@@ -249,7 +249,7 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
         await page.waitForSelector('#status');
         expect(await page.textContent('#result')).toBe(lang === 'en' ? 'Automatic Pix authorized' : 'Pix Automático autorizado');
         await check(page, audit, `bank-pix-automatic-authorized-${tag}`);
-        const payer = await open(ctx, `/sandbox/bank/payer/recurrences/${r.recurrenceId}`);
+        const payer = await open(ctx, `${t.sandboxUrl}/sandbox/bank/payer/recurrences/${r.recurrenceId}`);
         await tabTo(payer, '#cancel');
         await payer.keyboard.press('Enter');
         await payer.waitForSelector('#status[data-status="CANCELLED_PAYER"]');
@@ -259,7 +259,7 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
       });
 
       it(`open amount and unavailable pages, ${tag}: the minimum is refused on the field`, async () => {
-        const ctx = await context(browser, audit, lang, width, [t.url]);
+        const ctx = await context(browser, audit, lang, width, [t.url, t.sandboxUrl]);
         const l = await createLink(t, a.auth, { name: 'Contribuição', minAmount: 10, maxAmount: 500 });
         const page = await open(ctx, `/checkout/${l.slug}`);
         await check(page, audit, `checkout-open-initial-${tag}`);

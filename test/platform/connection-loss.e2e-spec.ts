@@ -71,21 +71,25 @@ describe('lost connections never end the process', () => {
       redis = new RedisRelay(new URL(REDIS_URL));
       await redis.up();
     }
-    s = await spawnService({
-      DATABASE_URL: viaProxy.toString(),
-      ...(redis ? { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_KEY_PREFIX: `${db.name}:` } : { REDIS_URL: '' }),
-      ADMIN_API_KEY: TEST_ADMIN_KEY,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-connloss-')),
-      DB_CONNECT_RETRY_MAX_MS: '500',
-      // every job busy, so the cuts find clients checked out by the engine, the webhook worker,
-      // the links and sandbox tickers
-      BILLING_ENGINE_INTERVAL_MS: '100',
-      WEBHOOK_POLL_INTERVAL_MS: '50',
-      LINKS_TICK_MS: '100',
-      SANDBOX_ACQUIRER_TICK_MS: '100',
-      SANDBOX_BANK_TICK_MS: '100',
-      LOG_LEVEL: 'warn',
-    });
+    s = await spawnService(
+      {
+        DATABASE_URL: viaProxy.toString(),
+        ...(redis ? { REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_KEY_PREFIX: `${db.name}:` } : { REDIS_URL: '' }),
+        ADMIN_API_KEY: TEST_ADMIN_KEY,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-connloss-')),
+        DB_CONNECT_RETRY_MAX_MS: '500',
+        // every job busy, so the cuts find clients checked out by the engine, the webhook worker,
+        // the links and sandbox tickers
+        BILLING_ENGINE_INTERVAL_MS: '100',
+        WEBHOOK_POLL_INTERVAL_MS: '50',
+        LINKS_TICK_MS: '100',
+        SANDBOX_ACQUIRER_TICK_MS: '100',
+        SANDBOX_BANK_TICK_MS: '100',
+        LOG_LEVEL: 'warn',
+      },
+      undefined,
+      { sandbox: true },
+    ); // the limits route asks the sandbox bank
     await s.waitReady();
     admin = new Client({ connectionString: db.url });
     await admin.connect();

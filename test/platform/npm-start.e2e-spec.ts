@@ -21,15 +21,17 @@ function listening(port: number): Promise<boolean> {
 
 /**
  * `npm start` as an operator or a process manager runs it: SIGTERM goes to the npm process, and
- * the service behind it (and its embedded PostgreSQL) must stop with it, freeing both ports.
+ * the two apps behind it (the service and the sandbox, each with its embedded PostgreSQL) must
+ * stop with it, freeing every port.
  */
 describe('npm start and signals', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`${signal} to the npm process stops the service and the embedded PostgreSQL`, async () => {
+    it(`${signal} to the npm process stops the service, the sandbox app and their embedded PostgreSQL`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-start-'));
       chmodSync(dataDir, 0o755);
       const port = await freePort();
       const pgPort = await freePort();
+      const [sandboxPort, pspPort, sandboxPgPort] = [await freePort(), await freePort(), await freePort()];
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         NODE_ENV: 'development',
@@ -39,6 +41,12 @@ describe('npm start and signals', () => {
         HOST: '127.0.0.1',
         EMBEDDED_PG_PORT: String(pgPort),
         ADMIN_API_KEY: TEST_ADMIN_KEY,
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_PSP_PORT: String(pspPort),
+        SANDBOX_EMBEDDED_PG_PORT: String(sandboxPgPort),
+        SANDBOX_URL: `http://127.0.0.1:${sandboxPort}`,
+        SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`,
+        SANDBOX_SERVICE_URL: `http://127.0.0.1:${port}`,
       };
       delete env.DATABASE_URL;
       delete env.REDIS_URL;
@@ -51,16 +59,19 @@ describe('npm start and signals', () => {
         const until = Date.now() + 60000;
         for (;;) {
           const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
-          if (r?.status === 200) break;
+          const s = await fetch(`http://127.0.0.1:${sandboxPort}/health/ready`).catch(() => null);
+          if (r?.status === 200 && s?.status === 200) break;
           if (Date.now() > until) throw new Error(`not ready:\n${out}`);
           await new Promise((r) => setTimeout(r, 200));
         }
         expect(await listening(pgPort)).toBe(true);
+        expect(await listening(sandboxPgPort)).toBe(true);
+        expect(await listening(pspPort)).toBe(true);
         npm.kill(signal);
         expect(await exited).toBe(0);
         // npm has exited: nothing of the service may still hold either port.
         expect(await listening(port)).toBe(false);
-        expect(await listening(pgPort)).toBe(false);
+        for (const p of [pgPort, sandboxPort, pspPort, sandboxPgPort]) expect(await listening(p)).toBe(false);
         expect(out).toContain('stopped');
       } finally {
         npm.kill('SIGKILL');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 export const BUILT_MAIN = join(ROOT, 'dist', 'src', 'main.js');
+export const BUILT_SANDBOX_MAIN = join(ROOT, 'dist', 'sandbox', 'src', 'main.js');
 
 /** The kernel's range for ephemeral ports (outgoing connections and `listen(0)`). */
 function ephemeralRange(): [number, number] {
@@ -50,19 +51,48 @@ export interface ServiceProcess {
   waitReady(ms?: number): Promise<void>;
 }
 
-/** Runs the compiled service (`npm test` builds it first) as its own process. */
-export async function spawnService(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
+/**
+ * Runs the compiled service (`npm test` builds it first) as its own process; with
+ * `{ sandbox: true }` the compiled sandbox app too, as `npm start` does (it stops when the
+ * service's process ends).
+ */
+export async function spawnService(env: Record<string, string>, port?: number, opts: { sandbox?: boolean } = {}): Promise<ServiceProcess> {
   if (!existsSync(BUILT_MAIN)) throw new Error('dist/ is missing: run the suite with `npm test` (it builds first)');
   const p = port ?? (await freePort());
+  const base = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  let sandboxEnv: Record<string, string> = {};
+  let sandbox: ChildProcess | null = null;
+  if (opts.sandbox) {
+    const [sp, psp] = [await freePort(), await freePort()];
+    sandboxEnv = { SANDBOX_URL: `http://127.0.0.1:${sp}`, SANDBOX_PSP_URL: `https://127.0.0.1:${psp}` };
+    sandbox = spawn(process.execPath, [BUILT_SANDBOX_MAIN], {
+      cwd: ROOT,
+      env: { ...base, ...env, SANDBOX_PORT: String(sp), SANDBOX_PSP_PORT: String(psp), SANDBOX_SERVICE_URL: `http://127.0.0.1:${p}` },
+      stdio: 'ignore',
+    });
+  }
   const proc = spawn(process.execPath, [BUILT_MAIN], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(p), HOST: '127.0.0.1', ...env },
+    env: { ...base, PORT: String(p), ...sandboxEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  void exited.then(() => sandbox?.kill('SIGKILL'));
+  if (sandbox) {
+    const sandboxUrl = sandboxEnv.SANDBOX_URL;
+    const until = Date.now() + 60000;
+    while (
+      Date.now() < until &&
+      (await fetch(`${sandboxUrl}/health/ready`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200
+    )
+      await new Promise((r) => setTimeout(r, 150));
+  }
   const url = `http://127.0.0.1:${p}`;
   return {
     proc,

@@ -4,14 +4,15 @@ import { HttpAdapterHost } from '@nestjs/core';
 
 /**
  * `http://127.0.0.1:<port>` of this process's HTTP server, read when first needed (after
- * `listen`): the default address of the in-process sandbox, so a server on a random port (tests)
- * or on PORT reaches itself over real HTTP without configuration.
+ * `listen`): the default address of its own receivers (the API Pix callbacks the service
+ * registers at the PSP), so a server on a random port (tests) or on PORT is reached over real
+ * HTTP without configuration.
  */
 export function selfOrigin(host: HttpAdapterHost): string {
   const server = host.httpAdapter?.getHttpServer?.();
   const addr = server?.address?.() as AddressInfo | string | null | undefined;
   if (!addr || typeof addr === 'string') {
-    throw new Error('the HTTP server is not listening yet: cannot reach the in-process sandbox');
+    throw new Error('the HTTP server is not listening yet: cannot tell its own address');
   }
   const ip = addr.address === '0.0.0.0' || addr.address === '::' || addr.address === '' ? '127.0.0.1' : addr.address;
   const h = ip.includes(':') ? `[${ip}]` : ip;
@@ -20,8 +21,8 @@ export function selfOrigin(host: HttpAdapterHost): string {
 
 /**
  * The origin this process listens on, read from the socket (not PUBLIC_URL, which is what the
- * payer's browser uses and may be a proxy). The in-process sandbox is reached through it by
- * default, so the call is real HTTP with real breakers and timeouts, on any port.
+ * payer's browser uses and may be a proxy): the sandbox app's default for the URLs it hands out
+ * (a boleto's download), on any port.
  */
 @Injectable()
 export class SelfOrigin {

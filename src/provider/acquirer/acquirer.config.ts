@@ -5,9 +5,8 @@ import { BreakerSettings, readBreakerSettings } from '../../platform/resilience/
 /**
  * How the service reaches the acquirer. `ACQUIRER_PROVIDER` picks the protocol of the card edge
  * (`generic`, the default, or `adyen`; `service` is accepted for `generic`): read here and
- * nowhere else in the service. The rest configures the generic protocol. `ACQUIRER_URL` unset means the in-process sandbox at
- * this service's own origin + `/sandbox/acquirer` (resolved from the listening socket, so it
- * works on a random port in tests).
+ * nowhere else in the service. The rest configures the generic protocol. `ACQUIRER_URL` unset means the sandbox app's
+ * `/sandbox/acquirer` at SANDBOX_URL.
  */
 export class AcquirerConfig {
   /** The protocol of card payments, 3DS and boletos. */

@@ -20,7 +20,7 @@ import type { CardRefundAnswer, CardRefundCall } from '../../common/protocols/ac
 export const SANDBOX_ACQUIRER_PATH = '/sandbox/acquirer';
 
 /**
- * The acquirer over HTTP (`ACQUIRER_URL`, by default the in-process sandbox). Every operation
+ * The acquirer over HTTP (`ACQUIRER_URL`, by default the sandbox app at SANDBOX_URL). Every operation
  * has its own breaker (`acquirer.<operation>`). All creates carry our transaction id, which the
  * acquirer treats as an idempotency key, so they are safe to retry at 1 s, 3 s, 9 s.
  */

@@ -1,7 +1,7 @@
 /**
  * Port: the banking provider that stands behind recurring Pix debit (Pix Automático). The
  * service never lets a caller reach it; `HttpBankProvider` binds it to `PROVIDER_URL` (by default
- * the in-process sandbox bank, still over real HTTP). Calls fail with `ProviderCallError`
+ * the sandbox app's bank at SANDBOX_URL, over real HTTP). Calls fail with `ProviderCallError`
  * (`provider_unavailable` when the provider cannot be reached or its breaker is open,
  * `provider_rejected` when it answered 4xx).
  */
