@@ -6,21 +6,28 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { SANDBOX_CONFIG_SECTIONS } from '../sandbox/src/config.sections';
+import { sandboxEnv } from '../sandbox/src/sandbox-env';
 import { CONFIG_SECTIONS } from '../src/config.sections';
-import { ConfigValidationError, loadConfig } from '../src/platform/config/config';
+import { ConfigSection, ConfigValidationError, loadConfig } from '../src/platform/config/config';
 
 const REQUIRED = /^([A-Z][A-Z0-9_]*) is required in production\b/;
 
-/** The production problems of a load with `env`: the names of the secrets still missing. */
-function missingSecrets(env: Record<string, string>): string[] {
+/** The names of the secrets a production load of one app with `env` still misses. */
+function missingOf(sections: ConfigSection<object>[], env: NodeJS.ProcessEnv): string[] {
   try {
-    loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'production', ...env });
+    loadConfig(sections, env);
     return [];
   } catch (e) {
     if (!(e instanceof ConfigValidationError)) throw e;
-    const names = e.problems.map((p) => REQUIRED.exec(p)?.[1]).filter((n): n is string => !!n);
-    return [...new Set(names)];
+    return e.problems.map((p) => REQUIRED.exec(p)?.[1]).filter((n): n is string => !!n);
   }
+}
+
+/** The secrets still missing for the service and for the sandbox app (a staging compose runs both). */
+function missingSecrets(env: Record<string, string>): string[] {
+  const production = { NODE_ENV: 'production', ...env };
+  return [...new Set([...missingOf(CONFIG_SECTIONS, production), ...missingOf(SANDBOX_CONFIG_SECTIONS, sandboxEnv(production))])];
 }
 
 /** A fresh value in the format the named secret takes. */

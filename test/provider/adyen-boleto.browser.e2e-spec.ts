@@ -48,7 +48,7 @@ if (!haveChromium) console.warn(`SKIPPED: the Adyen boleto browser test needs Ch
     expect((await page.textContent('#boleto-line'))!).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
     expect(await page.isVisible('#boleto-download')).toBe(true);
     const download = (await page.getAttribute('#boleto-download', 'href'))!;
-    expect(download).toMatch(new RegExp(`^${t.url.replace(/[.]/g, '\\.')}/sandbox/boletos/bol_[0-9a-f]+$`));
+    expect(download).toMatch(new RegExp(`^${t.sandboxUrl.replace(/[.]/g, '\\.')}/sandbox/boletos/bol_[0-9a-f]+$`));
     expect(await page.textContent('#boleto-download')).toBe('Baixar o boleto (PDF)');
 
     const print = await ctx.newPage();

@@ -137,9 +137,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       // OpenTelemetry's provider is one per process and the sandbox app registers it first here:
       // under test both apps' spans carry the service's name (as two processes, each its own)
       ...(env.OTEL_SERVICE_NAME ? { SANDBOX_OTEL_SERVICE_NAME: env.OTEL_SERVICE_NAME } : {}),
+      SANDBOX_SERVICE_URL: `http://127.0.0.1:${servicePort}`,
       ...env,
       SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_SERVICE_URL: `http://127.0.0.1:${servicePort}`,
     }),
   );
   const sandbox = await createSandboxApp(sandboxConfig, { logDestination: sink });
