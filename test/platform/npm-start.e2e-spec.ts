@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_ADMIN_KEY } from '../support/test-app';
+import { generateSecrets } from '../../scripts/secrets-generate';
+import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
 import { freePort } from '../support/service-process';
 
 const ROOT = join(__dirname, '..', '..');
@@ -81,4 +82,48 @@ describe('npm start and signals', () => {
       }
     });
   }
+});
+
+describe('npm start in production', () => {
+  it('runs the service alone: no sandbox process, no sandbox port, no sandbox route', async () => {
+    const db = await freshDatabase();
+    const [port, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_PSP_PORT: String(pspPort),
+      PROVIDER_URL: 'http://127.0.0.1:9/bank', // a real bank's URL in production; never called here
+      ...generateSecrets(),
+    };
+    const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npm.stdout!.on('data', (d) => (out += d));
+    npm.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    try {
+      const until = Date.now() + 60000;
+      for (;;) {
+        const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
+        if (r?.status === 200) break;
+        if (Date.now() > until) throw new Error(`not ready:\n${out}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(await listening(sandboxPort)).toBe(false);
+      expect(await listening(pspPort)).toBe(false);
+      const ready = await (await fetch(`http://127.0.0.1:${port}/health/ready`)).json();
+      expect(JSON.stringify(ready)).not.toMatch(/sandbox/i);
+      expect((await fetch(`http://127.0.0.1:${port}/sandbox/clock`)).status).toBe(404);
+      npm.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      npm.kill('SIGKILL');
+      await db.drop();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { CONFIG_SECTIONS } from '../../src/config.sections';
 import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
 import { addDays } from '../../src/pix-automatic/domain/calendar';
+import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 const QUIET = { BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0' };
@@ -25,6 +26,14 @@ describe('sandbox: test clock and bank API', () => {
       const r = await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days });
       expect({ days, status: r.status, error: r.body.error }).toEqual({ days, status: 400, error: 'validation_error' });
     }
+  });
+
+  it("the service's process schedules no sandbox job; the sandbox app's process schedules them all", () => {
+    const service = t.app.get(PeriodicJobs).scheduled();
+    const sandbox = t.sandbox.get(PeriodicJobs).scheduled();
+    expect(service.filter((j) => /sandbox|psp/i.test(j))).toEqual([]);
+    expect(sandbox).toEqual(expect.arrayContaining(['sandbox-bank', 'sandbox-acquirer', 'sandbox-psp-cobr', 'sandbox-adyen-webhooks']));
+    expect(sandbox.filter((j) => service.includes(j))).toEqual(['clock-sync']);
   });
 
   it('answers its bank API only with the provider key', async () => {
