@@ -6,21 +6,21 @@ const FEATURES = 'accounts|auth|cards|links|pix-automatic|three-ds|refunds';
 const SHARED = 'gateway|tenants|webhooks';
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'No import cycles anywhere in src or sandbox.', severity: 'error', from: { path: '^(src|sandbox)/' }, to: { circular: true } },
+    { name: 'no-circular', comment: 'No import cycles anywhere in kernel, src or sandbox.', severity: 'error', from: { path: '^(kernel|src|sandbox)/' }, to: { circular: true } },
     {
       name: 'platform-is-the-bottom',
-      comment: 'The kernel knows no module above it; modules register with it (config sections, error tables, health, jobs).',
+      comment: 'The kernel knows neither app; their modules register with it (config sections, error tables, health, jobs).',
       severity: 'error',
-      from: { path: '^src/platform/' },
-      to: { path: `^(src/(${FEATURES}|${SHARED}|provider)/|sandbox/)` },
+      from: { path: '^kernel/' },
+      to: { path: '^(src|sandbox)/' },
     },
-    { name: 'common-is-pure', comment: 'src/common: pure helpers and wire protocols, importing only each other.', severity: 'error', from: { path: '^src/common/' }, to: { path: '^src/(?!common/)' } },
+    { name: 'common-is-pure', comment: 'kernel/common: pure helpers and wire protocols, importing only each other.', severity: 'error', from: { path: '^kernel/common/' }, to: { path: '^(?!kernel/common/)(kernel|src|sandbox)/' } },
     {
       name: 'sandbox-reaches-the-service-over-http',
-      comment: 'The sandbox app plays the bank, acquirer and 3DS server: it builds on the kernel (src/platform, src/common) and talks to the service over HTTP, never by import.',
+      comment: 'The sandbox app plays the bank, acquirer and 3DS server: it builds on the kernel and talks to the service over HTTP, never by import.',
       severity: 'error',
       from: { path: '^sandbox/' },
-      to: { path: '^src/(?!platform/|common/)' },
+      to: { path: '^src/' },
     },
     { name: 'the-service-does-not-contain-the-sandbox', comment: 'The service reaches the sandbox app over HTTP only (SANDBOX_URL).', severity: 'error', from: { path: '^src/' }, to: { path: '^sandbox/' } },
     { name: 'provider-is-an-edge', comment: 'Ports and adapters of outside parties know no feature.', severity: 'error', from: { path: '^src/provider/' }, to: { path: `^(src/(${FEATURES}|${SHARED})/|sandbox/)` } },

@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 COPY packages/react-native-card/package.json packages/react-native-card/package.json
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY kernel kernel
 COPY src src
 COPY sandbox sandbox
 COPY migrations migrations
@@ -23,9 +24,10 @@ COPY packages/react-native-card/package.json packages/react-native-card/package.
 COPY scripts/prune-runtime.js /tmp/prune-runtime.js
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts && node /tmp/prune-runtime.js node_modules && rm /tmp/prune-runtime.js && npm cache clean --force
 # The sandbox app for a staging environment (`docker build --target sandbox`): the kernel it
-# builds on and its own code; the service's image below has none of the sandbox's code.
+# builds on and its own code, none of the service's; the service's image below has none of the
+# sandbox's.
 FROM runtime-deps AS sandbox
-COPY --from=build /app/dist/src dist/src
+COPY --from=build /app/dist/kernel dist/kernel
 COPY --from=build /app/dist/sandbox dist/sandbox
 USER node
 EXPOSE 3001 3002
@@ -36,6 +38,7 @@ CMD ["node", "dist/sandbox/src/main.js"]
 
 # The service (the default target: the last stage).
 FROM runtime-deps AS runtime
+COPY --from=build /app/dist/kernel dist/kernel
 COPY --from=build /app/dist/src dist/src
 COPY --from=build /app/dist/migrations dist/migrations
 COPY --from=build /app/dist/scripts dist/scripts

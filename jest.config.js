@@ -7,7 +7,7 @@ const ESM_DEPS = ['content-disposition', '@opentelemetry/otlp-exporter-base'];
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/sandbox', '<rootDir>/test'],
+  roots: ['<rootDir>/kernel', '<rootDir>/src', '<rootDir>/sandbox', '<rootDir>/test'],
   testRegex: '.*\\.(spec|test|e2e-spec)\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   transform: { '^.+\\.(ts|js|mjs)$': ['@swc/jest', { swcrc: true }] },

@@ -51,16 +51,16 @@ async function main() {
   const { Client } = require('pg');
   const { createApp } = require(dist('src/app.factory.js'));
   const { CONFIG_SECTIONS } = require(dist('src/config.sections.js'));
-  const { loadConfig } = require(dist('src/platform/config/config.js'));
-  const { DatabaseLifecycle } = require(dist('src/platform/database/database.lifecycle.js'));
-  const { Clock } = require(dist('src/platform/clock/clock.js'));
+  const { loadConfig } = require(dist('kernel/platform/config/config.js'));
+  const { DatabaseLifecycle } = require(dist('kernel/platform/database/database.lifecycle.js'));
+  const { Clock } = require(dist('kernel/platform/clock/clock.js'));
   const { TenantsService } = require(dist('src/tenants/tenants.service.js'));
   const { EventPublisher } = require(dist('src/webhooks/event-publisher.js'));
   const { WebhookEndpointsService } = require(dist('src/webhooks/endpoints/endpoints.service.js'));
   const { DeliveryWorker } = require(dist('src/webhooks/delivery/delivery-worker.js'));
   const { OutboxStore } = require(dist('src/webhooks/outbox/outbox.store.js'));
   const { DataSource } = require('typeorm');
-  const { transaction } = require(dist('src/platform/database/sql.js'));
+  const { transaction } = require(dist('kernel/platform/database/sql.js'));
 
   const dbName = `bench_outbox_${Date.now().toString(36)}`;
   const withDb = (db) => {

@@ -29,7 +29,7 @@ async function main() {
   let embedded = null;
   let dir = null;
   if (!env.DATABASE_URL) {
-    const { EmbeddedPostgres } = require(join(root, 'dist/src/platform/database/embedded-postgres.js'));
+    const { EmbeddedPostgres } = require(join(root, 'dist/kernel/platform/database/embedded-postgres.js'));
     dir = mkdtempSync(join(tmpdir(), 'pp-bench-pg-'));
     chmodSync(dir, 0o755);
     embedded = new EmbeddedPostgres(dir, Number(env.BENCH_EMBEDDED_PG_PORT || 54349), 'bench', () => undefined, 'postgres');

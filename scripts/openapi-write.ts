@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApp } from '../src/app.factory';
 import { CONFIG_SECTIONS } from '../src/config.sections';
-import { loadConfig } from '../src/platform/config/config';
-import { buildOpenApiDocument } from '../src/platform/openapi/openapi';
+import { loadConfig } from '../kernel/platform/config/config';
+import { buildOpenApiDocument } from '../kernel/platform/openapi/openapi';
 
 export const OPENAPI_SERVER = 'http://localhost:3000';
 

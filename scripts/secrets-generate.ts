@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { SANDBOX_CONFIG_SECTIONS } from '../sandbox/src/config.sections';
 import { sandboxEnv } from '../sandbox/src/sandbox-env';
 import { CONFIG_SECTIONS } from '../src/config.sections';
-import { ConfigSection, ConfigValidationError, loadConfig } from '../src/platform/config/config';
+import { ConfigSection, ConfigValidationError, loadConfig } from '../kernel/platform/config/config';
 
 const REQUIRED = /^([A-Z][A-Z0-9_]*) is required in production\b/;
 

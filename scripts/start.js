@@ -24,7 +24,7 @@ function newest(dir) {
   return t;
 }
 
-const srcTime = Math.max(...['src', 'sandbox', 'migrations', 'scripts'].map((d) => newest(join(root, d))));
+const srcTime = Math.max(...['kernel', 'src', 'sandbox', 'migrations', 'scripts'].map((d) => newest(join(root, d))));
 const built = Object.values(entries).every((e) => existsSync(e) && statSync(e).mtimeMs >= srcTime);
 if (!built) {
   process.stderr.write('building (nest build)…\n');

@@ -4,9 +4,9 @@
 // .data; EMBEDDED_PG_PORT, default 54329), started here when it is not running. Migrations run first.
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/platform/database/data-source.factory';
-import { runMigrationsLocked } from '../src/platform/database/migrate';
-import { AppError } from '../src/platform/errors/app-error';
+import { dataSourceOptions } from '../kernel/platform/database/data-source.factory';
+import { runMigrationsLocked } from '../kernel/platform/database/migrate';
+import { AppError } from '../kernel/platform/errors/app-error';
 import { TenantEntity } from '../src/tenants/tenant.entity';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { SqlTenantsRepository } from '../src/tenants/tenants.repository';

@@ -53,7 +53,7 @@ async function main() {
   let dir = null;
   const env = { ...process.env, NODE_ENV: 'test', PP_TEST_DIST_BUILT: '1' };
   if (!env.DATABASE_URL) {
-    const { EmbeddedPostgres } = require(join(root, 'dist/src/platform/database/embedded-postgres.js'));
+    const { EmbeddedPostgres } = require(join(root, 'dist/kernel/platform/database/embedded-postgres.js'));
     dir = mkdtempSync(join(tmpdir(), 'pp-test-pg-'));
     require('node:fs').chmodSync(dir, 0o755);
     const port = embeddedPort(env);

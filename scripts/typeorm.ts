@@ -8,8 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import '../src/app.module'; // importing the modules registers every entity
-import { dataSourceOptions } from '../src/platform/database/data-source.factory';
-import { revertLastMigrationLocked, runMigrationsLocked } from '../src/platform/database/migrate';
+import { dataSourceOptions } from '../kernel/platform/database/data-source.factory';
+import { revertLastMigrationLocked, runMigrationsLocked } from '../kernel/platform/database/migrate';
 import { scriptDatabase } from './lib/database';
 
 function usage(msg: string): never {

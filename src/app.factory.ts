@@ -1,11 +1,11 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { buildApp } from './platform/app/build-app';
-import { LoadedConfig } from './platform/config/config';
-import { SERVICE_DOCUMENT } from './platform/openapi/openapi';
-import { PlatformOptions } from './platform/platform.module';
+import { buildApp } from '../kernel/platform/app/build-app';
+import { LoadedConfig } from '../kernel/platform/config/config';
+import { SERVICE_DOCUMENT } from '../kernel/platform/openapi/openapi';
+import { PlatformOptions } from '../kernel/platform/platform.module';
 
-export { flattenValidationErrors, VALIDATION_OPTIONS } from './platform/app/build-app';
+export { flattenValidationErrors, VALIDATION_OPTIONS } from '../kernel/platform/app/build-app';
 
 /** Builds the service (not listening): the same for `npm start`, the tests and the scripts. */
 export function createApp(config: LoadedConfig, opts: PlatformOptions = {}): Promise<NestFastifyApplication> {

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { LoadedConfig } from './platform/config/config';
-import { ConfigModule } from './platform/config/config.module';
-import { IdempotencyModule } from './platform/idempotency/idempotency.module';
-import { PlatformModule, PlatformOptions } from './platform/platform.module';
+import { LoadedConfig } from '../kernel/platform/config/config';
+import { ConfigModule } from '../kernel/platform/config/config.module';
+import { IdempotencyModule } from '../kernel/platform/idempotency/idempotency.module';
+import { PlatformModule, PlatformOptions } from '../kernel/platform/platform.module';
 import { AuthModule } from './auth/auth.module';
 import { GatewayModule } from './gateway/gateway.module';
 import { AccountsModule } from './accounts/accounts.module';
@@ -16,7 +16,7 @@ import { CardsModule } from './cards/cards.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { ThreeDsModule } from './three-ds/three-ds.module';
 import { PixAutomaticModule } from './pix-automatic/pix-automatic.module';
-import { TestClockModule } from './platform/clock/test-clock.controller';
+import { TestClockModule } from '../kernel/platform/clock/test-clock.controller';
 import { PixApiCobrModule } from './provider/pix-api/pix-api-cobr.module';
 
 @Module({})

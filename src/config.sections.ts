@@ -1,9 +1,9 @@
-import { ConfigSection } from './platform/config/config';
+import { ConfigSection } from '../kernel/platform/config/config';
 import { authConfig } from './auth/auth.config';
 import { gatewayConfig } from './gateway/gateway.config';
-import { databaseConfig, platformConfig } from './platform/config/platform.config';
-import { testClockConfig } from './platform/clock/test-clock.config';
-import { tracingConfig } from './platform/tracing/tracing.config';
+import { databaseConfig, platformConfig } from '../kernel/platform/config/platform.config';
+import { testClockConfig } from '../kernel/platform/clock/test-clock.config';
+import { tracingConfig } from '../kernel/platform/tracing/tracing.config';
 import { linksConfig } from './links/links.config';
 import { acquirerConfig } from './provider/acquirer/acquirer.config';
 import { adyenConfig } from './provider/acquirer/adyen/adyen.config';

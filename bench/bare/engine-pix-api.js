@@ -9,7 +9,7 @@ const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client, Pool } = require('pg');
-const { ensureDevCertificates } = require('../../dist/src/platform/tls/dev-certificates');
+const { ensureDevCertificates } = require('../../dist/kernel/platform/tls/dev-certificates');
 const { generateSql, ZERO_UUID } = require('./engine-sql');
 const { saoPauloDay } = require('../lib');
 

@@ -12,7 +12,7 @@ const { join } = require('node:path');
 const { hs256Checker } = require('./hs256-check');
 
 const { RateLimiter, rateLimitHeaders } = require(join(__dirname, '../../dist/src/gateway/rate-limit/rate-limiter.js'));
-const { parseCidr, ipInCidrs } = require(join(__dirname, '../../dist/src/common/cidr.js'));
+const { parseCidr, ipInCidrs } = require(join(__dirname, '../../dist/kernel/common/cidr.js'));
 
 const WINDOW_MS = 60_000;
 const LIMIT = 1_000_000_000; // the bench raises the tenant's limit out of the way, as here

@@ -14,7 +14,7 @@ const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Pool } = require('pg');
-const { ensureDevCertificates } = require('../../dist/src/platform/tls/dev-certificates');
+const { ensureDevCertificates } = require('../../dist/kernel/platform/tls/dev-certificates');
 const { admitter } = require('./gateway-check');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });

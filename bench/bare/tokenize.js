@@ -7,7 +7,7 @@ const { createHmac, randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const vault = require(join(__dirname, '../../dist/src/cards/domain/vault-crypto.js'));
-const { isLuhnValid } = require(join(__dirname, '../../dist/src/common/formats/pan.js'));
+const { isLuhnValid } = require(join(__dirname, '../../dist/kernel/common/formats/pan.js'));
 const { admitter } = require('./gateway-check');
 
 const ring = vault.parseKeyRing(process.env.VAULT_MASTER_KEYS);

@@ -9,7 +9,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { freshDatabase, freePort, startService, startBare, onboard, callJson } = require('../lib');
-const { ensureDevCertificates } = require('../../dist/src/platform/tls/dev-certificates');
+const { ensureDevCertificates } = require('../../dist/kernel/platform/tls/dev-certificates');
 
 async function startAdyenBench(tag, say) {
   const dataDir = mkdtempSync(join(tmpdir(), `pp-bench-${tag}-`));

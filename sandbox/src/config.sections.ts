@@ -1,6 +1,6 @@
-import { ConfigSection } from '../../src/platform/config/config';
-import { databaseConfig, platformConfig } from '../../src/platform/config/platform.config';
-import { tracingConfig } from '../../src/platform/tracing/tracing.config';
+import { ConfigSection } from '../../kernel/platform/config/config';
+import { databaseConfig, platformConfig } from '../../kernel/platform/config/platform.config';
+import { tracingConfig } from '../../kernel/platform/tracing/tracing.config';
 import { sandboxAcquirerConfig } from './acquirer/sandbox-acquirer.config';
 import { sandboxAdyenConfig } from './acquirer/adyen/sandbox-adyen.config';
 import { sandboxPspConfig } from './psp/sandbox-psp.config';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runApp } from '../../src/platform/app/run-app';
+import { runApp } from '../../kernel/platform/app/run-app';
 import { SANDBOX_CONFIG_SECTIONS } from './config.sections';
 import { createSandboxApp } from './sandbox-app.factory';
 import { sandboxEnv } from './sandbox-env';

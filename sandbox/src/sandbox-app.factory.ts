@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { buildApp } from '../../src/platform/app/build-app';
-import { LoadedConfig } from '../../src/platform/config/config';
-import { PlatformOptions } from '../../src/platform/platform.module';
+import { buildApp } from '../../kernel/platform/app/build-app';
+import { LoadedConfig } from '../../kernel/platform/config/config';
+import { PlatformOptions } from '../../kernel/platform/platform.module';
 import { SandboxAppModule } from './sandbox-app.module';
 
 export const SANDBOX_DOCUMENT = {

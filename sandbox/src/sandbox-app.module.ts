@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { LoadedConfig } from '../../src/platform/config/config';
-import { ConfigModule } from '../../src/platform/config/config.module';
-import { PlatformModule, PlatformOptions } from '../../src/platform/platform.module';
+import { LoadedConfig } from '../../kernel/platform/config/config';
+import { ConfigModule } from '../../kernel/platform/config/config.module';
+import { PlatformModule, PlatformOptions } from '../../kernel/platform/platform.module';
 import { SandboxAcquirerModule } from './acquirer/sandbox-acquirer.module';
 import { SandboxModule } from './sandbox.module';
 import { SANDBOX_DATABASE } from './sandbox-database';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
-import { ApiErrors } from '../../src/platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 import { MAX_ADVANCE_DAYS, SandboxClock } from './sandbox-clock';
 import { SandboxEnabledGuard } from './sandbox-enabled.guard';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { TEST_CLOCK_DAYS_PATH, TEST_CLOCK_SECRET_HEADER, TestClockDay } from '../../src/common/protocols/test-clock';
-import { Clock, DayPassedSignal } from '../../src/platform/clock/clock';
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
-import { ProviderCallError, ResilientHttp } from '../../src/platform/http/resilient-http';
-import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { TEST_CLOCK_DAYS_PATH, TEST_CLOCK_SECRET_HEADER, TestClockDay } from '../../kernel/common/protocols/test-clock';
+import { Clock, DayPassedSignal } from '../../kernel/platform/clock/clock';
+import { ClockSync } from '../../kernel/platform/clock/clock-sync.service';
+import { ProviderCallError, ResilientHttp } from '../../kernel/platform/http/resilient-http';
+import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
 import { SandboxConfig } from './sandbox.config';
 import { SandboxErrors } from './sandbox.errors';
 

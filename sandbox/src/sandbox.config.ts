@@ -1,5 +1,5 @@
-import { defineConfig } from '../../src/platform/config/config';
-import type { EnvReader } from '../../src/platform/config/env';
+import { defineConfig } from '../../kernel/platform/config/config';
+import type { EnvReader } from '../../kernel/platform/config/env';
 
 /**
  * The sandbox's one rule for being on: SANDBOX_ENABLED, on by default (the sandbox app runs only

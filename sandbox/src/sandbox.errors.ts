@@ -1,4 +1,4 @@
-import { defineErrors } from '../../src/platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
 
 export const SandboxErrors = defineErrors({
   sandbox_disabled: 404,
@@ -11,7 +11,7 @@ export const SandboxErrors = defineErrors({
   test_clock_service_failed: 502,
 });
 
-declare module '../../src/platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** SandboxErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof SandboxErrors.table, true> {}

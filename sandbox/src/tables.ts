@@ -2,7 +2,7 @@
 // A test regenerates it on a freshly migrated database and fails when it differs.
 
 /** The sandbox app's tables (its own schema), added to the platform's `Tables`: `Row<'sandbox_…'>`. */
-declare module '../../src/platform/database/tables' {
+declare module '../../kernel/platform/database/tables' {
   interface Tables {
     sandbox_acquirer_boletos: {
       id: string;

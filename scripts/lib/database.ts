@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { DevSecretStore } from '../../src/platform/config/env';
-import { EmbeddedPostgres } from '../../src/platform/database/embedded-postgres';
+import { DevSecretStore } from '../../kernel/platform/config/env';
+import { EmbeddedPostgres } from '../../kernel/platform/database/embedded-postgres';
 
 async function reachable(url: string): Promise<boolean> {
   const c = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { DatabaseLayout, dataSourceOptions, SERVICE_DATABASE } from '../../src/platform/database/data-source.factory';
-import { runMigrationsLocked } from '../../src/platform/database/migrate';
+import { DatabaseLayout, dataSourceOptions, SERVICE_DATABASE } from '../../kernel/platform/database/data-source.factory';
+import { runMigrationsLocked } from '../../kernel/platform/database/migrate';
 
 function withDatabase(url: string, db: string): string {
   const u = new URL(url);

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 /**
  * The TypeScript row type of every table, read from the schema the migrations made, as
  * node-postgres hands the values back (int8 and numeric as strings, dates as Date, json parsed,
- * bytea as Buffer). `npm run db:types` writes it to src/platform/database/tables.ts; a test
+ * bytea as Buffer). `npm run db:types` writes it to kernel/platform/database/tables.ts; a test
  * regenerates it on a freshly migrated database, so a migration cannot change a column without
  * the row types following.
  */
@@ -54,7 +54,7 @@ export interface TableTypesTarget {
 }
 
 export const SERVICE_TABLES: TableTypesTarget = { schema: 'public' };
-export const SANDBOX_TABLES: TableTypesTarget = { schema: 'sandbox', augments: '../../src/platform/database/tables' };
+export const SANDBOX_TABLES: TableTypesTarget = { schema: 'sandbox', augments: '../../kernel/platform/database/tables' };
 
 export async function tableTypesSource(databaseUrl: string, target: TableTypesTarget = SERVICE_TABLES): Promise<string> {
   const c = new Client({ connectionString: databaseUrl });

@@ -2,9 +2,9 @@ import { Controller, Get, Param, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RateDecision } from '../gateway/rate-limit/rate-limiter';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
-import type { TenantContext } from '../platform/http/tenant-context';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 import { AccountLimitsDto } from './limits.dto';
 import { LimitsService } from './limits.service';
 

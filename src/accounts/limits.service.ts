@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { TtlCache } from '../common/ttl-cache';
+import { TtlCache } from '../../kernel/common/ttl-cache';
 import { BankAccountLimits, BankProvider } from '../provider/bank/bank-provider.port';
 import { GatewayConfig } from '../gateway/gateway.config';
 import { GatewayErrors } from '../gateway/gateway.errors';
 import { RateDecision } from '../gateway/rate-limit/rate-limiter';
-import type { TenantContext } from '../platform/http/tenant-context';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 import { AccountLimitsDto } from './limits.dto';
 
 /** Bounds the per-replica copy of account limits (one entry per account asked about). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { defineConfig } from '../platform/config/config';
+import { defineConfig } from '../../kernel/platform/config/config';
 
 export interface JwtSigningKey {
   /** The `kid` in the JWT header. */

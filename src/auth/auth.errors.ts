@@ -1,4 +1,4 @@
-import { defineErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
 
 export const AuthErrors = defineErrors({
   key_malformed: 400,
@@ -19,7 +19,7 @@ export const AuthErrors = defineErrors({
   unsupported_grant_type: 400,
 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** AuthErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof AuthErrors.table, true> {}

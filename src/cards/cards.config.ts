@@ -1,5 +1,5 @@
-import { defineConfig } from '../platform/config/config';
-import { EnvReader } from '../platform/config/env';
+import { defineConfig } from '../../kernel/platform/config/config';
+import { EnvReader } from '../../kernel/platform/config/env';
 import { CardsDomainError } from './domain/errors';
 import { MasterKeyRing, parseFingerprintKey, parseKeyRing } from './domain/vault-crypto';
 

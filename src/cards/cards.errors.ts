@@ -1,5 +1,5 @@
-import { defineErrors } from '../platform/errors/app-error';
-import { registerDomainErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
+import { registerDomainErrors } from '../../kernel/platform/errors/app-error';
 import { CardsDomainError, CardsDomainErrorCode } from './domain/errors';
 
 /** Error codes of the cards module (card sessions, hosted page, vault, tokens, card payments). */
@@ -38,7 +38,7 @@ registerDomainErrors<CardsDomainErrorCode>(CardsDomainError, {
   fingerprint_key_invalid: 500,
 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** CardErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof CardErrors.table, true> {}

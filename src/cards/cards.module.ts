@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
-import { ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
-import { CardPaymentRefunds } from '../common/contracts/refundable-payments.port';
+import { ThreeDsCardSource } from '../../kernel/common/contracts/three-ds-card-source.port';
+import { CardPaymentRefunds } from '../../kernel/common/contracts/refundable-payments.port';
 import { CardPaymentRefundsOfCards } from './payments/card-payment-refunds';
 import { AcquirerReports } from './payments/acquirer-reports';
 import { TenantsModule } from '../tenants/tenants.module';

@@ -1,5 +1,5 @@
-import { AppError } from '../platform/errors/app-error';
-import type { TenantContext } from '../platform/http/tenant-context';
+import { AppError } from '../../kernel/platform/errors/app-error';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 
 /** A bearer token as read by the verifier. */
 export interface BearerCheck {

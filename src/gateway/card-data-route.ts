@@ -1,7 +1,7 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
 import { GatewayGuard } from './gateway.guard';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 
 /**
  * A tenant route whose body carries a card number or security code: the same guard chain as

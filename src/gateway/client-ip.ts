@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { parseIp } from '../common/cidr';
+import { parseIp } from '../../kernel/common/cidr';
 
 /**
  * The caller's IP: the socket address, or the X-Forwarded-For hop fastify accepted from a

@@ -1,4 +1,4 @@
-import { defineConfig } from '../platform/config/config';
+import { defineConfig } from '../../kernel/platform/config/config';
 
 export class GatewayConfig {
   /** Shared rate-limit counters; unset: each replica counts alone (in-process). */

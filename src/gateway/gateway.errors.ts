@@ -1,4 +1,4 @@
-import { defineErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
 
 export const GatewayErrors = defineErrors({
   invalid_token: 401,
@@ -11,7 +11,7 @@ export const GatewayErrors = defineErrors({
   provider_unavailable: 500,
 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** GatewayErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof GatewayErrors.table, true> {}

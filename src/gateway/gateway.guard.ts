@@ -5,7 +5,7 @@ import { GatewayErrors } from './gateway.errors';
 import { RateDecision } from './rate-limit/rate-limiter';
 import { TenantGate } from './tenant-gate';
 import { TenantPolicy, TenantPolicyCache } from './tenant-policy.cache';
-import type { TenantContext } from '../platform/http/tenant-context';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 
 type GatedRequest = FastifyRequest & { tenant?: TenantContext; rateLimit?: RateDecision };
 

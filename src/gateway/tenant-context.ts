@@ -1,10 +1,10 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader } from '@nestjs/swagger';
-import { IdempotentPosts } from '../platform/idempotency/idempotent-posts.decorator';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import { IdempotentPosts } from '../../kernel/platform/idempotency/idempotent-posts.decorator';
+import { ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 import { GatewayGuard } from './gateway.guard';
 
-import type { TenantContext } from '../platform/http/tenant-context';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 
 /** The tenant of the current `/v1` request (set by the gateway guard). */
 export const CurrentTenant = createParamDecorator((_: unknown, ctx: ExecutionContext): TenantContext => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ParsedCidr, ipInCidrs, parseCidr } from '../common/cidr';
-import { TtlCache } from '../common/ttl-cache';
+import { ParsedCidr, ipInCidrs, parseCidr } from '../../kernel/common/cidr';
+import { TtlCache } from '../../kernel/common/ttl-cache';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { GatewayConfig } from './gateway.config';
 

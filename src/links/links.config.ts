@@ -1,4 +1,4 @@
-import { defineConfig } from '../platform/config/config';
+import { defineConfig } from '../../kernel/platform/config/config';
 import { sandboxPublicUrlOf } from '../provider/sandbox-url.config';
 import { DEFAULT_FEE_TABLE, FeeError, FeeTable, validateFeeTable } from './domain/fees';
 

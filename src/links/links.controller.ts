@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
-import type { TenantContext } from '../platform/http/tenant-context';
-import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
+import { ApiError, ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 import { FeeSimulationResultDto, SimulateFeesDto } from './dto/fees.dto';
 import { CreatedLinkDto, CreateLinkDto, LinkDto, LinkListQueryDto, LinkPageDto, LinkStatusDto, UpdateLinkDto } from './dto/link.dto';
 import { MerchantListDto } from './dto/merchant.dto';

@@ -1,6 +1,6 @@
-import { toCents } from '../common/formats/money';
-import { AppError } from '../platform/errors/app-error';
-import { resolveError } from '../platform/errors/error-envelope';
+import { toCents } from '../../kernel/common/formats/money';
+import { AppError } from '../../kernel/platform/errors/app-error';
+import { resolveError } from '../../kernel/platform/errors/error-envelope';
 import { FeeError } from './domain/fees';
 import { validateSplits } from './domain/splits';
 import { refusingFees } from './links.errors';

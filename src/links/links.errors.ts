@@ -1,11 +1,11 @@
-import { defineErrors } from '../platform/errors/app-error';
-import { registerDomainErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
+import { registerDomainErrors } from '../../kernel/platform/errors/app-error';
 import { FeeError, FeeErrorCode } from './domain/fees';
 import { LinkStateError, LinkStateErrorCode } from './domain/link.state-machine';
 import { PaymentItemStateError, PaymentItemStateErrorCode } from './domain/payment-item.state-machine';
 import { SplitError, SplitErrorCode } from './domain/splits';
 import { PixChargeRefused } from '../provider/pix-charges.port';
-import { MoneyError } from '../common/formats/money';
+import { MoneyError } from '../../kernel/common/formats/money';
 
 /** Error codes of payment links, merchants, fees and the checkout. */
 export const LinkErrors = defineErrors({
@@ -77,7 +77,7 @@ export function refusingFees<T>(field: 'amount' | 'fees', calculate: () => T): T
   }
 }
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** LinkErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof LinkErrors.table, true> {}

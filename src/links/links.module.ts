@@ -23,7 +23,7 @@ import { PaymentLedger } from './payments/payment-ledger';
 import { PaymentsRepository, SqlPaymentsRepository } from './payments/payments.repository';
 import { StartPayment } from './payments/start-payment';
 import { PaymentInstruments } from './payments/payment-instruments';
-import { LinkPaymentRefunds } from '../common/contracts/refundable-payments.port';
+import { LinkPaymentRefunds } from '../../kernel/common/contracts/refundable-payments.port';
 import { LinkPaymentRefundsOfLinks } from './payments/link-payment-refunds';
 
 /**

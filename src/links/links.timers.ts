@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DayPassedSignal } from '../platform/clock/clock';
-import { withAdvisoryLock } from '../platform/database/advisory-lock';
-import { PeriodicJobs } from '../platform/jobs/periodic-jobs';
+import { DayPassedSignal } from '../../kernel/platform/clock/clock';
+import { withAdvisoryLock } from '../../kernel/platform/database/advisory-lock';
+import { PeriodicJobs } from '../../kernel/platform/jobs/periodic-jobs';
 import { AcquirerEvents } from '../provider/acquirer/acquirer-events';
 import { LinksConfig } from './links.config';
 import { LinkLifecycle } from './links/link-lifecycle';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BillingRefunds, RefundablePayment } from '../common/contracts/refundable-payments.port';
+import { BillingRefunds, RefundablePayment } from '../../kernel/common/contracts/refundable-payments.port';
 import { PixDevolucoes, ReceivedPix } from '../provider/pix-devolucoes.port';
 import { BillingStatus } from './domain/billing.state-machine';
 import { BillingsRepository } from './billings.repository';

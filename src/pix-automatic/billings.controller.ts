@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
-import type { TenantContext } from '../platform/http/tenant-context';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
+import { ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 import { BillingDto, CreateAdHocBillingDto } from './dto/billing.dto';
 import { CancelBilling } from './use-cases/cancel-billing';
 import { CreateAdHocBilling } from './use-cases/create-ad-hoc-billing';

@@ -4,7 +4,7 @@ import { isUuid } from '../tenants/tenants.repository';
 import { BillingStatus } from './domain/billing.state-machine';
 import { Billing, BILLING_COLUMNS, billingFromRow, BillingRow } from './pix.model';
 import { exec } from './sql';
-import { Tx, pool } from '../platform/database/sql';
+import { Tx, pool } from '../../kernel/platform/database/sql';
 
 export interface NewAdHocBilling {
   tenantId: string;

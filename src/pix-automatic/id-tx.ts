@@ -1,4 +1,4 @@
-import { randomChars } from '../common/random-ids';
+import { randomChars } from '../../kernel/common/random-ids';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 

@@ -1,4 +1,4 @@
-import { defineConfig } from '../platform/config/config';
+import { defineConfig } from '../../kernel/platform/config/config';
 import { SendWindowDays } from './engine/send-window';
 
 export class PixAutomaticConfig {

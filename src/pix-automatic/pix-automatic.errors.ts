@@ -1,5 +1,5 @@
-import { defineErrors } from '../platform/errors/app-error';
-import { registerDomainErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
+import { registerDomainErrors } from '../../kernel/platform/errors/app-error';
 import { CalendarInputError, CalendarInputErrorCode } from './domain/calendar';
 
 export const PixAutomaticErrors = defineErrors({
@@ -30,7 +30,7 @@ registerDomainErrors<CalendarInputErrorCode>(CalendarInputError, {
   INVALID_INSTANT: 500,
 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** PixAutomaticErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof PixAutomaticErrors.table, true> {}

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { BillingRefunds } from '../common/contracts/refundable-payments.port';
-import { Clock } from '../platform/clock/clock';
+import { BillingRefunds } from '../../kernel/common/contracts/refundable-payments.port';
+import { Clock } from '../../kernel/platform/clock/clock';
 import { ProviderBankModule } from '../provider/bank/provider-bank.module';
 import { PixChargesModule } from '../provider/pix-charges.module';
 import { TenantsModule } from '../tenants/tenants.module';

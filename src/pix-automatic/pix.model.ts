@@ -1,7 +1,7 @@
 import { BillingStatus } from './domain/billing.state-machine';
 import { DayAdjustment, Periodicity } from './domain/calendar';
 import { RecurrenceStatus } from './domain/recurrence.state-machine';
-import type { AsText, Row } from '../platform/database/sql';
+import type { AsText, Row } from '../../kernel/platform/database/sql';
 
 export interface Recurrence {
   id: string;

@@ -1,4 +1,4 @@
-import { AppError } from '../platform/errors/app-error';
+import { AppError } from '../../kernel/platform/errors/app-error';
 import { ProviderCallError } from '../provider/bank/bank-provider.port';
 import { PixAutomaticErrors } from './pix-automatic.errors';
 

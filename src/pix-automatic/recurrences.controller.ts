@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
-import type { TenantContext } from '../platform/http/tenant-context';
-import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
-import { PageQueryDto } from '../platform/pagination/pagination';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
+import { ApiError, ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
+import { PageQueryDto } from '../../kernel/platform/pagination/pagination';
 import { BillingPageDto } from './dto/billing.dto';
 import {
   CreateRecurrenceDto,

@@ -4,7 +4,7 @@ import { isUuid } from '../tenants/tenants.repository';
 import { RecurrenceStatus } from './domain/recurrence.state-machine';
 import { Recurrence, RECURRENCE_COLUMNS, recurrenceFromRow, RecurrenceRow } from './pix.model';
 import { exec } from './sql';
-import { Tx, pool, prepared } from '../platform/database/sql';
+import { Tx, pool, prepared } from '../../kernel/platform/database/sql';
 
 export type NewRecurrence = Omit<Recurrence, 'status' | 'nextCycle' | 'nextSendDate' | 'createdAt' | 'updatedAt'> & {
   nextSendDate: string | null;

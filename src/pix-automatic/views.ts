@@ -1,4 +1,4 @@
-import type { RefundTotal } from '../common/contracts/refundable-payments.port';
+import type { RefundTotal } from '../../kernel/common/contracts/refundable-payments.port';
 import { BillingDto } from './dto/billing.dto';
 import { RecurrenceDto } from './dto/recurrence.dto';
 import { Billing, Recurrence } from './pix.model';

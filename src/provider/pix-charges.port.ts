@@ -1,4 +1,4 @@
-import { CodedError } from '../common/formats/coded-error';
+import { CodedError } from '../../kernel/common/formats/coded-error';
 import type { BoletoResult, PixChargeRequest, PixChargeResult } from './acquirer.port';
 
 export type { PixChargeRequest, PixChargeResult } from './acquirer.port';

@@ -1,6 +1,6 @@
-import { registerDomainErrors } from '../platform/errors/app-error';
+import { registerDomainErrors } from '../../kernel/platform/errors/app-error';
 import { Injectable, Logger } from '@nestjs/common';
-import { CodedError } from '../common/formats/coded-error';
+import { CodedError } from '../../kernel/common/formats/coded-error';
 
 /**
  * Port: API Pix devoluções (`PUT`/`GET /pix/{e2eid}/devolucao/{id}`) of a Pix this service

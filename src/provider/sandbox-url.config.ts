@@ -1,5 +1,5 @@
-import { defineConfig } from '../platform/config/config';
-import type { EnvReader } from '../platform/config/env';
+import { defineConfig } from '../../kernel/platform/config/config';
+import type { EnvReader } from '../../kernel/platform/config/env';
 
 /**
  * SANDBOX_URL, where the service finds the sandbox app (its own process, reached over HTTP as a

@@ -1,6 +1,6 @@
-import { CodedError } from '../common/formats/coded-error';
-import type { ThreeDsServerResult } from '../common/protocols/three-ds-server';
-import { registerDomainErrors } from '../platform/errors/app-error';
+import { CodedError } from '../../kernel/common/formats/coded-error';
+import type { ThreeDsServerResult } from '../../kernel/common/protocols/three-ds-server';
+import { registerDomainErrors } from '../../kernel/platform/errors/app-error';
 
 /**
  * Port: the 3DS server (Cardinal/CyberSource-like) that talks to the card schemes' directory

@@ -1,5 +1,5 @@
-import { fromCents } from '../common/formats/money';
-import { rfc3339 } from '../common/formats/rfc3339';
+import { fromCents } from '../../kernel/common/formats/money';
+import { rfc3339 } from '../../kernel/common/formats/rfc3339';
 import { DISPUTE_STAGES } from './domain/dispute';
 import type { DisputeDto } from './dto/refund.dto';
 import type { DisputeRecord } from './disputes.repository';

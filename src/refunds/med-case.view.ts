@@ -1,5 +1,5 @@
-import { fromCents } from '../common/formats/money';
-import { rfc3339 } from '../common/formats/rfc3339';
+import { fromCents } from '../../kernel/common/formats/money';
+import { rfc3339 } from '../../kernel/common/formats/rfc3339';
 import type { MedCaseDto } from './dto/med-case.dto';
 import type { MedCaseRecord } from './med-cases.repository';
 

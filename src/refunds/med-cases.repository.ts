@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RefundablePayment, RefundablePaymentKind } from '../common/contracts/refundable-payments.port';
-import { exec, maybeOne, Row, rows, Tx } from '../platform/database/sql';
+import type { RefundablePayment, RefundablePaymentKind } from '../../kernel/common/contracts/refundable-payments.port';
+import { exec, maybeOne, Row, rows, Tx } from '../../kernel/platform/database/sql';
 import type { Devolucao } from '../provider/pix-devolucoes.port';
 import { isUuid } from './refunds.repository';
 

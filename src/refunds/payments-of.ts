@@ -7,7 +7,7 @@ import {
   LinkPaymentRefunds,
   RefundablePayment,
   RefundablePaymentKind,
-} from '../common/contracts/refundable-payments.port';
+} from '../../kernel/common/contracts/refundable-payments.port';
 
 /** Which payment a refund route names: its kind, its id and (for a link's or a recurrence's) its parent. */
 export interface PaymentRef {

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
-import type { TenantContext } from '../platform/http/tenant-context';
-import { RequestId } from '../platform/http/request-id.param';
-import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
-import { PageQueryDto } from '../platform/pagination/pagination';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
+import { RequestId } from '../../kernel/platform/http/request-id.param';
+import { ApiError, ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
+import { PageQueryDto } from '../../kernel/platform/pagination/pagination';
 import { MedCaseDto, MedCasePageDto } from './dto/med-case.dto';
 import { CreateRefundDto, RefundDto, RefundListQueryDto, RefundPageDto } from './dto/refund.dto';
 import { RefundsService } from './refunds.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '../platform/database/sql';
+import { Tx } from '../../kernel/platform/database/sql';
 import { EventPublisher } from '../webhooks/event-publisher';
 import type { MedCaseDto } from './dto/med-case.dto';
 import type { DisputeDto, RefundDto } from './dto/refund.dto';

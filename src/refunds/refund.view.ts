@@ -1,5 +1,5 @@
-import { fromCents } from '../common/formats/money';
-import { rfc3339 } from '../common/formats/rfc3339';
+import { fromCents } from '../../kernel/common/formats/money';
+import { rfc3339 } from '../../kernel/common/formats/rfc3339';
 import { RefundDto } from './dto/refund.dto';
 import type { RefundRecord } from './refunds.repository';
 

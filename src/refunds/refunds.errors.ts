@@ -1,4 +1,4 @@
-import { defineErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
 
 /** Error codes of refunds and disputes. */
 export const RefundErrors = defineErrors({
@@ -17,7 +17,7 @@ export const RefundErrors = defineErrors({
   acquirer_rejected: 500,
 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** RefundErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof RefundErrors.table, true> {}

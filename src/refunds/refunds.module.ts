@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { RefundTotals } from '../common/contracts/refundable-payments.port';
+import { RefundTotals } from '../../kernel/common/contracts/refundable-payments.port';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { PixChargesModule } from '../provider/pix-charges.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RefundablePayment, RefundablePaymentKind, RefundTotal } from '../common/contracts/refundable-payments.port';
-import { Db, exec, maybeOne, Row, rows, Tx } from '../platform/database/sql';
+import type { RefundablePayment, RefundablePaymentKind, RefundTotal } from '../../kernel/common/contracts/refundable-payments.port';
+import { Db, exec, maybeOne, Row, rows, Tx } from '../../kernel/platform/database/sql';
 import type { SplitReversal } from './domain/split-reversal';
 import { RefundReason, RefundStatus, RefundTrigger, sourcesOf } from './domain/refund.state-machine';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, page } from '../platform/pagination/pagination';
+import { Page, page } from '../../kernel/platform/pagination/pagination';
 import { DisputesRepository } from './disputes.repository';
 import { MedCaseDto } from './dto/med-case.dto';
 import { medCaseView } from './med-case.view';

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { PlatformConfig } from '../platform/config/platform.config';
+import { PlatformConfig } from '../../kernel/platform/config/platform.config';
 import { TenantErrors } from './tenants.errors';
 
 /** Operator routes: X-Admin-Key must equal ADMIN_API_KEY. Missing and wrong answer alike. */

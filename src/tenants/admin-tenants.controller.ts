@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../platform/openapi/error-envelope.dto';
-import { PageQueryDto } from '../platform/pagination/pagination';
+import { ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
+import { PageQueryDto } from '../../kernel/platform/pagination/pagination';
 import { AdminKeyGuard } from './admin-key.guard';
 import { CreateTenantDto, TenantDto, TenantPageDto, UpdateTenantDto } from './dto/tenant.dto';
 import { TenantsService } from './tenants.service';

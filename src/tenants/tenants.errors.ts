@@ -1,4 +1,4 @@
-import { defineErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
 
 export const TenantErrors = defineErrors({
   tenant_not_found: 404,
@@ -6,7 +6,7 @@ export const TenantErrors = defineErrors({
   admin_unauthorized: 401,
 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** TenantErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof TenantErrors.table, true> {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EntitiesModule } from '../platform/database/entity-registry';
+import { EntitiesModule } from '../../kernel/platform/database/entity-registry';
 import { AdminKeyGuard } from './admin-key.guard';
 import { AdminTenantsController } from './admin-tenants.controller';
 import { TenantEntity } from './tenant.entity';

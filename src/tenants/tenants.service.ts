@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { normalizeCidr } from '../common/cidr';
-import { Page, page } from '../platform/pagination/pagination';
+import { normalizeCidr } from '../../kernel/common/cidr';
+import { Page, page } from '../../kernel/platform/pagination/pagination';
 import { CreateTenantDto, TenantDto, UpdateTenantDto } from './dto/tenant.dto';
 import { TenantEntity } from './tenant.entity';
 import { TenantErrors } from './tenants.errors';

@@ -1,4 +1,4 @@
-import { I18n } from '../common/i18n';
+import { I18n } from '../../kernel/common/i18n';
 import { ThreeDsRecord } from './three-ds.repository';
 import { browserUrl } from './three-ds.view';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../platform/clock/clock';
+import { Clock } from '../../kernel/platform/clock/clock';
 import { DEVICE_CHANNELS, ThreeDsAuthenticateDto, ThreeDsResultDto, TRANSACTION_TYPES } from './dto/three-ds.dto';
 import { ThreeDsServerPort, ThreeDsServerResult } from '../provider/three-ds-server.port';
 import { ThreeDsErrors } from './three-ds.errors';
@@ -7,7 +7,7 @@ import { ThreeDsRecord, ThreeDsRepository } from './three-ds.repository';
 import { ThreeDsService } from './three-ds.service';
 import { sourcesOf, transition, triggerOf } from './three-ds.state-machine';
 import { browserUrl, centsOf, decimal, resultView } from './three-ds.view';
-import { isUniqueViolation } from '../platform/database/sql';
+import { isUniqueViolation } from '../../kernel/platform/database/sql';
 
 /** authenticate (frictionless or challenge) and the challenge result. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { BreakerRegistry } from '../platform/resilience/breaker-registry';
+import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
 import { SandboxUrlConfig } from '../provider/sandbox-url.config';
-import { ProviderCallError, ResilientHttp } from '../platform/http/resilient-http';
+import { ProviderCallError, ResilientHttp } from '../../kernel/platform/http/resilient-http';
 import {
   ThreeDsAuthenticateRequest,
   ThreeDsServerError,

@@ -1,5 +1,5 @@
-import { defineConfig } from '../platform/config/config';
-import { BreakerSettings, readBreakerSettings } from '../platform/resilience/breaker-settings';
+import { defineConfig } from '../../kernel/platform/config/config';
+import { BreakerSettings, readBreakerSettings } from '../../kernel/platform/resilience/breaker-settings';
 
 /** Configuration of 3DS authentication. */
 export class ThreeDsConfig {

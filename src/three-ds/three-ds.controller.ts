@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiExcludeEndpoint, Api
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CardDataRoute } from '../gateway/card-data-route';
 import { CurrentTenant, TenantRoute } from '../gateway/tenant-context';
-import type { TenantContext } from '../platform/http/tenant-context';
-import { ApiError, ApiErrors } from '../platform/openapi/error-envelope.dto';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
+import { ApiError, ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 import {
   ChallengeResultDto,
   InitializePaymentDto,
@@ -14,7 +14,7 @@ import {
   ThreeDsSetupDto,
   ThreeDsSetupResultDto,
 } from './dto/three-ds.dto';
-import { i18nFor } from '../common/i18n';
+import { i18nFor } from '../../kernel/common/i18n';
 import { CHALLENGE_RESULT_SCRIPT, CHALLENGE_RESULT_STYLE, renderChallengeResult } from './challenge-result.page';
 import { ChallengeResultGuard, isAcsFormPost } from './challenge-result.guard';
 import { ThreeDsAuthenticateService } from './three-ds-authenticate.service';

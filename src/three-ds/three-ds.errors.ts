@@ -1,4 +1,4 @@
-import { defineErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
 
 /** Error codes of 3DS authentication (spec table: 401 bad token, 403 merchant, 500 acquirer communication). */
 export const ThreeDsErrors = defineErrors({
@@ -18,7 +18,7 @@ export const ThreeDsErrors = defineErrors({
   acquirer_unavailable: 500,
 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** ThreeDsErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof ThreeDsErrors.table, true> {}

@@ -13,4 +13,4 @@ export function tokenHash(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
-export { rfc3339 } from '../common/formats/rfc3339';
+export { rfc3339 } from '../../kernel/common/formats/rfc3339';

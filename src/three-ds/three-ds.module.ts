@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ThreeDsResults } from '../common/contracts/three-ds-results.port';
+import { ThreeDsResults } from '../../kernel/common/contracts/three-ds-results.port';
 import { AcquirerModule } from '../provider/acquirer/acquirer.module';
 import { ChallengeResultGuard } from './challenge-result.guard';
 import { ThreeDsServerPort } from '../provider/three-ds-server.port';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ThreeDsAuthenticationFacts, ThreeDsResults } from '../common/contracts/three-ds-results.port';
+import { ThreeDsAuthenticationFacts, ThreeDsResults } from '../../kernel/common/contracts/three-ds-results.port';
 import { ThreeDsServerResult } from '../provider/three-ds-server.port';
 import { ThreeDsStatus } from './three-ds.state-machine';
-import { Row, Tx } from '../platform/database/sql';
-import * as sql from '../platform/database/sql';
+import { Row, Tx } from '../../kernel/platform/database/sql';
+import * as sql from '../../kernel/platform/database/sql';
 
 export interface ThreeDsRecord {
   id: string;

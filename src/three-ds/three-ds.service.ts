@@ -1,9 +1,9 @@
-import { toCents } from '../common/formats/money';
+import { toCents } from '../../kernel/common/formats/money';
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../platform/clock/clock';
-import { PlatformConfig } from '../platform/config/platform.config';
+import { Clock } from '../../kernel/platform/clock/clock';
+import { PlatformConfig } from '../../kernel/platform/config/platform.config';
 import { InitializePaymentDto, InitializePaymentResultDto, ThreeDsSetupDto, ThreeDsSetupResultDto } from './dto/three-ds.dto';
-import { ThreeDsCard, ThreeDsCardReference, ThreeDsCardSource } from '../common/contracts/three-ds-card-source.port';
+import { ThreeDsCard, ThreeDsCardReference, ThreeDsCardSource } from '../../kernel/common/contracts/three-ds-card-source.port';
 import { ThreeDsServerPort } from '../provider/three-ds-server.port';
 import { ThreeDsConfig } from './three-ds.config';
 import { ThreeDsErrors } from './three-ds.errors';

@@ -3,7 +3,7 @@
  * repeated until authenticate; authenticate ends it or opens a challenge; the challenge result
  * ends it. Persisted with conditional UPDATEs over `sourcesOf(trigger)`.
  */
-import { stateMachineOfTable } from '../platform/state-machine/state-machine';
+import { stateMachineOfTable } from '../../kernel/platform/state-machine/state-machine';
 
 export const THREE_DS_STATUSES = [
   'INITIALIZED',

@@ -1,6 +1,6 @@
 import { ThreeDsResultDto } from './dto/three-ds.dto';
 import { ThreeDsRecord } from './three-ds.repository';
-import { decimalStringToCents } from '../common/formats/money';
+import { decimalStringToCents } from '../../kernel/common/formats/money';
 
 /** The authenticate / challenge-result answer of a recorded authentication. */
 export function resultView(r: ThreeDsRecord): ThreeDsResultDto {

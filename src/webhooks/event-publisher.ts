@@ -1,4 +1,4 @@
-import { Tx } from '../platform/database/sql';
+import { Tx } from '../../kernel/platform/database/sql';
 
 /** The two outbound event domains and how their deliveries are protected. */
 export type EventDomain = 'acquiring' | 'pix-automatic';

@@ -1,4 +1,4 @@
-import { defineConfig } from '../platform/config/config';
+import { defineConfig } from '../../kernel/platform/config/config';
 import { deriveSecretsKey, SecretKeyRing } from './endpoints/secret-box';
 
 /** Outbound webhooks: registration rules, the outbox worker and the delivery transport. */

@@ -1,5 +1,5 @@
-import { defineErrors } from '../platform/errors/app-error';
-import { registerDomainErrors } from '../platform/errors/app-error';
+import { defineErrors } from '../../kernel/platform/errors/app-error';
+import { registerDomainErrors } from '../../kernel/platform/errors/app-error';
 import { WebhooksDomainError, WebhooksDomainErrorCode } from './domain/errors';
 import { SecretBoxError } from './endpoints/secret-box';
 
@@ -37,7 +37,7 @@ registerDomainErrors<WebhooksDomainErrorCode>(WebhooksDomainError, {
 });
 registerDomainErrors(SecretBoxError, { webhook_secret_unreadable: 500 });
 
-declare module '../platform/errors/app-error' {
+declare module '../../kernel/platform/errors/app-error' {
   /** WebhookErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof WebhookErrors.table, true> {}

@@ -1,4 +1,4 @@
-import { registerOpenApiWebhooks } from '../platform/openapi/truth';
+import { registerOpenApiWebhooks } from '../../kernel/platform/openapi/truth';
 import { ACQUIRING_EVENT_TYPES } from './event-types';
 
 /**

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
+import { IdempotencyStore } from '../../kernel/platform/idempotency/idempotency.store';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant, rsaPair } from '../support/tenant-auth';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AcquirerPort, CardAuthorizationRequest } from '../../src/provider/acquirer.port';
-import { ProviderCallError } from '../../src/platform/http/resilient-http';
+import { ProviderCallError } from '../../kernel/platform/http/resilient-http';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 /** The acquirer card path end to end: AcquirerPort → real HTTP → sandbox acquirer → PostgreSQL. */

@@ -1,4 +1,4 @@
-import { Clock } from '../../src/platform/clock/clock';
+import { Clock } from '../../kernel/platform/clock/clock';
 import { devConfigProblems } from '../support/config-problems';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';

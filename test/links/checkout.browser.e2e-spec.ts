@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { parsePix, hasError } from 'pix-utils';
-import { parseBrCode } from '../../src/common/formats/brcode';
+import { parseBrCode } from '../../kernel/common/formats/brcode';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { CARD, createLink, detail, pay, PAYER } from './support';

@@ -1,5 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { parseBrCode } from '../../src/common/formats/brcode';
+import { parseBrCode } from '../../kernel/common/formats/brcode';
 import { SANDBOX_PIX_KEY } from '../../src/provider/pix-api/pix-api.config';
 import { validateCallback, validateRequest, validateResponse } from '../support/pix-api-contract';
 import { eventually, OnboardedTenant } from '../support/tenant-auth';

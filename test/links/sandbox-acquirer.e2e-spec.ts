@@ -1,10 +1,10 @@
-import { Clock } from '../../src/platform/clock/clock';
+import { Clock } from '../../kernel/platform/clock/clock';
 import { randomUUID } from 'node:crypto';
-import { parseBrCode } from '../../src/common/formats/brcode';
-import { parseBoleto } from '../../src/common/formats/boleto';
+import { parseBrCode } from '../../kernel/common/formats/brcode';
+import { parseBoleto } from '../../kernel/common/formats/boleto';
 import { AcquirerPort } from '../../src/provider/acquirer.port';
 import { PixChargesPort } from '../../src/provider/pix-charges.port';
-import { AcquirerNotification, signAcquirerEvent } from '../../src/common/protocols/acquirer-events';
+import { AcquirerNotification, signAcquirerEvent } from '../../kernel/common/protocols/acquirer-events';
 import { AcquirerConfig } from '../../src/provider/acquirer/acquirer.config';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
 import { SandboxNotifier } from '../../sandbox/src/acquirer/sandbox-notifier';

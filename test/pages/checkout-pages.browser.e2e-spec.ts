@@ -3,13 +3,13 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { createLink, detail } from '../links/support';
-import { parseBrCode } from '../../src/common/formats/brcode';
+import { parseBrCode } from '../../kernel/common/formats/brcode';
 import { createRecurrence, newTenant } from '../pix-automatic/support';
 import { Audit, check, CHROMIUM, context, LANGS, launch, newAudit, tabTo, typeInto, WIDTHS, writeReport } from './audit';
 
 const suite = existsSync(CHROMIUM) ? describe : describe.skip;
 
-/** Words the tests look for, per language (the pages take theirs from src/common/i18n). */
+/** Words the tests look for, per language (the pages take theirs from kernel/common/i18n). */
 const W = {
   'pt-BR': {
     paidCard: 'Pago com cartão',

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { EngineRepository } from '../../src/pix-automatic/engine/engine.repository';
 import { TestApp } from '../support/test-app';
 import { newTenant, startPixApp, today } from './support';
-import { transaction } from '../../src/platform/database/sql';
+import { transaction } from '../../kernel/platform/database/sql';
 
 interface PlanNode {
   'Node Type': string;

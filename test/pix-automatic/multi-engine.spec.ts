@@ -1,5 +1,5 @@
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
-import { Clock } from '../../src/platform/clock/clock';
+import { ClockSync } from '../../kernel/platform/clock/clock-sync.service';
+import { Clock } from '../../kernel/platform/clock/clock';
 import { cyclesDueBy } from '../../src/pix-automatic/domain/calendar';
 import { BillingEngine } from '../../src/pix-automatic/engine/billing-engine';
 import { SandboxBankService } from '../../sandbox/src/bank/sandbox-bank.service';

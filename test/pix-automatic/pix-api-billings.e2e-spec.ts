@@ -6,12 +6,12 @@
  * billing waiting, and it goes out when the PSP returns within the window; once the window has
  * closed it is not sent late.
  */
-import type { TenantContext } from '../../src/platform/http/tenant-context';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-hoc-billing';
 import { CancelBilling } from '../../src/pix-automatic/use-cases/cancel-billing';
 import { ListBillings } from '../../src/pix-automatic/use-cases/list-billings';
 import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
-import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
 import { validateRequest } from '../support/pix-api-contract';
 import { startStubPsp } from '../support/stub-psp';
 import { http, TestApp } from '../support/test-app';

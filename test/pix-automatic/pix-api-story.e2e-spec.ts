@@ -5,7 +5,7 @@
  * cancels; every exchange with the PSP and every callback valid against API Pix 2.9.0; repeated
  * and stale callbacks change nothing twice.
  */
-import type { TenantContext } from '../../src/platform/http/tenant-context';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 import { CancelRecurrence } from '../../src/pix-automatic/use-cases/cancel-recurrence';
 import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
 import { SandboxPspCallbacks } from '../../sandbox/src/psp/psp-cobr.events';

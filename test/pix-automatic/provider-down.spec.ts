@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BillingEngine } from '../../src/pix-automatic/engine/billing-engine';
 import { RefreshRecurrence } from '../../src/pix-automatic/use-cases/refresh-recurrence';
-import { AppError } from '../../src/platform/errors/app-error';
+import { AppError } from '../../kernel/platform/errors/app-error';
 import { http, TestApp } from '../support/test-app';
 import { ProviderProxy } from '../support/provider-proxy';
 import { advance, billingsOf, createRecurrence, newTenant, startPixApp, today } from './support';

@@ -1,5 +1,5 @@
-import type { TenantContext } from '../../src/platform/http/tenant-context';
-import { Clock } from '../../src/platform/clock/clock';
+import type { TenantContext } from '../../kernel/platform/http/tenant-context';
+import { Clock } from '../../kernel/platform/clock/clock';
 import { addDays, isBusinessDay } from '../../src/pix-automatic/domain/calendar';
 import { CreateRecurrenceDto } from '../../src/pix-automatic/dto/recurrence.dto';
 import { CreateRecurrence } from '../../src/pix-automatic/use-cases/create-recurrence';

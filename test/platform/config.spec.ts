@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { loadConfig } from '../../src/platform/config/config';
+import { loadConfig } from '../../kernel/platform/config/config';
 import { configProblems } from '../support/config-problems';
-import { PlatformConfig } from '../../src/platform/config/platform.config';
+import { PlatformConfig } from '../../kernel/platform/config/platform.config';
 
 const problems = configProblems;
 

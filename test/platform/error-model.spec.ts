@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import '../../src/app.module';
-import { CodedError } from '../../src/common/formats/coded-error';
+import { CodedError } from '../../kernel/common/formats/coded-error';
 import {
   AppError,
   errorCodesWithStatus,
   isRegisteredDomainError,
   PlatformErrors,
   statusOfDomainError,
-} from '../../src/platform/errors/app-error';
-import { resolveError } from '../../src/platform/errors/error-envelope';
-import { MoneyError } from '../../src/common/formats/money';
+} from '../../kernel/platform/errors/app-error';
+import { resolveError } from '../../kernel/platform/errors/error-envelope';
+import { MoneyError } from '../../kernel/common/formats/money';
 import { VaultDecryptionError } from '../../src/cards/domain/errors';
 import { FeeError } from '../../src/links/domain/fees';
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { pinoOptions } from '../../src/platform/logging/logger.options';
-import { REDACTED, redactDeep } from '../../src/platform/logging/redact';
+import { pinoOptions } from '../../kernel/platform/logging/logger.options';
+import { REDACTED, redactDeep } from '../../kernel/platform/logging/redact';
 
 const PEM = execFileSync('openssl', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024']).toString();
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGllbnQtMSJ9.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';

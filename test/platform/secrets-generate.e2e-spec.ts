@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { loadConfig } from '../../src/platform/config/config';
+import { loadConfig } from '../../kernel/platform/config/config';
 
 const ROOT = join(__dirname, '..', '..');
 

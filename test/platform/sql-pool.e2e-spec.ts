@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { DATA_SOURCE_POOL_SIZE, openDatabase } from '../../src/platform/database/data-source.factory';
-import { closeSqlPool, exec, pool, prepared, rows, sqlPoolOf, sqlStateOf, transaction } from '../../src/platform/database/sql';
+import { DATA_SOURCE_POOL_SIZE, openDatabase } from '../../kernel/platform/database/data-source.factory';
+import { closeSqlPool, exec, pool, prepared, rows, sqlPoolOf, sqlStateOf, transaction } from '../../kernel/platform/database/sql';
 import { freshDatabase, http, startTestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -16,7 +16,7 @@ function codeOf(path: string): string {
 
 describe('the SQL layer owns its pool', () => {
   it("does not reach into TypeORM's driver or its private pool", () => {
-    const code = codeOf('src/platform/database/sql.ts');
+    const code = codeOf('kernel/platform/database/sql.ts');
     expect(code).toContain('query('); // the check reads the real file
     expect(code).not.toMatch(/\bdriver\b/);
     expect(code).not.toMatch(/\bmaster\b/);

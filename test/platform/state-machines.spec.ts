@@ -3,7 +3,7 @@ import { CARD_PAYMENT_MACHINE } from '../../src/provider/acquirer/card-charge.st
 import { CARD_SESSION_MACHINE } from '../../src/cards/sessions/card-session.state-machine';
 import { LINK_MACHINE } from '../../src/links/domain/link.state-machine';
 import { PAYMENT_ITEM_MACHINES } from '../../src/links/domain/payment-item.state-machine';
-import { defineStateMachine, StateMachineDefinitionError, TransitionRefusal } from '../../src/platform/state-machine/state-machine';
+import { defineStateMachine, StateMachineDefinitionError, TransitionRefusal } from '../../kernel/platform/state-machine/state-machine';
 import { THREE_DS_MACHINE } from '../../src/three-ds/three-ds.state-machine';
 import { DELIVERY_MACHINE } from '../../src/webhooks/domain/delivery.state-machine';
 import { expectExhaustiveMatrix } from '../support/state-machine-matrix';

@@ -7,7 +7,7 @@ import { serverUrl } from '../support/test-app';
 
 jest.setTimeout(120_000);
 
-describe('row types generated from the migrated schemas (src/platform/database/tables.ts, sandbox/src/tables.ts)', () => {
+describe('row types generated from the migrated schemas (kernel/platform/database/tables.ts, sandbox/src/tables.ts)', () => {
   let db: { url: string; drop: () => Promise<void> };
   beforeAll(async () => {
     db = await migratedScratchDatabase(serverUrl(), BOTH_APPS);

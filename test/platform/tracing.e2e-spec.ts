@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
-import { activeTracer } from '../../src/platform/tracing/tracing';
-import { Tracing } from '../../src/platform/tracing/tracing.service';
+import { activeTracer } from '../../kernel/platform/tracing/tracing';
+import { Tracing } from '../../kernel/platform/tracing/tracing.service';
 import { api, CardsApp, startCardsApp } from '../cards/support';
 import { day } from '../pix-automatic/support';
 import { ExportedSpan, OtlpReceiver } from '../support/otlp-receiver';

@@ -1,8 +1,8 @@
-import { acquirerProviderOf } from '../../src/common/protocols/acquirer-provider';
-import { ADYEN_WEBHOOKS_PATH } from '../../src/common/protocols/adyen';
+import { acquirerProviderOf } from '../../kernel/common/protocols/acquirer-provider';
+import { ADYEN_WEBHOOKS_PATH } from '../../kernel/common/protocols/adyen';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
-import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
+import { ConfigValidationError, loadConfig } from '../../kernel/platform/config/config';
+import { PeriodicJobs } from '../../kernel/platform/jobs/periodic-jobs';
 import { AcquirerPort } from '../../src/provider/acquirer.port';
 import { AdyenAcquirer } from '../../src/provider/acquirer/adyen/adyen-acquirer';
 import { HttpAcquirer } from '../../src/provider/acquirer/http-acquirer';

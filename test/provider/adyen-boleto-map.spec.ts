@@ -1,5 +1,5 @@
-import { buildBoleto, formatLine } from '../../src/common/formats/boleto';
-import { ProviderCallError } from '../../src/platform/http/resilient-http';
+import { buildBoleto, formatLine } from '../../kernel/common/formats/boleto';
+import { ProviderCallError } from '../../kernel/platform/http/resilient-http';
 import {
   boletoPaymentRequest,
   boletoResultOf,

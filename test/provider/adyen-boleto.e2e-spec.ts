@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { lineToBarcode } from '../../src/common/formats/boleto';
+import { lineToBarcode } from '../../kernel/common/formats/boleto';
 import { AcquirerPort } from '../../src/provider/acquirer.port';
 import { AdyenNotifications } from '../../src/provider/acquirer/adyen/adyen-notifications';
-import { Clock } from '../../src/platform/clock/clock';
+import { Clock } from '../../kernel/platform/clock/clock';
 import { advanceDays, createLink, pay, PAYER } from '../links/support';
 import { checkoutErrors, webhookErrors } from '../support/adyen-contract';
 import {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AcquirerPort, CardAuthorizationRequest } from '../../src/provider/acquirer.port';
 import { CardCharges } from '../../src/provider/acquirer/card-charges';
 import { AdyenNotifications } from '../../src/provider/acquirer/adyen/adyen-notifications';
-import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
-import { adyenHmacKey, AdyenNotificationItem, signAdyenItem } from '../../src/common/protocols/adyen';
+import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
+import { adyenHmacKey, AdyenNotificationItem, signAdyenItem } from '../../kernel/common/protocols/adyen';
 import { api, CardsApp, MERCHANT, startCardsApp, tokenize } from '../cards/support';
 import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CardAuthorizationRequest } from '../../src/provider/acquirer.port';
 import { CardCharges } from '../../src/provider/acquirer/card-charges';
-import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
 import { CardsApp, MERCHANT, startCardsApp } from '../cards/support';
 import { Exchange, ProviderProxy } from '../support/provider-proxy';
 import { until } from './adyen-support';

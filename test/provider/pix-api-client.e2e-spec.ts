@@ -7,8 +7,8 @@ import { PixApiClient, PixApiRejection } from '../../src/provider/pix-api/pix-ap
 import { PixApiConfig } from '../../src/provider/pix-api/pix-api.config';
 import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { pspProblem } from '../../sandbox/src/psp/problems';
-import { ProviderCallError } from '../../src/platform/http/resilient-http';
-import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { ProviderCallError } from '../../kernel/platform/http/resilient-http';
+import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
 
 /** A raw HTTPS request to the sandbox PSP with the given TLS material (the client's, or none). */
 function raw(url: string, tls: { ca: string; cert?: string; key?: string }, path = '/oauth/token'): Promise<number> {

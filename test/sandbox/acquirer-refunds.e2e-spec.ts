@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AcquirerNotification } from '../../src/common/protocols/acquirer-events';
-import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../src/common/protocols/acquirer-refunds';
+import type { AcquirerNotification } from '../../kernel/common/protocols/acquirer-events';
+import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../kernel/common/protocols/acquirer-refunds';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
 import { SandboxAcquirerConfig } from '../../sandbox/src/acquirer/sandbox-acquirer.config';
 import { SandboxCardCasesTicker } from '../../sandbox/src/acquirer/sandbox-card-cases.ticker';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { AdyenNotificationItem } from '../../src/common/protocols/adyen';
+import type { AdyenNotificationItem } from '../../kernel/common/protocols/adyen';
 import { SandboxCardCasesTicker } from '../../sandbox/src/acquirer/sandbox-card-cases.ticker';
 import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
 import { http, startTestApp, TestApp } from '../support/test-app';

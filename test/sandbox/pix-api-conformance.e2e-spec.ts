@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDevCertificates } from '../../src/platform/tls/dev-certificates';
+import { ensureDevCertificates } from '../../kernel/platform/tls/dev-certificates';
 import { SANDBOX_PIX_KEY } from '../../src/provider/pix-api/pix-api.config';
 import { SandboxPspConfig } from '../../sandbox/src/psp/sandbox-psp.config';
 import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';

@@ -1,10 +1,10 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import type { AdyenNotificationItem } from '../../src/common/protocols/adyen';
+import type { AdyenNotificationItem } from '../../kernel/common/protocols/adyen';
 import { BACKOFF_SECONDS, SandboxOutbox } from '../../sandbox/src/outbox/sandbox-outbox';
 import { SandboxAdyenWebhooks } from '../../sandbox/src/acquirer/adyen/sandbox-adyen-webhooks';
-import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
+import { PeriodicJobs } from '../../kernel/platform/jobs/periodic-jobs';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../provider/adyen-support';
 

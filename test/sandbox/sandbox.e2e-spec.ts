@@ -1,7 +1,7 @@
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
+import { ConfigValidationError, loadConfig } from '../../kernel/platform/config/config';
 import { addDays } from '../../src/pix-automatic/domain/calendar';
-import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
+import { PeriodicJobs } from '../../kernel/platform/jobs/periodic-jobs';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 const QUIET = { BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0' };

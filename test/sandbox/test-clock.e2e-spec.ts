@@ -2,8 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_CLOCK_SECRET_HEADER } from '../../src/common/protocols/test-clock';
-import { Clock, DayPassedSignal } from '../../src/platform/clock/clock';
+import { TEST_CLOCK_SECRET_HEADER } from '../../kernel/common/protocols/test-clock';
+import { Clock, DayPassedSignal } from '../../kernel/platform/clock/clock';
 import { addDays } from '../../src/pix-automatic/domain/calendar';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
@@ -121,8 +121,8 @@ describe('two processes booting together on a new DATA_DIR', () => {
   it('make one development secret and one development PKI, never two', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pp-two-'));
     try {
-      const secret = `const { DevSecretStore } = require('./src/platform/config/env'); process.stdout.write(new DevSecretStore(process.env.DIR + '/secrets.json').get('SHARED', 32));`;
-      const pki = `const { ensureDevCertificates } = require('./src/platform/tls/dev-certificates'); process.stdout.write(ensureDevCertificates(process.env.DIR + '/psp-certs').ca);`;
+      const secret = `const { DevSecretStore } = require('./kernel/platform/config/env'); process.stdout.write(new DevSecretStore(process.env.DIR + '/secrets.json').get('SHARED', 32));`;
+      const pki = `const { ensureDevCertificates } = require('./kernel/platform/tls/dev-certificates'); process.stdout.write(ensureDevCertificates(process.env.DIR + '/psp-certs').ca);`;
       const secrets = await Promise.all(Array.from({ length: 4 }, () => run(secret, dir)));
       expect(new Set(secrets).size).toBe(1);
       expect(JSON.parse(readFileSync(join(dir, 'secrets.json'), 'utf8')).SHARED).toBe(secrets[0]);

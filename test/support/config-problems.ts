@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { ConfigValidationError, loadConfig } from '../../src/platform/config/config';
+import { ConfigValidationError, loadConfig } from '../../kernel/platform/config/config';
 
 /** What the boot would refuse in `env` (every problem, one line each); [] when it would start. */
 export function configProblems(env: Record<string, string>): string[] {

@@ -1,4 +1,4 @@
-import type { StateMachine } from '../../src/platform/state-machine/state-machine';
+import type { StateMachine } from '../../kernel/platform/state-machine/state-machine';
 
 /**
  * The one exhaustive check of a state machine: every (state, trigger) pair, the allowed ones

@@ -9,7 +9,7 @@ import { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDevCertificates } from '../../src/platform/tls/dev-certificates';
+import { ensureDevCertificates } from '../../kernel/platform/tls/dev-certificates';
 
 export interface StubRequest {
   method: string;

@@ -11,9 +11,9 @@ import { SANDBOX_CONFIG_SECTIONS } from '../../sandbox/src/config.sections';
 import { createSandboxApp } from '../../sandbox/src/sandbox-app.factory';
 import { sandboxEnv } from '../../sandbox/src/sandbox-env';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { loadConfig } from '../../src/platform/config/config';
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
-import { DatabaseLifecycle } from '../../src/platform/database/database.lifecycle';
+import { loadConfig } from '../../kernel/platform/config/config';
+import { ClockSync } from '../../kernel/platform/clock/clock-sync.service';
+import { DatabaseLifecycle } from '../../kernel/platform/database/database.lifecycle';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 

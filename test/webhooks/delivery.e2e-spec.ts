@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ClockSync } from '../../src/platform/clock/clock-sync.service';
+import { ClockSync } from '../../kernel/platform/clock/clock-sync.service';
 import { verifyV2 } from '../../src/webhooks/domain/signing';
 import { EventPublisher } from '../../src/webhooks/event-publisher';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { guideOpener, guideVerifier } from './guide-snippets';
 import { acquiringEvent, createTenant, endpoints, FAST_ENV, pixEvent, publish, Receiver, waitFor } from './support';
-import { transaction } from '../../src/platform/database/sql';
+import { transaction } from '../../kernel/platform/database/sql';
 
 const HOUR = 3600 * 1000;
 

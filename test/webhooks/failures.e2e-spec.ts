@@ -1,4 +1,4 @@
-import { BreakerRegistry } from '../../src/platform/resilience/breaker-registry';
+import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { acquiringEvent, createTenant, endpoints, FAST_ENV, publish, Receiver, waitFor } from './support';
 

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { PeriodicJobs } from '../../src/platform/jobs/periodic-jobs';
+import { PeriodicJobs } from '../../kernel/platform/jobs/periodic-jobs';
 import { WebhookRetention } from '../../src/webhooks/retention/webhook-retention';
 import { WebhooksConfig } from '../../src/webhooks/webhooks.config';
 import { onboardTenant, OnboardedTenant } from '../support/tenant-auth';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { EventPublisher, OutboundEvent } from '../../src/webhooks/event-publisher';
 import { WebhookEndpointsService } from '../../src/webhooks/endpoints/endpoints.service';
 import { http, TestApp } from '../support/test-app';
-import { transaction } from '../../src/platform/database/sql';
+import { transaction } from '../../kernel/platform/database/sql';
 
 export interface Received {
   method: string;

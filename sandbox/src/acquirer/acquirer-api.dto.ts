@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { IsIsoDate } from '../../../src/common/dto/dates';
-import { NestedObject } from '../../../src/common/dto/nested';
+import { IsIsoDate } from '../../../kernel/common/dto/dates';
+import { NestedObject } from '../../../kernel/common/dto/nested';
 
 /** Bodies of the simulated acquirer's API (its own contract, reached by the HTTP client). */
 export class CardDataDto {

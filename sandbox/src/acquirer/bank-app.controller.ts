@@ -2,15 +2,15 @@ import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, R
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import type { FastifyReply } from 'fastify';
-import { ApiErrors } from '../../../src/platform/openapi/error-envelope.dto';
-import { I18n, i18nFor } from '../../../src/common/i18n';
-import { formatLine } from '../../../src/common/formats/boleto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
+import { I18n, i18nFor } from '../../../kernel/common/i18n';
+import { formatLine } from '../../../kernel/common/formats/boleto';
 import { BANK_APP_CSS, BANK_APP_JS, esc, page, SANDBOX_PAGE_CSP } from './html';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { SandboxBoletoService } from './sandbox-boleto.service';
 import { SandboxPixService } from './sandbox-pix.service';
-import { parseBrCode } from '../../../src/common/formats/brcode';
+import { parseBrCode } from '../../../kernel/common/formats/brcode';
 
 export class PayBoletoDto {
   @ApiPropertyOptional({

@@ -1,4 +1,4 @@
-import { I18n } from '../../../src/common/i18n';
+import { I18n } from '../../../kernel/common/i18n';
 
 /** Small helpers for the sandbox's server-rendered pages: escaping and one strict CSP. */
 export function esc(v: unknown): string {

@@ -1,4 +1,4 @@
-import { defineConfig } from '../../../src/platform/config/config';
+import { defineConfig } from '../../../kernel/platform/config/config';
 import { sandboxEnabled } from '../sandbox.config';
 
 /**

@@ -1,4 +1,4 @@
-import { defineErrors } from '../../../src/platform/errors/app-error';
+import { defineErrors } from '../../../kernel/platform/errors/app-error';
 
 /** Answers of the simulated acquirer (and of its payer-facing sandbox routes). */
 export const SandboxAcquirerErrors = defineErrors({
@@ -19,7 +19,7 @@ export const SandboxAcquirerErrors = defineErrors({
   not_disputable: 409,
 });
 
-declare module '../../../src/platform/errors/app-error' {
+declare module '../../../kernel/platform/errors/app-error' {
   /** SandboxAcquirerErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof SandboxAcquirerErrors.table, true> {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SelfOrigin } from '../../../src/platform/http/self-origin';
+import { SelfOrigin } from '../../../kernel/platform/http/self-origin';
 import { AcquirerCardApiController, AcquirerChargesApiController } from './acquirer-api.controller';
 import { BankAppController } from './bank-app.controller';
 import { AcquirerKeyGuard } from './sandbox-acquirer.guard';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { buildBoleto } from '../../../src/common/formats/boleto';
-import { Clock } from '../../../src/platform/clock/clock';
+import { buildBoleto } from '../../../kernel/common/formats/boleto';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { BoletoDto } from './acquirer-api.dto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
@@ -10,8 +10,8 @@ import { SandboxNotifier } from './sandbox-notifier';
 import { pspReferenceOf } from './adyen/sandbox-adyen-checkout';
 import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
 import { newTxid, SandboxPixService } from './sandbox-pix.service';
-import { AsText, Row, Tx, transaction } from '../../../src/platform/database/sql';
-import * as sql from '../../../src/platform/database/sql';
+import { AsText, Row, Tx, transaction } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 export interface SandboxBoleto {
   boletoId: string;

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { DayPassedSignal } from '../../../src/platform/clock/clock';
-import { PeriodicJobs } from '../../../src/platform/jobs/periodic-jobs';
+import { DayPassedSignal } from '../../../kernel/platform/clock/clock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxDisputes } from './sandbox-disputes.service';
 import { SandboxRefunds } from './sandbox-refunds.service';

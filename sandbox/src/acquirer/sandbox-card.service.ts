@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { cardBrand, isLuhnValid, normalizePan } from '../../../src/common/formats/pan';
+import { cardBrand, isLuhnValid, normalizePan } from '../../../kernel/common/formats/pan';
 import { sandboxAuthorization } from '../cards/sandbox-cards';
-import { Clock } from '../../../src/platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { CaptureDto, CardAuthorizationDto } from './acquirer-api.dto';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
-import * as sql from '../../../src/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 export interface SandboxCardAnswer {
   acquirerTransactionId: string;

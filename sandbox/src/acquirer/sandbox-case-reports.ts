@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../../src/common/protocols/acquirer-refunds';
-import { Clock } from '../../../src/platform/clock/clock';
-import type { Tx } from '../../../src/platform/database/sql';
+import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../../kernel/common/protocols/acquirer-refunds';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import type { Tx } from '../../../kernel/platform/database/sql';
 import { adyenDisputeItem, adyenRefundItem, DEFENDABLE } from './adyen/sandbox-adyen-cases';
 import { SandboxAdyenWebhooks } from './adyen/sandbox-adyen-webhooks';
 import { SandboxNotifier } from './sandbox-notifier';

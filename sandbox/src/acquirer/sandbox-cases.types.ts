@@ -1,5 +1,5 @@
-import type { CardDisputeStage } from '../../../src/common/protocols/acquirer-refunds';
-import type { Row } from '../../../src/platform/database/sql';
+import type { CardDisputeStage } from '../../../kernel/common/protocols/acquirer-refunds';
+import type { Row } from '../../../kernel/platform/database/sql';
 import type { SandboxRefundFailure } from '../cards/sandbox-refunds';
 
 /** The card transaction a refund or dispute belongs to, as the cases read it. */

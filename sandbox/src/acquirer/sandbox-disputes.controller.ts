@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import type { CardDisputeStage } from '../../../src/common/protocols/acquirer-refunds';
-import { PlatformErrors } from '../../../src/platform/errors/app-error';
-import { ApiErrors } from '../../../src/platform/openapi/error-envelope.dto';
+import type { CardDisputeStage } from '../../../kernel/common/protocols/acquirer-refunds';
+import { PlatformErrors } from '../../../kernel/platform/errors/app-error';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { pspReferenceOf } from './adyen/sandbox-adyen-checkout';
 import { DISPUTE_SEQUENCE_NAMES, DISPUTE_SEQUENCES, DisputeSequence, SandboxDisputes } from './sandbox-disputes.service';

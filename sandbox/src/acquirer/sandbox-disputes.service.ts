@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { CardDisputeStage } from '../../../src/common/protocols/acquirer-refunds';
-import { Clock } from '../../../src/platform/clock/clock';
-import * as sql from '../../../src/platform/database/sql';
+import type { CardDisputeStage } from '../../../kernel/common/protocols/acquirer-refunds';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import * as sql from '../../../kernel/platform/database/sql';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { CaseOutbox, SandboxCaseReports } from './sandbox-case-reports';
 import { CASE_TX_COLUMNS, CaseTransaction, DisputeRow } from './sandbox-cases.types';

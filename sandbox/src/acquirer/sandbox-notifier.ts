@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AcquirerNotification, AcquirerNotificationData, signAcquirerEvent } from '../../../src/common/protocols/acquirer-events';
+import { AcquirerNotification, AcquirerNotificationData, signAcquirerEvent } from '../../../kernel/common/protocols/acquirer-events';
 import { SandboxConfig } from '../sandbox.config';
-import { Clock } from '../../../src/platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
-import { Tx } from '../../../src/platform/database/sql';
-import * as sql from '../../../src/platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 import { Outcome, SandboxOutbox } from '../outbox/sandbox-outbox';
 
 /**

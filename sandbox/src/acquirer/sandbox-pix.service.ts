@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { buildBrCode } from '../../../src/common/formats/brcode';
-import { randomChars } from '../../../src/common/random-ids';
-import { Clock } from '../../../src/platform/clock/clock';
+import { buildBrCode } from '../../../kernel/common/formats/brcode';
+import { randomChars } from '../../../kernel/common/random-ids';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { PixChargeDto } from './acquirer-api.dto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxNotifier } from './sandbox-notifier';
-import { Row, Tx, transaction } from '../../../src/platform/database/sql';
-import * as sql from '../../../src/platform/database/sql';
+import { Row, Tx, transaction } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 export interface SandboxPixCharge {
   txid: string;

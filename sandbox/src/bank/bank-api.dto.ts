@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { IsIsoDate, isIsoDate } from '../../../src/common/dto/dates';
-import { NestedArray, NestedObject } from '../../../src/common/dto/nested';
-import { MAX_CENTS } from '../../../src/common/formats/money';
+import { IsIsoDate, isIsoDate } from '../../../kernel/common/dto/dates';
+import { NestedArray, NestedObject } from '../../../kernel/common/dto/nested';
+import { MAX_CENTS } from '../../../kernel/common/formats/money';
 
 export class BankReceiverDto {
   @ApiProperty({ example: '7d1c2a0e-5c1f-4f63-9c55-1f0b7f8a9e10' })

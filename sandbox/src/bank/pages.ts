@@ -1,4 +1,4 @@
-import { I18n, MessageKey } from '../../../src/common/i18n';
+import { I18n, MessageKey } from '../../../kernel/common/i18n';
 import { BankRecurrence } from './sandbox-bank.store';
 
 export function esc(s: unknown): string {

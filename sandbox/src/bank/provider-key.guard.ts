@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { PROVIDER_KEY_HEADER } from '../../../src/common/protocols/provider-events';
+import { PROVIDER_KEY_HEADER } from '../../../kernel/common/protocols/provider-events';
 import { SandboxConfig } from '../sandbox.config';
 import { SandboxErrors } from '../sandbox.errors';
 

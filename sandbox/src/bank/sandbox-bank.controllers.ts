@@ -10,9 +10,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { i18nFor } from '../../../src/common/i18n';
-import { ApiError, ApiErrors } from '../../../src/platform/openapi/error-envelope.dto';
-import { ApiHtmlPage } from '../../../src/platform/openapi/truth';
+import { i18nFor } from '../../../kernel/common/i18n';
+import { ApiError, ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
+import { ApiHtmlPage } from '../../../kernel/platform/openapi/truth';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { SandboxConfig } from '../sandbox.config';
 import { BankBillingBatchDto, BankCancelBillingDto, BankRecurrenceRequestDto } from './bank-api.dto';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BreakerRegistry } from '../../../src/platform/resilience/breaker-registry';
-import { ProviderCallError, ResilientHttp } from '../../../src/platform/http/resilient-http';
-import { PROVIDER_SIGNATURE_HEADER, signProviderEvent } from '../../../src/common/protocols/provider-events';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
+import { ProviderCallError, ResilientHttp } from '../../../kernel/platform/http/resilient-http';
+import { PROVIDER_SIGNATURE_HEADER, signProviderEvent } from '../../../kernel/common/protocols/provider-events';
 import { SandboxConfig } from '../sandbox.config';
 import { BankEvent, chaos, seededRandom } from './bank-rules';
 import { SandboxBankStore } from './sandbox-bank.store';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { I18n } from '../../../src/common/i18n';
-import { AppError } from '../../../src/platform/errors/app-error';
+import { I18n } from '../../../kernel/common/i18n';
+import { AppError } from '../../../kernel/platform/errors/app-error';
 import { authorizationPage, messagePage, payerPage } from './pages';
 import { SandboxBankService } from './sandbox-bank.service';
 

@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, DayPassedSignal } from '../../../src/platform/clock/clock';
-import { PeriodicJobs } from '../../../src/platform/jobs/periodic-jobs';
+import { Clock, DayPassedSignal } from '../../../kernel/platform/clock/clock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { SandboxConfig } from '../sandbox.config';
 import { SandboxErrors } from '../sandbox.errors';
 import { parseBillingBatch } from './bank-api.dto';
-import { contratoOf } from '../../../src/common/protocols/pix-api-rec';
+import { contratoOf } from '../../../kernel/common/protocols/pix-api-rec';
 import { BankEvent, SETTLEMENT_EVENT, settlementOf, variants } from './bank-rules';
 import { SandboxBankEvents } from './sandbox-bank.events';
 import { BankRecurrence, SandboxBankStore } from './sandbox-bank.store';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BankEvent } from './bank-rules';
-import { AsText, Row, Tx, pool, prepared, rows, transaction } from '../../../src/platform/database/sql';
+import { AsText, Row, Tx, pool, prepared, rows, transaction } from '../../../kernel/platform/database/sql';
 
 export interface BankRecurrence {
   recurrenceId: string;

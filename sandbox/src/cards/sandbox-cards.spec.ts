@@ -1,5 +1,5 @@
-import { InvalidCardNumber } from '../../../src/common/formats/pan';
-import { cardBrand, isLuhnValid, normalizePan, panDisplay } from '../../../src/common/formats/pan';
+import { InvalidCardNumber } from '../../../kernel/common/formats/pan';
+import { cardBrand, isLuhnValid, normalizePan, panDisplay } from '../../../kernel/common/formats/pan';
 import { SANDBOX_DEFAULT_CARD_DESCRIPTION, SANDBOX_TEST_CARDS, sandboxAuthorization } from './sandbox-cards';
 import { THREE_DS_TEST_CARDS } from './three-ds-cards';
 

@@ -7,7 +7,7 @@
  * either capture mode unless it is listed with another outcome. The 3DS test cards are
  * approved by the acquirer; their 3DS behaviour is in ./three-ds-cards.
  */
-import { CardBrand, cardBrand, normalizePan } from '../../../src/common/formats/pan';
+import { CardBrand, cardBrand, normalizePan } from '../../../kernel/common/formats/pan';
 import { THREE_DS_TEST_CARDS } from './three-ds-cards';
 
 /** Direct sale (`ACCEPTED` when approved) or pre-authorization (`PREAUTH` when approved). */

@@ -1,5 +1,5 @@
-import { InvalidCardNumber } from '../../../src/common/formats/pan';
-import { isLuhnValid } from '../../../src/common/formats/pan';
+import { InvalidCardNumber } from '../../../kernel/common/formats/pan';
+import { isLuhnValid } from '../../../kernel/common/formats/pan';
 import { ecisFor, THREE_DS_TEST_CARDS, threeDsOutcome } from './three-ds-cards';
 
 describe('threeDsOutcome', () => {

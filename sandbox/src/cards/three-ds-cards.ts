@@ -12,7 +12,7 @@
  * ("error on authentication") answers the authenticate call with the spec's 500 "acquirer
  * communication error".
  */
-import { cardBrand, normalizePan } from '../../../src/common/formats/pan';
+import { cardBrand, normalizePan } from '../../../kernel/common/formats/pan';
 
 export type ThreeDsOutcomeKind =
   'frictionless_success' | 'frictionless_failure' | 'challenge_success' | 'challenge_failure' | 'unenrolled' | 'error';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import * as sql from '../../../src/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 /** How long a claimed row is the claimer's: another replica's pass skips it until then. */
 const LEASE_SECONDS = 30;

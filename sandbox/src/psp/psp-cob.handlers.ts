@@ -1,15 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { buildBrCode } from '../../../src/common/formats/brcode';
-import { Clock } from '../../../src/platform/clock/clock';
+import { buildBrCode } from '../../../kernel/common/formats/brcode';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { PspAnswer, pspProblem } from './problems';
 import { parseCharge, ParsedCharge, TXID } from './psp-cob.parse';
 import { PspCharge, PspCobStore, PspLocation } from './psp-cob.store';
 import { chargeView, locationUrl, locView, SANDBOX_RECEIVER } from './psp-cob.view';
 import { PspReceiver } from './psp-receiver';
 import { PspRequest, SandboxPspServer } from './psp-server';
-import { Tx, pool, transaction } from '../../../src/platform/database/sql';
+import { Tx, pool, transaction } from '../../../kernel/platform/database/sql';
 
 /** The line printed on a boleto, named in a cobv's infoAdicionais: the sandbox prints that cobv's QR on it. */
 export const BOLETO_LINE_INFO = 'Linha digitavel';

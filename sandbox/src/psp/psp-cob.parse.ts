@@ -1,6 +1,6 @@
 import { PspViolation } from './problems';
 import { ChargeFields, PspCharge } from './psp-cob.store';
-import { decimalStringToCents } from '../../../src/common/formats/money';
+import { decimalStringToCents } from '../../../kernel/common/formats/money';
 
 /**
  * Reading a cob/cobv request body as the standard's violations list them (CobOperacaoInvalida,

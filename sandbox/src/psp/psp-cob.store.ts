@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AsText, Present, Row, Tx, pool } from '../../../src/platform/database/sql';
-import * as sql from '../../../src/platform/database/sql';
+import { AsText, Present, Row, Tx, pool } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 import { PspDevolucaoStore } from './psp-devolucao.store';
 import { PspDevolucao } from './psp-devolucao.view';
 

@@ -1,4 +1,4 @@
-import { centsToDecimalString } from '../../../src/common/formats/money';
+import { centsToDecimalString } from '../../../kernel/common/formats/money';
 import { PspCharge, PspLocation, PspPix } from './psp-cob.store';
 import { devolucaoView } from './psp-devolucao.view';
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { BreakerRegistry } from '../../../src/platform/resilience/breaker-registry';
-import { ResilientHttp } from '../../../src/platform/http/resilient-http';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
+import { ResilientHttp } from '../../../kernel/platform/http/resilient-http';
 import { SandboxConfig } from '../sandbox.config';
 import { PendingBankEvent, PspEventFace, SandboxBankEvents } from '../bank/sandbox-bank.events';
 import { rows as sql } from './psp-cobr.store';
@@ -9,7 +9,7 @@ import { cobrNotification } from './psp-cobr.view';
 import { recNotification } from './psp-rec.notification';
 import { SandboxCobrStore } from './psp-cobr.store';
 import { webhookUrlOf, WebhookKind } from './psp-webhooks.handlers';
-import { pool } from '../../../src/platform/database/sql';
+import { pool } from '../../../kernel/platform/database/sql';
 
 /** Items per callback body. */
 const PER_CALLBACK = 100;

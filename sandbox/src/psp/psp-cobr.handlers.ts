@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../src/platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { SandboxPspCallbacks } from './psp-cobr.events';
 import { SandboxCobrStore } from './psp-cobr.store';
 import { cobrView, newAttempt, reais, retryPolicyOf } from './psp-cobr.view';
 import { PspAnswer, pspProblem, PspRequest, PspRouter } from './psp-http';
-import { decimalStringToCents } from '../../../src/common/formats/money';
+import { decimalStringToCents } from '../../../kernel/common/formats/money';
 
 const TXID = /^[a-zA-Z0-9]{26,35}$/;
 const ID_REC = /^[a-zA-Z0-9]{29}$/;

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, DayPassedSignal } from '../../../src/platform/clock/clock';
-import { PeriodicJobs } from '../../../src/platform/jobs/periodic-jobs';
+import { Clock, DayPassedSignal } from '../../../kernel/platform/clock/clock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { SandboxConfig } from '../sandbox.config';
 import { SandboxPspCallbacks } from './psp-cobr.events';
 import { Attempt, CobrRow, SandboxCobrStore } from './psp-cobr.store';

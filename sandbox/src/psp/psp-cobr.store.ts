@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AsText, Present, Row, Tx, pool, rows, transaction } from '../../../src/platform/database/sql';
+import { AsText, Present, Row, Tx, pool, rows, transaction } from '../../../kernel/platform/database/sql';
 import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
 
 /** A cobr as the sandbox PSP keeps it: a `sandbox_bank_billings` row with `id_rec` set. */

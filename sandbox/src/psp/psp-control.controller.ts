@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { NestedObject } from '../../../src/common/dto/nested';
-import { decimalStringToCents } from '../../../src/common/formats/money';
-import { ApiErrors } from '../../../src/platform/openapi/error-envelope.dto';
+import { NestedObject } from '../../../kernel/common/dto/nested';
+import { decimalStringToCents } from '../../../kernel/common/formats/money';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
 import { SandboxErrors } from '../sandbox.errors';
 import { PspDevolucaoSettlement } from './psp-devolucao.settlement';

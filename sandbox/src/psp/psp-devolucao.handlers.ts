@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { decimalStringToCents } from '../../../src/common/formats/money';
-import { Clock } from '../../../src/platform/clock/clock';
+import { decimalStringToCents } from '../../../kernel/common/formats/money';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { PspAnswer, pspProblem, PspViolation } from './problems';
 import { PspDevolucaoStore } from './psp-devolucao.store';
 import { DevolucaoNatureza, devolucaoPlan, devolucaoView, newRtrId } from './psp-devolucao.view';

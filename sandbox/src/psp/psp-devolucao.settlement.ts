@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock } from '../../../src/platform/clock/clock';
-import { PeriodicJobs } from '../../../src/platform/jobs/periodic-jobs';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
 import { SandboxConfig } from '../sandbox.config';
 import { PspPixCallbacks } from './psp-pix.callbacks';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Db, Row, Tx } from '../../../src/platform/database/sql';
-import * as sql from '../../../src/platform/database/sql';
+import { Db, Row, Tx } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 import { DevolucaoNatureza, DevolucaoStatus, PixOrigin, PspDevolucao } from './psp-devolucao.view';
 
 const COLS = `end_to_end_id, id, rtr_id, amount_cents, natureza, descricao, request_hash, status, outcome, motivo, ticks_left, requested_at, settled_at`;

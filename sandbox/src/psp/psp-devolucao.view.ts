@@ -1,5 +1,5 @@
-import { centsToDecimalString } from '../../../src/common/formats/money';
-import { randomChars } from '../../../src/common/random-ids';
+import { centsToDecimalString } from '../../../kernel/common/formats/money';
+import { randomChars } from '../../../kernel/common/random-ids';
 
 /**
  * Devoluções as API Pix 2.9 writes them (Devolucao), and the sandbox's test data: the last two

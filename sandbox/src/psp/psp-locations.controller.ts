@@ -2,10 +2,10 @@ import { Controller, Get, Param, Res, UseGuards } from '@nestjs/common';
 import { ApiFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
-import { ApiErrors } from '../../../src/platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { SandboxErrors } from '../sandbox.errors';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
-import * as sql from '../../../src/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 /**
  * A recurrence location of the sandbox PSP (`POST /locrec`), as the payer's bank app opens it

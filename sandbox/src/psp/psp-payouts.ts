@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { centsToDecimalString } from '../../../src/common/formats/money';
-import { Clock } from '../../../src/platform/clock/clock';
-import { Row } from '../../../src/platform/database/sql';
-import * as sql from '../../../src/platform/database/sql';
+import { centsToDecimalString } from '../../../kernel/common/formats/money';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { Row } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 import { newEndToEndId } from './psp-pix.face';
 import { SandboxPspErrors } from './sandbox-psp.errors';
 

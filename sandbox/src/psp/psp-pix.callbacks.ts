@@ -1,13 +1,13 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PeriodicJobs } from '../../../src/platform/jobs/periodic-jobs';
-import { BreakerRegistry } from '../../../src/platform/resilience/breaker-registry';
-import { ResilientHttp } from '../../../src/platform/http/resilient-http';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
+import { ResilientHttp } from '../../../kernel/platform/http/resilient-http';
 import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
 import { SandboxConfig } from '../sandbox.config';
 import { pixView } from './psp-cob.view';
 import { PspDevolucaoStore } from './psp-devolucao.store';
-import * as sql from '../../../src/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 import { Claimed, Outcome, SandboxOutbox } from '../outbox/sandbox-outbox';
 
 const PER_CALLBACK = 100;

@@ -1,12 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { randomChars } from '../../../src/common/random-ids';
-import { Clock } from '../../../src/platform/clock/clock';
+import { randomChars } from '../../../kernel/common/random-ids';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { SandboxBoletoService } from '../acquirer/sandbox-boleto.service';
 import { SandboxNotifier } from '../acquirer/sandbox-notifier';
 import { PspPixFace, SandboxPixCharge, SandboxPixService } from '../acquirer/sandbox-pix.service';
-import { Tx } from '../../../src/platform/database/sql';
-import * as sql from '../../../src/platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 import { PspPixCallbacks } from './psp-pix.callbacks';
 
 /** ISPB of the sandbox PSP in the endToEndIds it makes. */

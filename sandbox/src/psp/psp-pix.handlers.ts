@@ -1,12 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../../src/platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { PspAnswer, pspProblem } from './problems';
 import { PspReceiver } from './psp-receiver';
 import { PspCobStore } from './psp-cob.store';
 import { pixView, SANDBOX_RECEIVER } from './psp-cob.view';
 import { PspRequest, SandboxPspServer } from './psp-server';
-import * as sql from '../../../src/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 const E2E = /^[a-zA-Z0-9]{32}$/;
 

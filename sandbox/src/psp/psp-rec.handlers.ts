@@ -2,14 +2,14 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../../src/platform/clock/clock';
-import { selfOrigin } from '../../../src/platform/http/self-origin';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { selfOrigin } from '../../../kernel/platform/http/self-origin';
 import { addDays, SandboxBankService } from '../bank/sandbox-bank.service';
 import { SandboxConfig } from '../sandbox.config';
 import { pspProblem, PspViolation } from './problems';
 import { PspAnswer, PspRequest, SandboxPspServer } from './psp-server';
 import { locationUrl, PERIODICITY_OF, REC_SELECT, RecRow, recView, SANDBOX_ISPB, SANDBOX_RECEIVER } from './psp-rec.view';
-import * as sql from '../../../src/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const VALUE = /^\d{1,10}\.\d{2}$/;

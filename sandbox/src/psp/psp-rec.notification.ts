@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { rows as sql } from './psp-cobr.store';
 import { RecRow, recView } from './psp-rec.view';
-import { pool } from '../../../src/platform/database/sql';
+import { pool } from '../../../kernel/platform/database/sql';
 
 const SELECT = `SELECT r.id_tx, r.id_rec, r.status, r.amount_cents, r.periodicity, r.first_due_date::text AS first_due_date, r.expiration_date::text AS expiration_date,
   r.payer_name, r.payer_tax_id, r.description, r.contrato, r.politica_retentativa, r.loc_id, NULL AS loc_token, NULL AS loc_created_at,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PlatformConfig } from '../../../src/platform/config/platform.config';
+import { PlatformConfig } from '../../../kernel/platform/config/platform.config';
 import { SandboxAcquirerConfig } from '../acquirer/sandbox-acquirer.config';
 import { SandboxConfig } from '../sandbox.config';
 

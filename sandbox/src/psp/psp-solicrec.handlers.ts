@@ -1,14 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../../src/platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { pspProblem, PspAnswer, PspViolation } from './problems';
 import { PspRequest, SandboxPspServer } from './psp-server';
 import { REC_SELECT, RecRow, recView, SANDBOX_ISPB } from './psp-rec.view';
 import { HttpAdapterHost } from '@nestjs/core';
-import { selfOrigin } from '../../../src/platform/http/self-origin';
+import { selfOrigin } from '../../../kernel/platform/http/self-origin';
 import { SandboxConfig } from '../sandbox.config';
-import * as sql from '../../../src/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 const ID_REC = /^[a-zA-Z0-9]{29}$/;
 const ID_SOLIC = /^SC[0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/;

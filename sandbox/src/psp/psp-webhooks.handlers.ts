@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../../src/platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { rows as sql } from './psp-cobr.store';
 import { PspAnswer, pspProblem, PspRequest, PspRouter } from './psp-http';
-import { pool } from '../../../src/platform/database/sql';
+import { pool } from '../../../kernel/platform/database/sql';
 
 export type WebhookKind = 'rec' | 'cobr';
 

@@ -1,5 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { DayPassedSignal } from '../../../src/platform/clock/clock';
+import { DayPassedSignal } from '../../../kernel/platform/clock/clock';
 import { SandboxAcquirerModule } from '../acquirer/sandbox-acquirer.module';
 import { SandboxConfig } from '../sandbox.config';
 import { PspCobHandlers } from './psp-cob.handlers';

@@ -1,4 +1,4 @@
-import { defineConfig } from '../../../src/platform/config/config';
+import { defineConfig } from '../../../kernel/platform/config/config';
 
 /** The sandbox PSP: the simulated receiver's bank speaking API Pix over HTTPS with mutual TLS. */
 export class SandboxPspConfig {

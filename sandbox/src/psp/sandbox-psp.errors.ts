@@ -1,4 +1,4 @@
-import { defineErrors } from '../../../src/platform/errors/app-error';
+import { defineErrors } from '../../../kernel/platform/errors/app-error';
 
 /** Answers of the sandbox PSP's control routes (MED injection, payouts) on the main server. */
 export const SandboxPspErrors = defineErrors({
@@ -9,7 +9,7 @@ export const SandboxPspErrors = defineErrors({
   payout_invalid: 400,
 });
 
-declare module '../../../src/platform/errors/app-error' {
+declare module '../../../kernel/platform/errors/app-error' {
   /** SandboxPspErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof SandboxPspErrors.table, true> {}

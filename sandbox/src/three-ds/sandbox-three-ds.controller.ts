@@ -1,8 +1,8 @@
 import { Body, CanActivate, Controller, Get, Headers, Injectable, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { i18nFor } from '../../../src/common/i18n';
-import { PlatformErrors } from '../../../src/platform/errors/app-error';
+import { i18nFor } from '../../../kernel/common/i18n';
+import { PlatformErrors } from '../../../kernel/platform/errors/app-error';
 import { SandboxThreeDsConfig } from './sandbox-three-ds.config';
 import { ACS_SCRIPT, ACS_STYLE, challengeDonePage, challengePage, DDC_SCRIPT, ddcPage, Page } from './sandbox-three-ds.pages';
 import { SandboxAnswer, SandboxThreeDsService } from './sandbox-three-ds.service';

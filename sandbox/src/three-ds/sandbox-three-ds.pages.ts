@@ -1,4 +1,4 @@
-import { I18n } from '../../../src/common/i18n';
+import { I18n } from '../../../kernel/common/i18n';
 import { SandboxTransaction } from './sandbox-three-ds.repository';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,13 +1,13 @@
-import { toCents } from '../../../src/common/formats/money';
+import { toCents } from '../../../kernel/common/formats/money';
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { cardBrand, isLuhnValid } from '../../../src/common/formats/pan';
+import { cardBrand, isLuhnValid } from '../../../kernel/common/formats/pan';
 import { ecisFor, threeDsOutcome } from '../cards/three-ds-cards';
-import { Clock } from '../../../src/platform/clock/clock';
-import { PlatformConfig } from '../../../src/platform/config/platform.config';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { PlatformConfig } from '../../../kernel/platform/config/platform.config';
 import { SandboxThreeDsConfig } from './sandbox-three-ds.config';
 import { SandboxThreeDsRepository, SandboxTransaction } from './sandbox-three-ds.repository';
-import type { ThreeDsServerResult } from '../../../src/common/protocols/three-ds-server';
+import type { ThreeDsServerResult } from '../../../kernel/common/protocols/three-ds-server';
 
 /** Merchant document the sandbox 3DS server does not know (403 merchant_not_found). */
 export const SANDBOX_UNKNOWN_MERCHANT = '99999999000191';

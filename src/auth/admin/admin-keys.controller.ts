@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { AdminKeyGuard } from '../../tenants/admin-key.guard';
 import { KeyDto } from '../dto/keys.dto';
 import { AdminKeysService } from './admin-keys.service';

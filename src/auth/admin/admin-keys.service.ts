@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { isUuid } from '../../tenants/tenants.repository';
 import { AuthErrors } from '../auth.errors';
 import { KeyDto } from '../dto/keys.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { AuthConfig } from '../auth.config';
 import { AuthErrors } from '../auth.errors';
 import { CredentialsDto } from '../dto/keys.dto';

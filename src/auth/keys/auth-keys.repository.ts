@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import * as sql from '../../platform/database/sql';
-import type { Row } from '../../platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 export type KeyStatus = 'UNVERIFIED' | 'VERIFIED' | 'REVOKED';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { AuthConfig } from '../auth.config';
 import { AuthErrors } from '../auth.errors';
 import { ChallengeDto, KeyCreatedDto, KeyDto, VerifyKeyDto, VerifiedDto } from '../dto/keys.dto';

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SetupGuard } from '../../gateway/setup.guard';
-import { IdempotentPosts } from '../../platform/idempotency/idempotent-posts.decorator';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { IdempotentPosts } from '../../../kernel/platform/idempotency/idempotent-posts.decorator';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { CredentialsService } from '../credentials/credentials.service';
 import { ChallengeDto, CredentialsDto, KeyCreatedDto, UploadKeyDto, VerifiedDto, VerifyKeyDto } from '../dto/keys.dto';
 import { KeysService } from './keys.service';

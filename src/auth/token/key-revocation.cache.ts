@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TtlCache } from '../../common/ttl-cache';
+import { TtlCache } from '../../../kernel/common/ttl-cache';
 import { AuthConfig } from '../auth.config';
 import { AuthKeysRepository } from '../keys/auth-keys.repository';
 

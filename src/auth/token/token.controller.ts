@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { OAuthErrorDto, TokenDto, TokenRequestDto } from '../dto/token.dto';
 import { TokenService } from './token.service';
 

@@ -3,7 +3,7 @@
  * hosted page runs the same rules in the browser (hosted-page/card-page.script.ts) so the
  * cardholder is guided before anything is sent. Messages never echo the input.
  */
-import { cardBrand, isLuhnValid } from '../../common/formats/pan';
+import { cardBrand, isLuhnValid } from '../../../kernel/common/formats/pan';
 
 export type CardBrandName = 'VISA' | 'MASTERCARD' | 'AMEX' | 'UNKNOWN';
 

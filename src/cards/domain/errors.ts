@@ -1,4 +1,4 @@
-import { CodedError } from '../../common/formats/coded-error';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
 
 /**
  * Typed errors of the cards domain. Every error carries a stable snake_case `code` that
@@ -16,7 +16,7 @@ export abstract class CardsDomainError<C extends string = CardsDomainErrorCode> 
 }
 
 /** The input is not a card number (12–19 digits after removing spaces and hyphens): the shared format's error. */
-export { InvalidCardNumber as InvalidPanError } from '../../common/formats/pan';
+export { InvalidCardNumber as InvalidPanError } from '../../../kernel/common/formats/pan';
 
 export type VaultKeyRingErrorCode =
   | 'vault_key_ring_empty'

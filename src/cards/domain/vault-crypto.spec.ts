@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CodedError } from '../../common/formats/coded-error';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
 import {
   FingerprintKeyError,
   InvalidPanError,

@@ -25,9 +25,9 @@
  * stable code, and no message carries a PAN or key material.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { aes256GcmDecrypt, aes256GcmEncrypt } from '../../common/aes-gcm';
+import { aes256GcmDecrypt, aes256GcmEncrypt } from '../../../kernel/common/aes-gcm';
 import { FingerprintKeyError, VaultDecryptionError, VaultKeyNotFoundError, VaultKeyRingError, VaultRecordMalformedError } from './errors';
-import { normalizePan } from '../../common/formats/pan';
+import { normalizePan } from '../../../kernel/common/formats/pan';
 
 export const KEY_BYTES = 32;
 export const IV_BYTES = 12;
@@ -55,8 +55,8 @@ export interface VaultContext {
   recordId?: string;
 }
 
-// Low-level AES-256-GCM lives in src/common/aes-gcm.ts (re-exported for the known-answer tests).
-export { aes256GcmDecrypt, aes256GcmEncrypt } from '../../common/aes-gcm';
+// Low-level AES-256-GCM lives in kernel/common/aes-gcm.ts (re-exported for the known-answer tests).
+export { aes256GcmDecrypt, aes256GcmEncrypt } from '../../../kernel/common/aes-gcm';
 
 // ---------------------------------------------------------------------------------------------
 // Key ring

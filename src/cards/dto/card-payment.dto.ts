@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { NestedObject } from '../../common/dto/nested';
-import { IsMoney } from '../../common/dto/amount';
-import { IsTaxId } from '../../common/tax-id';
+import { NestedObject } from '../../../kernel/common/dto/nested';
+import { IsMoney } from '../../../kernel/common/dto/amount';
+import { IsTaxId } from '../../../kernel/common/tax-id';
 import { CARD_PAYMENT_STATUSES, CardPaymentStatus } from '../../provider/acquirer/card-charge.state-machine';
-import { PageOf } from '../../platform/pagination/pagination';
+import { PageOf } from '../../../kernel/platform/pagination/pagination';
 
 export class TokenDataDto {
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsTaxId } from '../../common/tax-id';
+import { IsTaxId } from '../../../kernel/common/tax-id';
 
 export class CreateCardSessionDto {
   @ApiProperty({

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PageOf } from '../../platform/pagination/pagination';
+import { PageOf } from '../../../kernel/platform/pagination/pagination';
 
 export class StoredCardDto {
   @ApiProperty({ example: 'sc_x4Q0yTj9V4s1H2b8w3nKzA' })

@@ -8,7 +8,7 @@
  * else to `window.parent.postMessage(msg, parentOrigin)` when the page is framed and the
  * session has a parent origin (never `"*"`).
  */
-import { PAYER_INPUT_JS } from '../../common/payer-input.client';
+import { PAYER_INPUT_JS } from '../../../kernel/common/payer-input.client';
 
 export const CARD_PAGE_SCRIPT =
   PAYER_INPUT_JS +

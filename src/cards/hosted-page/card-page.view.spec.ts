@@ -1,4 +1,4 @@
-import { i18n } from '../../common/i18n';
+import { i18n } from '../../../kernel/common/i18n';
 import { cardPageHeaders, jsonForScript, renderCardPage } from './card-page.view';
 
 describe('hosted card page view', () => {

@@ -1,4 +1,4 @@
-import { I18n, MessageKey } from '../../common/i18n';
+import { I18n, MessageKey } from '../../../kernel/common/i18n';
 import { frameAncestorsDirective } from '../domain/origins';
 
 export interface CardPageModel {

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExcludeEndpoint, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { i18nFor } from '../../common/i18n';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
-import { ApiHtmlPage } from '../../platform/openapi/truth';
+import { i18nFor } from '../../../kernel/common/i18n';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
+import { ApiHtmlPage } from '../../../kernel/platform/openapi/truth';
 import { CardBody, TokenizationResultDto, TokenizeCardDto } from '../dto/tokenize.dto';
-import { RequestId } from '../../platform/http/request-id.param';
+import { RequestId } from '../../../kernel/platform/http/request-id.param';
 import { TokenizationResult } from '../tokenize/tokenize-card';
 import { CARD_PAGE_SCRIPT, CARD_PAGE_STYLE } from './card-page.assets';
 import { cardPageHeaders, renderCardPage } from './card-page.view';

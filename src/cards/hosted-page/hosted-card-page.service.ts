@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import { PlatformConfig } from '../../platform/config/platform.config';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { PlatformConfig } from '../../../kernel/platform/config/platform.config';
 import { CardsConfig } from '../cards.config';
 import { CardErrors } from '../cards.errors';
 import { newSecret, secretHash } from '../ids';
 import { CardSessionsRepository, SessionView } from '../sessions/card-sessions.repository';
 import { TokenizationResult, TokenizeCard } from '../tokenize/tokenize-card';
 import { CardPageModel } from './card-page.view';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 const SESSION_ID = /^hcs_[A-Za-z0-9_-]{16,64}$/;
 const KEY = /^[A-Za-z0-9_-]{20,100}$/;

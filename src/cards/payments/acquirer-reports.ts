@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { AcquirerNotification, AcquirerNotificationData } from '../../common/protocols/acquirer-events';
+import type { AcquirerNotification, AcquirerNotificationData } from '../../../kernel/common/protocols/acquirer-events';
 import { AcquirerEvents } from '../../provider/acquirer/acquirer-events';
 import { CardCharges } from '../../provider/acquirer/card-charges';
 import { CardPaymentTrigger } from '../../provider/acquirer/card-charge.state-machine';

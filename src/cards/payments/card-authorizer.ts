@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { CardAuthorizationRequest, CardAuthorizationResult } from '../../provider/acquirer.port';
 import { CardCharges, OUTCOME_TRIGGER } from '../../provider/acquirer/card-charges';
 
@@ -8,7 +8,7 @@ import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repos
 import { sourcesOf, transition } from '../../provider/acquirer/card-charge.state-machine';
 import { CardPaymentWriter } from './card-payment-writer';
 import { ChargeCard } from './payment-card-resolver';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 /**
  * Sends a PROCESSING payment to the acquirer and records the answer with its webhook. The

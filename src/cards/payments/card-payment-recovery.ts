@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import { withAdvisoryLock } from '../../platform/database/advisory-lock';
-import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { withAdvisoryLock } from '../../../kernel/platform/database/advisory-lock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { CardAuthorizer } from './card-authorizer';
 import { CardPaymentsRepository } from './card-payments.repository';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CardPaymentRefunds, RefundablePayment } from '../../common/contracts/refundable-payments.port';
+import { CardPaymentRefunds, RefundablePayment } from '../../../kernel/common/contracts/refundable-payments.port';
 import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
 import { SettleCardPayment } from './settle-card-payment';
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { MetricsService } from '../../platform/metrics/metrics.service';
+import { MetricsService } from '../../../kernel/platform/metrics/metrics.service';
 
 import { CardPaymentRecord, CardPaymentsRepository, NewCardPayment, PaymentChange } from './card-payments.repository';
 import { isTerminal } from '../../provider/acquirer/card-charge.state-machine';
 import { PaymentEvents } from './payment-events';
-import { Tx } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
 
 /** Every card payment write goes with its webhook in the same transaction. */
 @Injectable()

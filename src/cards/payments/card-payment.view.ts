@@ -1,4 +1,4 @@
-import type { RefundTotal } from '../../common/contracts/refundable-payments.port';
+import type { RefundTotal } from '../../../kernel/common/contracts/refundable-payments.port';
 import { CardPaymentDto } from '../dto/card-payment.dto';
 import { rfc3339 } from '../sql';
 import { CardPaymentRecord } from './card-payments.repository';
@@ -8,7 +8,7 @@ export function toUnits(cents: number): number {
 }
 
 /** Integer cents of an amount given in currency units with at most 2 decimals: the one conversion of common/formats/money. */
-export { toCents } from '../../common/formats/money';
+export { toCents } from '../../../kernel/common/formats/money';
 
 /** The payment as answered by the routes and carried by the acquiring.financial_transaction webhook. */
 /**

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
-import { PageQueryDto } from '../../platform/pagination/pagination';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { ApiError, ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
+import { PageQueryDto } from '../../../kernel/platform/pagination/pagination';
 import { CapturePaymentDto, CardPaymentDto, CardPaymentPageDto, CreateCardPaymentDto } from '../dto/card-payment.dto';
-import { RequestId } from '../../platform/http/request-id.param';
+import { RequestId } from '../../../kernel/platform/http/request-id.param';
 import { CardPaymentsService } from './card-payments.service';
 
 const NOT_FOUND: ApiError = [404, 'payment_not_found', 'No such card payment for this tenant'];

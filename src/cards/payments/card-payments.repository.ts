@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { CardCaptureMode } from '../../provider/acquirer.port';
 import { rows, Sql } from '../sql';
 import { CardPaymentStatus } from '../../provider/acquirer/card-charge.state-machine';
-import type { Row } from '../../platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 export interface NewCardPayment {
   id: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RefundTotals } from '../../common/contracts/refundable-payments.port';
-import { Page, page } from '../../platform/pagination/pagination';
+import { RefundTotals } from '../../../kernel/common/contracts/refundable-payments.port';
+import { Page, page } from '../../../kernel/platform/pagination/pagination';
 import { CardErrors } from '../cards.errors';
 import { CardPaymentDto, CreateCardPaymentDto } from '../dto/card-payment.dto';
 import { CardPaymentsRepository } from './card-payments.repository';

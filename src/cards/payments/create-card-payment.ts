@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { CreateCardPaymentDto } from '../dto/card-payment.dto';
 import { newId } from '../ids';
 import { CardAuthorizer } from './card-authorizer';
@@ -10,7 +10,7 @@ import { PaymentCardResolver } from './payment-card-resolver';
 import { StoredCardRecord } from '../vault/stored-cards.repository';
 import { PaymentThreeDsCheck, ThreeDsDecision } from './payment-three-ds-check';
 import { toCents } from './card-payment.view';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 /**
  * POST /v1/acquiring/payments. In one transaction: resolve the card (claiming a single-use

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { CardErrors } from '../cards.errors';
 import { TokenDataDto } from '../dto/card-payment.dto';
 import { CardVault } from '../vault/card-vault';
 import { SecurityCodeStore } from '../vault/security-code-store';
 import { StoredCardRecord, StoredCardsRepository } from '../vault/stored-cards.repository';
-import { Tx } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
 
 /** The card a payment charges, opened from the vault only for the acquirer call. */
 export interface ChargeCard {

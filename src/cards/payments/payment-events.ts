@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EventPublisher } from '../../webhooks/event-publisher';
 import { CardPaymentRecord } from './card-payments.repository';
 import { paymentView } from './card-payment.view';
-import { Tx } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
 
 export const FINANCIAL_TRANSACTION = 'acquiring.financial_transaction';
 

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 
 import { CardErrors } from '../cards.errors';
 import { ThreeDsDataDto } from '../dto/card-payment.dto';
-import { ThreeDsResults } from '../../common/contracts/three-ds-results.port';
+import { ThreeDsResults } from '../../../kernel/common/contracts/three-ds-results.port';
 import { StoredCardRecord } from '../vault/stored-cards.repository';
 import { CardPaymentStatus } from '../../provider/acquirer/card-charge.state-machine';
-import { Tx } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
 
 /** What 3DS decides for the payment. */
 export interface ThreeDsDecision {

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { CardCharges } from '../../provider/acquirer/card-charges';
-import { ProviderCallError } from '../../platform/http/resilient-http';
+import { ProviderCallError } from '../../../kernel/platform/http/resilient-http';
 import { CardErrors } from '../cards.errors';
 import { CardPaymentRecord, CardPaymentsRepository } from './card-payments.repository';
 import { CardPaymentTrigger, sourcesOf, transition } from '../../provider/acquirer/card-charge.state-machine';
 import { CardPaymentWriter } from './card-payment-writer';
 import { toCents, toUnits } from './card-payment.view';
-import { Tx, transaction } from '../../platform/database/sql';
+import { Tx, transaction } from '../../../kernel/platform/database/sql';
 
 /**
  * Capture (PREAUTH → CAPTURED) and void (→ VOIDED, on day 0 only) of a card payment. The row is

@@ -1,4 +1,4 @@
-import { stateMachineOfTable } from '../../platform/state-machine/state-machine';
+import { stateMachineOfTable } from '../../../kernel/platform/state-machine/state-machine';
 
 /**
  * A hosted card session: CREATED by the merchant, OPENED once by the page (a second load is

@@ -1,8 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { CardSessionDto, CreateCardSessionDto } from '../dto/card-session.dto';
 import { CardSessionsService } from './card-sessions.service';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { rows, Sql } from '../sql';
 import { CARD_SESSION_MACHINE } from './card-session.state-machine';
-import type { Row } from '../../platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 export interface NewCardSession {
   id: string;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
-import { PlatformConfig } from '../../platform/config/platform.config';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { PlatformConfig } from '../../../kernel/platform/config/platform.config';
 import { CardsConfig } from '../cards.config';
 import { CardErrors } from '../cards.errors';
 import { normalizeOrigin } from '../domain/origins';

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { CardSettingsDto, PutCardSettingsDto } from '../dto/card-settings.dto';
 import { CardSettingsService } from './card-settings.service';
 

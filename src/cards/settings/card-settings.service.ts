@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { CardErrors } from '../cards.errors';
 import { normalizeOrigin } from '../domain/origins';
 import { CardSettingsDto } from '../dto/card-settings.dto';

@@ -1,11 +1,11 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../../gateway/tenant-context';
-import type { TenantContext } from '../../platform/http/tenant-context';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
 import { CardDataRoute } from '../../gateway/card-data-route';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { CardBody, TokenizationResultDto, TokenizeCardDto } from '../dto/tokenize.dto';
-import { RequestId } from '../../platform/http/request-id.param';
+import { RequestId } from '../../../kernel/platform/http/request-id.param';
 import { TokenizationResult, TokenizeCard } from './tokenize-card';
 
 @ApiTags('card tokenization')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { CardsConfig } from '../cards.config';
 import { CardErrors } from '../cards.errors';
 import { CardInput, ValidCard, validateCardInput } from '../domain/card-input';

@@ -1,9 +1,9 @@
-import { QueryNumber } from '../../platform/pagination/pagination';
+import { QueryNumber } from '../../../kernel/platform/pagination/pagination';
 import { Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { AdminKeyGuard } from '../../tenants/admin-key.guard';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { RewrapReport, VaultRotation } from './vault-rotation';
 
 export class RewrapQueryDto {

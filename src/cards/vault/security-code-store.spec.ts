@@ -1,5 +1,5 @@
-import { SystemClock } from '../../platform/clock/clock';
-import { MetricsService } from '../../platform/metrics/metrics.service';
+import { SystemClock } from '../../../kernel/platform/clock/clock';
+import { MetricsService } from '../../../kernel/platform/metrics/metrics.service';
 import { CardsConfig } from '../cards.config';
 import { SecurityCodeStore } from './security-code-store';
 

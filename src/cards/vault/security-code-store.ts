@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { Clock } from '../../platform/clock/clock';
-import { MetricsService } from '../../platform/metrics/metrics.service';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { MetricsService } from '../../../kernel/platform/metrics/metrics.service';
 import { CardsConfig } from '../cards.config';
 
 interface Held {

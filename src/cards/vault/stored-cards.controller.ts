@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
-import { Page, PageQueryDto } from '../../platform/pagination/pagination';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
+import { Page, PageQueryDto } from '../../../kernel/platform/pagination/pagination';
 import { StoredCardDto, StoredCardPageDto } from '../dto/stored-card.dto';
 import { StoredCardsService } from './stored-cards.service';
 

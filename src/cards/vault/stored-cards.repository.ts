@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { CardBrandName } from '../domain/card-input';
 import { EncryptedPan } from '../domain/vault-crypto';
 import { poolRows, rows, Sql } from '../sql';
-import type { Row } from '../../platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 export interface NewStoredCard {
   id: string;

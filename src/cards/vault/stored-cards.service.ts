@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { page, Page, PageQueryDto } from '../../platform/pagination/pagination';
+import { page, Page, PageQueryDto } from '../../../kernel/platform/pagination/pagination';
 import { StoredCardDto } from '../dto/stored-card.dto';
 import { rfc3339 } from '../sql';
 import { StoredCardsRepository } from './stored-cards.repository';

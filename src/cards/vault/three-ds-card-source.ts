@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import { ThreeDsCardLookup, ThreeDsCardReference, ThreeDsCardSource } from '../../common/contracts/three-ds-card-source.port';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { ThreeDsCardLookup, ThreeDsCardReference, ThreeDsCardSource } from '../../../kernel/common/contracts/three-ds-card-source.port';
 import { brandName } from '../domain/card-input';
-import { isLuhnValid } from '../../common/formats/pan';
+import { isLuhnValid } from '../../../kernel/common/formats/pan';
 import { CardVault } from './card-vault';
 import { StoredCardRecord, StoredCardsRepository } from './stored-cards.repository';
 

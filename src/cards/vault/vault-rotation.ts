@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CardVault } from './card-vault';
 import { StoredCardsRepository } from './stored-cards.repository';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 export interface RewrapReport {
   activeKeyId: string;

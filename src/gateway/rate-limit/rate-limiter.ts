@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { AppLogger } from '../../platform/logging/app-logger';
-import { HealthRegistry } from '../../platform/health/health-registry';
+import { AppLogger } from '../../../kernel/platform/logging/app-logger';
+import { HealthRegistry } from '../../../kernel/platform/health/health-registry';
 import { GatewayConfig } from '../gateway.config';
 import { MemoryCounterStore } from './memory-counter.store';
 import { RedisCounterStore } from './redis-counter.store';

@@ -1,4 +1,4 @@
-import { PAYER_INPUT_JS } from '../../common/payer-input.client';
+import { PAYER_INPUT_JS } from '../../../kernel/common/payer-input.client';
 import { checkoutAmountField, checkoutCardFields, CheckoutUi } from './checkout-fields.client';
 
 /**

@@ -2,12 +2,12 @@ import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, R
 import { acceptsPayments } from '../domain/link.state-machine';
 import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
+import { brCodeQrPngDataUrl } from '../../../kernel/common/formats/brcode';
 import { CheckoutAttemptGuard } from '../../gateway/checkout-attempt.guard';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { CheckoutPaymentDto, CheckoutPaymentViewDto, QuoteDto, QuoteResultDto } from '../dto/checkout.dto';
 import { LinksConfig } from '../links.config';
-import { i18nFor } from '../../common/i18n';
+import { i18nFor } from '../../../kernel/common/i18n';
 import { CHECKOUT_JS } from './checkout.client';
 import { CHECKOUT_CSS } from './checkout.css';
 import { CheckoutService } from './checkout.service';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { acceptsPayments } from '../domain/link.state-machine';
-import { brCodeQrPngDataUrl } from '../../common/formats/brcode';
-import { formatLine, itfBarcodeSvg } from '../../common/formats/boleto';
-import { toCents } from '../../common/formats/money';
+import { brCodeQrPngDataUrl } from '../../../kernel/common/formats/brcode';
+import { formatLine, itfBarcodeSvg } from '../../../kernel/common/formats/boleto';
+import { toCents } from '../../../kernel/common/formats/money';
 import { FeeSimulation } from '../domain/fees';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';

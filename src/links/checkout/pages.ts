@@ -1,5 +1,5 @@
-import { fromCents } from '../../common/formats/money';
-import { I18n, MessageKey } from '../../common/i18n';
+import { fromCents } from '../../../kernel/common/formats/money';
+import { I18n, MessageKey } from '../../../kernel/common/i18n';
 import { FeeSimulation } from '../domain/fees';
 import { Link } from '../links/link.types';
 import { CheckoutModel } from './checkout.service';

@@ -1,4 +1,4 @@
-import { i18n } from '../../common/i18n';
+import { i18n } from '../../../kernel/common/i18n';
 import { installmentLabel } from './pages';
 import { bankCodeWithDv, formatTaxId, lineGroups } from './slip-pages';
 

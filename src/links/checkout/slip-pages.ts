@@ -1,5 +1,5 @@
-import { formatLine, itfBarcodeSvg } from '../../common/formats/boleto';
-import { I18n } from '../../common/i18n';
+import { formatLine, itfBarcodeSvg } from '../../../kernel/common/formats/boleto';
+import { I18n } from '../../../kernel/common/i18n';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { Link } from '../links/link.types';
 import { PaymentItem } from '../payments/payment.types';

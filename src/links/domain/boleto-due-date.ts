@@ -1,4 +1,4 @@
-import { addBusinessDays, compareDates, IsoDate, nearestBusinessDay } from '../../common/calendar/business-days';
+import { addBusinessDays, compareDates, IsoDate, nearestBusinessDay } from '../../../kernel/common/calendar/business-days';
 
 /**
  * A boleto's due date: `businessDays` business days after `today` (São Paulo dates; weekends and

@@ -1,4 +1,4 @@
-import { CodedError } from '../../common/formats/coded-error';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
 
 /**
  * Fee tables and fee simulation for payment links. All amounts are integer cents; rates are

@@ -1,5 +1,5 @@
-import { defineStateMachine } from '../../platform/state-machine/state-machine';
-import { CodedError } from '../../common/formats/coded-error';
+import { defineStateMachine } from '../../../kernel/platform/state-machine/state-machine';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
 
 /**
  * Payment link status, as the spec's table:

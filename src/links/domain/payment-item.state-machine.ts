@@ -1,5 +1,5 @@
-import { CodedError } from '../../common/formats/coded-error';
-import { StateMachine, stateMachineOfTable } from '../../platform/state-machine/state-machine';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
+import { StateMachine, stateMachineOfTable } from '../../../kernel/platform/state-machine/state-machine';
 
 /**
  * Status of a payment item (one attempt on a link), per transaction method.

@@ -1,5 +1,5 @@
-import { CodedError } from '../../common/formats/coded-error';
-import { MoneyError, toCents } from '../../common/formats/money';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
+import { MoneyError, toCents } from '../../../kernel/common/formats/money';
 
 /**
  * Split of a payment among merchants.

@@ -2,9 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BOLETO_DUE_DATE_RULE } from '../domain/boleto-due-date';
 
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { NestedObject } from '../../common/dto/nested';
-import { PositiveAmount } from '../../common/dto/amount';
-import { IsTaxId } from '../../common/tax-id';
+import { NestedObject } from '../../../kernel/common/dto/nested';
+import { PositiveAmount } from '../../../kernel/common/dto/amount';
+import { IsTaxId } from '../../../kernel/common/tax-id';
 import { FeeOptionDto } from './fees.dto';
 
 export class CheckoutPayerDto {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { PositiveAmount } from '../../common/dto/amount';
+import { PositiveAmount } from '../../../kernel/common/dto/amount';
 
 export class SimulateFeesDto {
   @PositiveAmount({ description: 'BRL. With passFee: what the merchant wants to receive; without: what the payer pays', example: 100.0 })

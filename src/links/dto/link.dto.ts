@@ -18,9 +18,9 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { NestedArray, NestedObject } from '../../common/dto/nested';
-import { IsMoney, PositiveAmount } from '../../common/dto/amount';
-import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
+import { NestedArray, NestedObject } from '../../../kernel/common/dto/nested';
+import { IsMoney, PositiveAmount } from '../../../kernel/common/dto/amount';
+import { PageOf, PageQueryDto } from '../../../kernel/platform/pagination/pagination';
 import { LinkFeeSimulationDto } from './fees.dto';
 
 export class SplitShareDto {

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { NestedObject } from '../../common/dto/nested';
-import { IsMoney } from '../../common/dto/amount';
-import { IsTaxId } from '../../common/tax-id';
+import { NestedObject } from '../../../kernel/common/dto/nested';
+import { IsMoney } from '../../../kernel/common/dto/amount';
+import { IsTaxId } from '../../../kernel/common/tax-id';
 
 const PERCENT_EXAMPLE = { 1: 2.99, 2: 3.49, 3: 3.49, 4: 3.49, 5: 3.49, 6: 3.49, 7: 3.99, 8: 3.99, 9: 3.99, 10: 3.99, 11: 3.99, 12: 3.99 };
 

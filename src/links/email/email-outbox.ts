@@ -1,14 +1,14 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
-import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
-import { endClientSpan, startClientSpan } from '../../platform/tracing/tracing';
-import { HealthRegistry } from '../../platform/health/health-registry';
+import { PeriodicJob, PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
+import { endClientSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
+import { HealthRegistry } from '../../../kernel/platform/health/health-registry';
 import { LinksConfig } from '../links.config';
 import { Notice } from './payment-notice';
-import { Tx } from '../../platform/database/sql';
-import * as sql from '../../platform/database/sql';
-import type { Row } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 const LEASE_SECONDS = 60;
 const BACKOFF_SECONDS = [5, 30, 120, 600, 1800, 3600];

@@ -1,4 +1,4 @@
-import { fromCents } from '../../common/formats/money';
+import { fromCents } from '../../../kernel/common/formats/money';
 import { FeeSimulation, FeeTable, PaymentMethod, simulateAll } from '../domain/fees';
 import { FeeOptionDto } from '../dto/fees.dto';
 

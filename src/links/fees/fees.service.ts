@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { toCents } from '../../common/formats/money';
+import { toCents } from '../../../kernel/common/formats/money';
 import { simulate } from '../domain/fees';
 import { FeeSimulationResultDto, SimulateFeesDto } from '../dto/fees.dto';
 import { refusingFees } from '../links.errors';

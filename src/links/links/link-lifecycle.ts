@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { allowedFrom, linkTriggerDue } from '../domain/link.state-machine';
 import { Link } from './link.types';
 import { LinksRepository } from './links.repository';
-import { Tx, transaction } from '../../platform/database/sql';
+import { Tx, transaction } from '../../../kernel/platform/database/sql';
 
 /**
  * The transitions the service makes on its own: EXPIRED at expiresAt (test clock) and

@@ -1,5 +1,5 @@
-import { toCents } from '../../common/formats/money';
-import { ErrorDetail } from '../../platform/errors/app-error';
+import { toCents } from '../../../kernel/common/formats/money';
+import { ErrorDetail } from '../../../kernel/platform/errors/app-error';
 import { FeeTable, PaymentMethod } from '../domain/fees';
 import { allocate, splitsFromApi, validateSplits } from '../domain/splits';
 import { CreateLinkDto } from '../dto/link.dto';

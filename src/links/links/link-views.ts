@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { RefundTotal, RefundTotals } from '../../common/contracts/refundable-payments.port';
-import { PlatformConfig } from '../../platform/config/platform.config';
+import { RefundTotal, RefundTotals } from '../../../kernel/common/contracts/refundable-payments.port';
+import { PlatformConfig } from '../../../kernel/platform/config/platform.config';
 import { PixDevolucoes } from '../../provider/pix-devolucoes.port';
 import { LinkDto } from '../dto/link.dto';
 import { PaymentItemDto } from '../dto/payment.dto';

@@ -1,7 +1,7 @@
 import { LinkStatus } from '../domain/link.state-machine';
 import { PaymentMethod } from '../domain/fees';
 import { SplitShare } from '../domain/splits';
-import type { Row } from '../../platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 /** A payment link as stored (cents, Dates). */
 export interface Link {

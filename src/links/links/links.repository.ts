@@ -4,8 +4,8 @@ import { LinkStatus } from '../domain/link.state-machine';
 import { Link, LINK_COLUMNS, LinkSettings, toLink, LinkRow } from './link.types';
 import { Allocation } from '../domain/splits';
 import { Payer } from '../payments/payment.types';
-import { Tx } from '../../platform/database/sql';
-import * as sql from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 /** A payment as the detail query's json_build_object gives it (timestamps as ISO text). */
 export interface PaymentJson {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import { page, Page } from '../../platform/pagination/pagination';
-import { randomChars } from '../../common/random-ids';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { page, Page } from '../../../kernel/platform/pagination/pagination';
+import { randomChars } from '../../../kernel/common/random-ids';
 
 import { planStatusChange } from '../domain/link.state-machine';
 import { CreatedLinkDto, CreateLinkDto, LinkDto, LinkListQueryDto, UpdateLinkDto } from '../dto/link.dto';
@@ -17,7 +17,7 @@ import { eventToDto } from './link.mapper';
 import { LinkViews } from './link-views';
 import { Link, LinkSettings } from './link.types';
 import { LinksRepository } from './links.repository';
-import { isUniqueViolation, transaction } from '../../platform/database/sql';
+import { isUniqueViolation, transaction } from '../../../kernel/platform/database/sql';
 
 const SLUG_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { AdminKeyGuard } from '../../tenants/admin-key.guard';
 import { CreateMerchantDto, MerchantDto } from '../dto/merchant.dto';
 import { MerchantsService } from './merchants.service';

@@ -1,4 +1,4 @@
-import { toCents } from '../../common/formats/money';
+import { toCents } from '../../../kernel/common/formats/money';
 import { FeeTable, MAX_INSTALLMENTS, validateFeeTable } from '../domain/fees';
 import { FeeTableDto } from '../dto/merchant.dto';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { FeeTable } from '../domain/fees';
-import * as sql from '../../platform/database/sql';
-import type { Row } from '../../platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 export interface Merchant {
   id: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LinkPaymentRefunds, RefundablePayment } from '../../common/contracts/refundable-payments.port';
+import { LinkPaymentRefunds, RefundablePayment } from '../../../kernel/common/contracts/refundable-payments.port';
 import { PixDevolucoes } from '../../provider/pix-devolucoes.port';
 import { PaymentItem } from './payment.types';
 import { PaymentsRepository } from './payments.repository';

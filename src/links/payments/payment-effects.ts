@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 
-import { MetricsService } from '../../platform/metrics/metrics.service';
-import { PlatformConfig } from '../../platform/config/platform.config';
+import { MetricsService } from '../../../kernel/platform/metrics/metrics.service';
+import { PlatformConfig } from '../../../kernel/platform/config/platform.config';
 import { EventPublisher } from '../../webhooks/event-publisher';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { EmailOutbox } from '../email/email-outbox';
@@ -10,7 +10,7 @@ import { paymentNotice } from '../email/payment-notice';
 import { Link } from '../links/link.types';
 import { itemToDto } from '../links/link.mapper';
 import { PaymentItem } from './payment.types';
-import { Tx } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
 
 /** The acquiring webhook a status gives, if any (spec "Acquiring-domain events"). */
 export function webhookTypeFor(method: string, from: string | null, to: string): string | null {

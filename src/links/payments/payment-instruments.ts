@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ProviderCallError } from '../../platform/http/resilient-http';
+import { ProviderCallError } from '../../../kernel/platform/http/resilient-http';
 import { AcquirerPort } from '../../provider/acquirer.port';
 import { CardCharges } from '../../provider/acquirer/card-charges';
 import { PixChargeRefused, PixChargesPort } from '../../provider/pix-charges.port';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { acceptsPayments } from '../domain/link.state-machine';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { isPaid, nextItemStatus, PaymentItemTrigger, TransactionMethod } from '../domain/payment-item.state-machine';
 import { LinkErrors } from '../links.errors';
 import { LinkLifecycle } from '../links/link-lifecycle';
@@ -10,7 +10,7 @@ import { LinksRepository } from '../links/links.repository';
 import { PaymentEffects } from './payment-effects';
 import { PaymentItem } from './payment.types';
 import { NewPaymentItem, PaymentsRepository } from './payments.repository';
-import { Tx, transaction } from '../../platform/database/sql';
+import { Tx, transaction } from '../../../kernel/platform/database/sql';
 
 /** The triggers that take an item to the status the acquirer reports (a Pix reported SETTLED first is confirmed, then settled). */
 const PATHS: Record<TransactionMethod, Record<string, PaymentItemTrigger[]>> = {

@@ -1,6 +1,6 @@
 import { TransactionMethod } from '../domain/payment-item.state-machine';
 import { Allocation } from '../domain/splits';
-import type { Row } from '../../platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 export interface Payer {
   name: string;

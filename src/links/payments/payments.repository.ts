@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PAYMENT_COLUMNS, PaymentItem, toPayment, PaymentRow } from './payment.types';
 import type { LinkStatus } from '../domain/link.state-machine';
-import { Tx } from '../../platform/database/sql';
-import * as sql from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 export type NewPaymentItem = Omit<PaymentItem, 'seq' | 'createdAt' | 'updatedAt'>;
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { acceptsPayments } from '../domain/link.state-machine';
 import { randomUUID } from 'node:crypto';
-import { cardBrand, luhnValid, panDigits, validCvv, validExpiry } from '../../common/formats/card';
-import { toCents } from '../../common/formats/money';
-import { Clock, saoPauloDate } from '../../platform/clock/clock';
+import { cardBrand, luhnValid, panDigits, validCvv, validExpiry } from '../../../kernel/common/formats/card';
+import { toCents } from '../../../kernel/common/formats/money';
+import { Clock, saoPauloDate } from '../../../kernel/platform/clock/clock';
 import { boletoDueDate } from '../domain/boleto-due-date';
 import { simulate } from '../domain/fees';
 import { CheckoutPaymentDto } from '../dto/checkout.dto';

@@ -30,7 +30,7 @@
  *   with ALREADY_IN_TARGET_STATE, which callers treat as an idempotent no-op. COMPLETED is
  *   terminal: "a COMPLETED billing cannot be cancelled".
  */
-import { defineStateMachine, TransitionResult, TransitionTable } from '../../platform/state-machine/state-machine';
+import { defineStateMachine, TransitionResult, TransitionTable } from '../../../kernel/platform/state-machine/state-machine';
 import { BankBillingStatus } from '../../provider/bank/bank-provider.port';
 
 /** The nine billing statuses: the bank port's vocabulary, which this module speaks too. */

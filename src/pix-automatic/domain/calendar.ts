@@ -10,7 +10,7 @@ import {
   MAX_YEAR,
   nearestBusinessDay,
   parseDate as parse,
-} from '../../common/calendar/business-days';
+} from '../../../kernel/common/calendar/business-days';
 
 /** The pure business-day part (dates, holidays, business days, today) is common's; re-exported for the engine's callers. */
 export {
@@ -26,8 +26,8 @@ export {
   nationalBankHolidays,
   NOV_20_FIRST_YEAR,
   todayIn,
-} from '../../common/calendar/business-days';
-export type { CalendarInputErrorCode, IsoDate } from '../../common/calendar/business-days';
+} from '../../../kernel/common/calendar/business-days';
+export type { CalendarInputErrorCode, IsoDate } from '../../../kernel/common/calendar/business-days';
 /**
  * Calendar of the billing engine (ARCHITECTURE.md, "Billing engine calendar"): periodicities,
  * the dayAdjustment of a due date, cycles and send dates. Dates, holidays and business days are

@@ -31,7 +31,7 @@
  * - A trigger whose destination is the current state (a second cancel, a duplicate event) is
  *   refused with ALREADY_IN_TARGET_STATE, which callers treat as an idempotent no-op.
  */
-import { defineStateMachine, TransitionResult, TransitionTable } from '../../platform/state-machine/state-machine';
+import { defineStateMachine, TransitionResult, TransitionTable } from '../../../kernel/platform/state-machine/state-machine';
 
 export const RecurrenceStatus = {
   PENDING: 'PENDING',

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsPositive, IsString, Length, Max } from 'class-validator';
-import { IsMoney } from '../../common/dto/amount';
+import { IsMoney } from '../../../kernel/common/dto/amount';
 import { BillingStatus } from '../domain/billing.state-machine';
 import { DayAdjustment } from '../domain/calendar';
 import { IsIsoDate, NotInPast } from './date-rules';
 import { DAY_ADJUSTMENTS, MAX_AMOUNT } from './recurrence.dto';
-import { PageOf } from '../../platform/pagination/pagination';
+import { PageOf } from '../../../kernel/platform/pagination/pagination';
 
 export const BILLING_STATUSES = Object.values(BillingStatus);
 

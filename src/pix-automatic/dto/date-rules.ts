@@ -1,5 +1,5 @@
 import { buildMessage, ValidateBy, ValidationOptions } from 'class-validator';
-import { saoPauloDate } from '../../platform/clock/clock';
+import { saoPauloDate } from '../../../kernel/platform/clock/clock';
 import { compareDates, isValidDate } from '../domain/calendar';
 
 /**

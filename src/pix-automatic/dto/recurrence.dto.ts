@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 import { IsIn, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength } from 'class-validator';
-import { NestedObject } from '../../common/dto/nested';
-import { IsMoney } from '../../common/dto/amount';
-import { IsTaxId } from '../../common/tax-id';
-import { PageOf, PageQueryDto, QueryNumber } from '../../platform/pagination/pagination';
+import { NestedObject } from '../../../kernel/common/dto/nested';
+import { IsMoney } from '../../../kernel/common/dto/amount';
+import { IsTaxId } from '../../../kernel/common/tax-id';
+import { PageOf, PageQueryDto, QueryNumber } from '../../../kernel/platform/pagination/pagination';
 import { DayAdjustment, Periodicity } from '../domain/calendar';
 import { RecurrenceStatus } from '../domain/recurrence.state-machine';
 import { IsIsoDate, NotBefore, NotInPast } from './date-rules';

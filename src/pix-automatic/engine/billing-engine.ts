@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import { withAdvisoryLock } from '../../platform/database/advisory-lock';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { withAdvisoryLock } from '../../../kernel/platform/database/advisory-lock';
 import { billingEvent, OutboundEvents, PixEvent, recurrenceEvent } from '../events/outbound-events';
 import { newIdTx } from '../id-tx';
 import { Billing } from '../pix.model';
@@ -9,7 +9,7 @@ import { PixAutomaticConfig } from '../pix-automatic.config';
 import { BillingSender, SendTotals } from './billing-sender';
 import { CursorUpdate, EngineRepository, NewRegularBilling } from './engine.repository';
 import { planCycles } from './schedule';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 /** Key of the session advisory lock one engine run holds (any replica). */
 export const ENGINE_LOCK_KEY = 7_310_001;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock, saoPauloDate } from '../../platform/clock/clock';
+import { Clock, saoPauloDate } from '../../../kernel/platform/clock/clock';
 import { BankBillingResult, BankProvider } from '../../provider/bank/bank-provider.port';
 import { ProviderEventHandler } from '../events/provider-event-handler';
 import { PixAutomaticConfig } from '../pix-automatic.config';
@@ -8,7 +8,7 @@ import { Billing } from '../pix.model';
 import { EngineRepository } from './engine.repository';
 import { retryDelayMs } from './schedule';
 import { sendDays, sendVerdict, startOfSaoPauloDay } from './send-window';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 export interface SendTotals {
   sent: number;

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock, DayPassedSignal } from '../../platform/clock/clock';
-import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { Clock, DayPassedSignal } from '../../../kernel/platform/clock/clock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { PixAutomaticConfig } from '../pix-automatic.config';
 import { BillingEngine } from './billing-engine';
 

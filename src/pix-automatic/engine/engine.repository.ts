@@ -15,7 +15,7 @@ import {
   BillingRow,
 } from '../pix.model';
 import { exec } from '../sql';
-import { Tx, pool } from '../../platform/database/sql';
+import { Tx, pool } from '../../../kernel/platform/database/sql';
 
 export interface NewRegularBilling {
   tenantId: string;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { EventPublisher } from '../../webhooks/event-publisher';
 import { ReceiverEventType } from '../domain/provider-events';
 import { Billing, Recurrence } from '../pix.model';
 import { exec, fromCents } from '../sql';
-import { Tx } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
 
 export interface PixEvent {
   tenantId: string;

@@ -4,12 +4,12 @@ import * as BillingSM from '../domain/billing.state-machine';
 import { BillingStatus, BillingTrigger } from '../domain/billing.state-machine';
 import * as RecurrenceSM from '../domain/recurrence.state-machine';
 import { RecurrenceTrigger } from '../domain/recurrence.state-machine';
-import { TransitionRefusal } from '../../platform/state-machine/state-machine';
+import { TransitionRefusal } from '../../../kernel/platform/state-machine/state-machine';
 import { BillingsRepository, TransitionExtras } from '../billings.repository';
 import { Billing, Recurrence } from '../pix.model';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { billingEvent, OutboundEvents, PixEvent, recurrenceEvent } from './outbound-events';
-import { Tx } from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
 
 export type Moved<T> = { moved: true; entity: T } | { moved: false; entity: T; reason: TransitionRefusal };
 

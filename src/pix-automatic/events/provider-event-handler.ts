@@ -3,14 +3,14 @@ import { DataSource } from 'typeorm';
 import { InboundOutcome, InboundProviderEvent, ProviderEventRouter } from '../../provider/bank/provider-event-router';
 import { refusedBillingEvent, refusedRecurrenceEvent } from '../domain/event-order';
 import { classifyProviderEvent, ProviderEventMapping } from '../domain/provider-events';
-import { TransitionRefusal } from '../../platform/state-machine/state-machine';
+import { TransitionRefusal } from '../../../kernel/platform/state-machine/state-machine';
 import { BillingsRepository } from '../billings.repository';
 import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { exec } from '../sql';
 import { billingEvent, OutboundEvents, recurrenceEvent } from './outbound-events';
 import { Moved, PixTransitions } from './pix-transitions';
-import { Tx, pool, transaction } from '../../platform/database/sql';
+import { Tx, pool, transaction } from '../../../kernel/platform/database/sql';
 
 const MAX_REPLAY_ROUNDS = 10;
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { TenantContext } from '../../platform/http/tenant-context';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
 import { BankProvider } from '../../provider/bank/bank-provider.port';
 import { BillingsRepository } from '../billings.repository';
 import { BillingStatus, BillingTrigger, isCancelableByReceiver } from '../domain/billing.state-machine';
@@ -9,7 +9,7 @@ import { PixTransitions } from '../events/pix-transitions';
 import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { providerFailure } from '../provider-errors';
 import { billingView } from '../views';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 /**
  * DELETE of a billing: CANCELLED_RECEIVER from a cancelable state (PENDING_SEND, SENT, ACTIVE,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { TenantContext } from '../../platform/http/tenant-context';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
 import { BankProvider } from '../../provider/bank/bank-provider.port';
 import { isTerminal, RecurrenceStatus, RecurrenceTrigger } from '../domain/recurrence.state-machine';
 import { RecurrenceDto } from '../dto/recurrence.dto';
@@ -9,7 +9,7 @@ import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { providerFailure } from '../provider-errors';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { recurrenceView } from '../views';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 /**
  * The receiver cancels: the provider first (so the payer is never charged again), then our

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { Clock } from '../../platform/clock/clock';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { BillingsRepository } from '../billings.repository';
 import { adjustDueDate, compareDates } from '../domain/calendar';
 import { acceptsBillings } from '../domain/recurrence.state-machine';
@@ -13,7 +13,7 @@ import { PixAutomaticErrors } from '../pix-automatic.errors';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { toCents } from '../sql';
 import { billingView } from '../views';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 /**
  * An ad hoc billing (extra charge, adjustment, manual retry) on an ACCEPTED or ACTIVE

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { TenantContext } from '../../platform/http/tenant-context';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
 import { BankProvider } from '../../provider/bank/bank-provider.port';
 import { DayAdjustment } from '../domain/calendar';
 import { CreateRecurrenceDto, RecurrenceCreatedDto } from '../dto/recurrence.dto';

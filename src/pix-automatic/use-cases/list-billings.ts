@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { RefundTotals } from '../../common/contracts/refundable-payments.port';
+import { RefundTotals } from '../../../kernel/common/contracts/refundable-payments.port';
 import { PixDevolucoes } from '../../provider/pix-devolucoes.port';
 import { BillingStatus } from '../domain/billing.state-machine';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { page, Page, PageQueryDto } from '../../platform/pagination/pagination';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { page, Page, PageQueryDto } from '../../../kernel/platform/pagination/pagination';
 import { BillingsRepository } from '../billings.repository';
 import { BillingDto } from '../dto/billing.dto';
 import { PixAutomaticErrors } from '../pix-automatic.errors';

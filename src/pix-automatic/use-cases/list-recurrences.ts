@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { page, Page } from '../../platform/pagination/pagination';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { page, Page } from '../../../kernel/platform/pagination/pagination';
 import { ListRecurrencesQueryDto, RecurrenceDto } from '../dto/recurrence.dto';
 import { RecurrencesRepository } from '../recurrences.repository';
 import { toCents } from '../sql';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantContext } from '../../platform/http/tenant-context';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
 import { BankProvider } from '../../provider/bank/bank-provider.port';
 import { isRecurrenceStatus } from '../domain/recurrence.state-machine';
 import { RecurrenceStatusDto } from '../dto/recurrence.dto';

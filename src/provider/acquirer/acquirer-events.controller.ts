@@ -2,10 +2,10 @@ import { Controller, HttpCode, Injectable, OnModuleInit, Post, Req } from '@nest
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { defineErrors } from '../../platform/errors/app-error';
-import { captureRawBody } from '../../platform/http/raw-body';
+import { defineErrors } from '../../../kernel/platform/errors/app-error';
+import { captureRawBody } from '../../../kernel/platform/http/raw-body';
 import { AcquirerConfig } from './acquirer.config';
-import { ACQUIRER_SIGNATURE_HEADER, AcquirerNotification, verifyAcquirerEvent } from '../../common/protocols/acquirer-events';
+import { ACQUIRER_SIGNATURE_HEADER, AcquirerNotification, verifyAcquirerEvent } from '../../../kernel/common/protocols/acquirer-events';
 import { AcquirerEvents } from './acquirer-events';
 
 export const ACQUIRER_EVENTS_PATH = '/provider/acquirer-events';
@@ -68,7 +68,7 @@ export class AcquirerEventsController {
   }
 }
 
-declare module '../../platform/errors/app-error' {
+declare module '../../../kernel/platform/errors/app-error' {
   /** AcquirerEventErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof AcquirerEventErrors.table, true> {}

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AcquirerNotification } from '../../common/protocols/acquirer-events';
+import { AcquirerNotification } from '../../../kernel/common/protocols/acquirer-events';
 
 /** Answers whether the consumer knew the transaction (true) or it is someone else's (false). */
 export type AcquirerEventHandler = (event: AcquirerNotification) => Promise<boolean>;

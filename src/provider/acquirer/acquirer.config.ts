@@ -1,6 +1,6 @@
-import { AcquirerProvider, acquirerProviderOf } from '../../common/protocols/acquirer-provider';
-import { defineConfig } from '../../platform/config/config';
-import { BreakerSettings, readBreakerSettings } from '../../platform/resilience/breaker-settings';
+import { AcquirerProvider, acquirerProviderOf } from '../../../kernel/common/protocols/acquirer-provider';
+import { defineConfig } from '../../../kernel/platform/config/config';
+import { BreakerSettings, readBreakerSettings } from '../../../kernel/platform/resilience/breaker-settings';
 
 /**
  * How the service reaches the acquirer. `ACQUIRER_PROVIDER` picks the protocol of the card edge

@@ -5,7 +5,7 @@
  * payment item maps an outcome to its own. Transitions as a pure table. Persisted with a conditional UPDATE whose allowed sources
  * come from `sourcesOf`, so two writers cannot both win and a terminal state never regresses.
  */
-import { stateMachineOfTable } from '../../platform/state-machine/state-machine';
+import { stateMachineOfTable } from '../../../kernel/platform/state-machine/state-machine';
 
 export const CARD_PAYMENT_STATUSES = [
   'PROCESSING',

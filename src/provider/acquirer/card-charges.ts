@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ProviderCallError } from '../../platform/http/resilient-http';
+import { ProviderCallError } from '../../../kernel/platform/http/resilient-http';
 import { AcquirerPort, CardAuthorizationRequest, CardAuthorizationResult } from '../acquirer.port';
 import { CardPaymentTrigger } from './card-charge.state-machine';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
 import {
   AcquirerPort,
   BoletoRequest,
@@ -11,10 +11,10 @@ import {
   PixChargeRequest,
   PixChargeResult,
 } from '../acquirer.port';
-import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
+import { ProviderCallError, ResilientHttp } from '../../../kernel/platform/http/resilient-http';
 import { AcquirerConfig } from './acquirer.config';
 import { SandboxUrlConfig } from '../sandbox-url.config';
-import type { CardRefundAnswer, CardRefundCall } from '../../common/protocols/acquirer-refunds';
+import type { CardRefundAnswer, CardRefundCall } from '../../../kernel/common/protocols/acquirer-refunds';
 
 /** Path of the sandbox acquirer under the sandbox app's origin (SANDBOX_URL). */
 export const SANDBOX_ACQUIRER_PATH = '/sandbox/acquirer';

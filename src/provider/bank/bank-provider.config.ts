@@ -1,6 +1,6 @@
 import { sandboxUrlOf } from '../sandbox-url.config';
-import { defineConfig } from '../../platform/config/config';
-import { BreakerSettings, readBreakerSettings } from '../../platform/resilience/breaker-settings';
+import { defineConfig } from '../../../kernel/platform/config/config';
+import { BreakerSettings, readBreakerSettings } from '../../../kernel/platform/resilience/breaker-settings';
 
 /** How the service reaches its banking provider and how the provider's events are proven. */
 export class BankProviderConfig {

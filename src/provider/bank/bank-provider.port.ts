@@ -5,7 +5,7 @@
  * (`provider_unavailable` when the provider cannot be reached or its breaker is open,
  * `provider_rejected` when it answered 4xx).
  */
-export { ProviderCallError } from '../../platform/http/resilient-http';
+export { ProviderCallError } from '../../../kernel/platform/http/resilient-http';
 
 /** Statuses a provider holds for a recurrence (the service's own vocabulary). */
 export type BankRecurrenceStatus = 'PENDING' | 'ACCEPTED' | 'ACTIVE' | 'REJECTED' | 'EXPIRED' | 'CANCELLED_RECEIVER' | 'CANCELLED_PAYER';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
-import { ResilientHttp } from '../../platform/http/resilient-http';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
+import { ResilientHttp } from '../../../kernel/platform/http/resilient-http';
 import { BankProviderConfig } from './bank-provider.config';
 import {
   BankAccountLimits,
@@ -11,7 +11,7 @@ import {
   BankRecurrenceRequest,
   BankRecurrenceStatus,
 } from './bank-provider.port';
-import { PROVIDER_KEY_HEADER } from '../../common/protocols/provider-events';
+import { PROVIDER_KEY_HEADER } from '../../../kernel/common/protocols/provider-events';
 import { SandboxUrlConfig } from '../sandbox-url.config';
 
 /**

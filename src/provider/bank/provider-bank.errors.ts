@@ -1,4 +1,4 @@
-import { defineErrors } from '../../platform/errors/app-error';
+import { defineErrors } from '../../../kernel/platform/errors/app-error';
 
 export const ProviderBankErrors = defineErrors({
   invalid_signature: 401,
@@ -7,7 +7,7 @@ export const ProviderBankErrors = defineErrors({
   events_not_handled: 503,
 });
 
-declare module '../../platform/errors/app-error' {
+declare module '../../../kernel/platform/errors/app-error' {
   /** ProviderBankErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof ProviderBankErrors.table, true> {}

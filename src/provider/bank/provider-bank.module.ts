@@ -5,7 +5,7 @@ import { HttpBankProvider } from './http-bank-provider';
 import { ProviderEventRouter } from './provider-event-router';
 import { ProviderEventsController } from './provider-events.controller';
 import { ProviderEventsService } from './provider-events.service';
-import { captureRawBody } from '../../platform/http/raw-body';
+import { captureRawBody } from '../../../kernel/platform/http/raw-body';
 import { PixApiModule } from '../pix-api/pix-api.module';
 import { PixApiConfig } from '../pix-api/pix-api.config';
 import { PixApiBankProvider } from '../pix-api/pix-api-bank-provider';

@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
-import { PROVIDER_SIGNATURE_HEADER } from '../../common/protocols/provider-events';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
+import { PROVIDER_SIGNATURE_HEADER } from '../../../kernel/common/protocols/provider-events';
 import { ProviderEventsService } from './provider-events.service';
 
 class ProviderEventDto {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BankProviderConfig } from './bank-provider.config';
 import { ProviderBankErrors } from './provider-bank.errors';
 import { InboundOutcome, InboundProviderEvent, ProviderEventRouter } from './provider-event-router';
-import { verifyProviderEvent } from '../../common/protocols/provider-events';
+import { verifyProviderEvent } from '../../../kernel/common/protocols/provider-events';
 
 const ID_TX = /^[A-Za-z0-9._:-]{1,64}$/;
 const EVENT_TYPE = /^PIX_AUTOMATIC_(RECEIVER|PAYER)_[A-Z_]{1,64}$/;

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ProviderCallError } from '../../platform/http/resilient-http';
+import { ProviderCallError } from '../../../kernel/platform/http/resilient-http';
 import { BankBillingRequest, BankBillingResult } from '../bank/bank-provider.port';
 import { billingStatusOfCobr, CobrState } from './cobr-status.map';
 import { PixApiCobrConfig, ReceiverAccount } from './pix-api-cobr.config';
-import * as sql from '../../platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 export type { ReceiverAccount } from './pix-api-cobr.config';
 

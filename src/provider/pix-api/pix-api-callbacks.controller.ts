@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { PixApiCallbackErrors } from './pix-api-callbacks.errors';
 import { PixApiCallbackWorker } from './pix-api-callbacks.worker';
 

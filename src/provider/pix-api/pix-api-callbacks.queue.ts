@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { pool, rows } from '../../platform/database/sql';
+import { pool, rows } from '../../../kernel/platform/database/sql';
 
 export type CallbackKind = 'rec' | 'cobr';
 

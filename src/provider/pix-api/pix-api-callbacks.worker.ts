@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { PeriodicJob, PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { CobrState } from './cobr-status.map';
 import { PixApiCobrApplier } from './pix-api-cobr-applier';
 import { PixApiCallbackQueue, QueuedCallback } from './pix-api-callbacks.queue';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import * as sql from '../../platform/database/sql';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import * as sql from '../../../kernel/platform/database/sql';
 import { AcquirerEvents } from '../acquirer/acquirer-events';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { Charge, CHARGE_COLUMNS, chargeOf, PixApiReceivedPix } from './pix-api-received-pix';

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { buildBrCode } from '../../common/formats/brcode';
-import { centsToDecimalString } from '../../common/formats/money';
-import { Clock } from '../../platform/clock/clock';
+import { buildBrCode } from '../../../kernel/common/formats/brcode';
+import { centsToDecimalString } from '../../../kernel/common/formats/money';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { PixChargeResult } from '../acquirer.port';
 import { BoletoPixRequest, BoletoPixResult, PixChargeRefused, PixChargeRequest, PixChargesPort } from '../pix-charges.port';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiConfig } from './pix-api.config';
-import * as sql from '../../platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 /** The name a cobv gives the boleto's digitable line in `infoAdicionais` (the payer's bank shows it). */
 export const BOLETO_LINE_INFO = 'Linha digitavel';

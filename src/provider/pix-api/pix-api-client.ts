@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PlatformConfig } from '../../platform/config/platform.config';
+import { PlatformConfig } from '../../../kernel/platform/config/platform.config';
 import { SandboxUrlConfig } from '../sandbox-url.config';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
-import { ensureDevCertificates } from '../../platform/tls/dev-certificates';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
+import { ensureDevCertificates } from '../../../kernel/platform/tls/dev-certificates';
 import { BankProviderConfig } from '../bank/bank-provider.config';
-import { ProviderCallError, ResilientHttp } from '../../platform/http/resilient-http';
+import { ProviderCallError, ResilientHttp } from '../../../kernel/platform/http/resilient-http';
 import { PixApiConfig } from './pix-api.config';
 
 export interface PixApiCall {

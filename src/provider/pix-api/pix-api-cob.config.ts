@@ -1,4 +1,4 @@
-import { defineConfig } from '../../platform/config/config';
+import { defineConfig } from '../../../kernel/platform/config/config';
 
 /** Links and boletos over API Pix (cob, cobv, webhook/{chave}): where the PSP calls back, how often open charges are checked. */
 export class PixApiCobConfig {

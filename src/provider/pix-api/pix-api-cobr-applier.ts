@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { ProviderEventRouter } from '../bank/provider-event-router';
 import { retryDate } from './cobr-retry';
 import { billingStatusOfCobr, CobrState, eventsToReach } from './cobr-status.map';

@@ -1,4 +1,4 @@
-import { defineConfig } from '../../platform/config/config';
+import { defineConfig } from '../../../kernel/platform/config/config';
 
 /** The receiver's account at its PSP (cobr `recebedor`). */
 export interface ReceiverAccount {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { centsToDecimalString, decimalStringToCents } from '../../common/formats/money';
-import * as sql from '../../platform/database/sql';
+import { centsToDecimalString, decimalStringToCents } from '../../../kernel/common/formats/money';
+import * as sql from '../../../kernel/platform/database/sql';
 import {
   Devolucao,
   DevolucaoNatureza,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { defineErrors } from '../../platform/errors/app-error';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { defineErrors } from '../../../kernel/platform/errors/app-error';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiReceivedPixWorker } from './pix-api-received-pix.worker';
 
@@ -70,7 +70,7 @@ export class PixApiPixCallbacksController {
   }
 }
 
-declare module '../../platform/errors/app-error' {
+declare module '../../../kernel/platform/errors/app-error' {
   /** PixApiPixCallbackErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof PixApiPixCallbackErrors.table, true> {}

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpAdapterHost } from '@nestjs/core';
-import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
-import { selfOrigin } from '../../platform/http/self-origin';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
+import { selfOrigin } from '../../../kernel/platform/http/self-origin';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiConfig } from './pix-api.config';

@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import { AcquirerNotification } from '../../common/protocols/acquirer-events';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { AcquirerNotification } from '../../../kernel/common/protocols/acquirer-events';
 import { AcquirerEvents } from '../acquirer/acquirer-events';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
-import { decimalStringToCents } from '../../common/formats/money';
-import * as sql from '../../platform/database/sql';
+import { decimalStringToCents } from '../../../kernel/common/formats/money';
+import * as sql from '../../../kernel/platform/database/sql';
 import { PixDevolucaoEvents } from '../pix-devolucoes.port';
 import { DevolucaoAnswer, devolucaoOf } from './pix-api-devolucoes';
 

@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DayPassedSignal } from '../../platform/clock/clock';
-import { withAdvisoryLock } from '../../platform/database/advisory-lock';
-import { PeriodicJob, PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { DayPassedSignal } from '../../../kernel/platform/clock/clock';
+import { withAdvisoryLock } from '../../../kernel/platform/database/advisory-lock';
+import { PeriodicJob, PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { PixApiChargesPastTime } from './pix-api-charges-past-time';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiReceivedPix } from './pix-api-received-pix';

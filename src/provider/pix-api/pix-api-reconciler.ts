@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../platform/clock/clock';
-import { withAdvisoryLock } from '../../platform/database/advisory-lock';
-import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { withAdvisoryLock } from '../../../kernel/platform/database/advisory-lock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { ProviderEventRouter } from '../bank/provider-event-router';
 import { retryDate } from './cobr-retry';
 import { billingStatusOfCobr } from './cobr-status.map';

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BankRecurrenceCreated, BankRecurrenceRequest, BankRecurrenceStatus } from '../bank/bank-provider.port';
 import { ProviderEventRouter } from '../bank/provider-event-router';
-import { ProviderCallError } from '../../platform/http/resilient-http';
+import { ProviderCallError } from '../../../kernel/platform/http/resilient-http';
 import { PixApiClient } from './pix-api-client';
 import { PERIODICIDADE, RecState, recEventsToReach, recurrenceStatusOfRec } from './rec-status.map';
-import * as sql from '../../platform/database/sql';
-import { contratoOf } from '../../common/protocols/pix-api-rec';
+import * as sql from '../../../kernel/platform/database/sql';
+import { contratoOf } from '../../../kernel/common/protocols/pix-api-rec';
 
 interface RecAnswer extends RecState {
   vinculo?: { contrato?: string };

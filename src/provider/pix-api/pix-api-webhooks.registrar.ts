@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
-import { selfOrigin } from '../../platform/http/self-origin';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
+import { selfOrigin } from '../../../kernel/platform/http/self-origin';
 import { PIX_API_CALLER, PspCaller } from './pix-api-billings';
 import { Inject } from '@nestjs/common';
 import { PixApiCobrConfig } from './pix-api-cobr.config';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { defineConfig } from '../../platform/config/config';
+import { defineConfig } from '../../../kernel/platform/config/config';
 import { sandboxUrlOf } from '../sandbox-url.config';
 
 /** The receiver's Pix key (chave) at the sandbox PSP when PIX_API_PIX_KEY is unset: a random key (EVP). */

@@ -1,4 +1,4 @@
-import type { CardDisputeStage } from '../../common/protocols/acquirer-refunds';
+import type { CardDisputeStage } from '../../../kernel/common/protocols/acquirer-refunds';
 import { DISPUTE_STAGES, disputeState, DisputeStageSeen, withStage } from './dispute';
 
 const at = (i: number) => `2026-11-2${i}T12:00:00Z`;

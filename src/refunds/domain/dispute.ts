@@ -4,7 +4,7 @@
  * the state is always recomputed from all of them in the order the scheme played them, so a
  * duplicate or out-of-order notification gives the same answer.
  */
-import type { CardDisputeStage } from '../../common/protocols/acquirer-refunds';
+import type { CardDisputeStage } from '../../../kernel/common/protocols/acquirer-refunds';
 
 export const DISPUTE_STATUSES = ['INQUIRY', 'NEEDS_RESPONSE', 'UNDER_REVIEW', 'WON', 'LOST'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];

@@ -6,7 +6,7 @@
  * `UPDATE … WHERE status = ANY(sourcesOf(trigger))`, so a duplicate or late notification changes
  * nothing twice.
  */
-import { stateMachineOfTable } from '../../platform/state-machine/state-machine';
+import { stateMachineOfTable } from '../../../kernel/platform/state-machine/state-machine';
 
 export const REFUND_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'REVERSED'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PageOf } from '../../platform/pagination/pagination';
+import { PageOf } from '../../../kernel/platform/pagination/pagination';
 
 /** A Pix devolução the platform did not ask for: the payer's side started it by MED (Mecanismo Especial de Devolução). */
 export class MedCaseDto {

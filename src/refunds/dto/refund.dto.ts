@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { NestedObject } from '../../common/dto/nested';
-import { IsMoney } from '../../common/dto/amount';
-import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
+import { NestedObject } from '../../../kernel/common/dto/nested';
+import { IsMoney } from '../../../kernel/common/dto/amount';
+import { PageOf, PageQueryDto } from '../../../kernel/platform/pagination/pagination';
 import { REFUND_REASONS, REFUND_STATUSES, RefundReason, RefundStatus } from '../domain/refund.state-machine';
 import { DISPUTE_STATUSES, DisputeStatus } from '../domain/dispute';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { AcquirerNotification } from '../../common/protocols/acquirer-events';
-import type { CardDisputeNotificationData } from '../../common/protocols/acquirer-refunds';
-import { Clock } from '../../platform/clock/clock';
-import { transaction } from '../../platform/database/sql';
+import type { AcquirerNotification } from '../../../kernel/common/protocols/acquirer-events';
+import type { CardDisputeNotificationData } from '../../../kernel/common/protocols/acquirer-refunds';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { transaction } from '../../../kernel/platform/database/sql';
 import { AcquirerEvents } from '../../provider/acquirer/acquirer-events';
 import { disputeState, withStage } from '../domain/dispute';
 import { PaymentsOf } from '../payments-of';

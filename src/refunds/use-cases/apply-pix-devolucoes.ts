@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RefundablePayment } from '../../common/contracts/refundable-payments.port';
-import { Clock } from '../../platform/clock/clock';
-import { transaction } from '../../platform/database/sql';
+import type { RefundablePayment } from '../../../kernel/common/contracts/refundable-payments.port';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { transaction } from '../../../kernel/platform/database/sql';
 import { Devolucao, PixDevolucaoEvents, PixDevolucoesReport } from '../../provider/pix-devolucoes.port';
 import { medCaseView } from '../med-case.view';
 import { MedCasesRepository } from '../med-cases.repository';

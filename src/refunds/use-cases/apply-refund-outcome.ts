@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { AcquirerNotification } from '../../common/protocols/acquirer-events';
-import type { CardRefundNotificationData } from '../../common/protocols/acquirer-refunds';
-import { Clock } from '../../platform/clock/clock';
-import { transaction } from '../../platform/database/sql';
+import type { AcquirerNotification } from '../../../kernel/common/protocols/acquirer-events';
+import type { CardRefundNotificationData } from '../../../kernel/common/protocols/acquirer-refunds';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { transaction } from '../../../kernel/platform/database/sql';
 import { AcquirerEvents } from '../../provider/acquirer/acquirer-events';
 import { holdsAmount, RefundTrigger } from '../domain/refund.state-machine';
 import { RefundEvents } from '../refund-events';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RefundablePayment } from '../../common/contracts/refundable-payments.port';
-import { fromCents, toCents } from '../../common/formats/money';
-import { Clock } from '../../platform/clock/clock';
-import { transaction } from '../../platform/database/sql';
+import type { RefundablePayment } from '../../../kernel/common/contracts/refundable-payments.port';
+import { fromCents, toCents } from '../../../kernel/common/formats/money';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { transaction } from '../../../kernel/platform/database/sql';
 import { CreateRefundDto } from '../dto/refund.dto';
 import { RefundEvents } from '../refund-events';
 import { refundView } from '../refund.view';

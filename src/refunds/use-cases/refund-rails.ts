@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { RefundablePayment } from '../../common/contracts/refundable-payments.port';
-import { Clock } from '../../platform/clock/clock';
-import { ProviderCallError } from '../../platform/http/resilient-http';
+import type { RefundablePayment } from '../../../kernel/common/contracts/refundable-payments.port';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { ProviderCallError } from '../../../kernel/platform/http/resilient-http';
 import { AcquirerPort } from '../../provider/acquirer.port';
 import { Devolucao, DevolucaoRefusal, PixDevolucaoRefused, PixDevolucoes } from '../../provider/pix-devolucoes.port';
 import type { RefundReason } from '../domain/refund.state-machine';

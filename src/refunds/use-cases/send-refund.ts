@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { RefundablePayment } from '../../common/contracts/refundable-payments.port';
-import { Clock } from '../../platform/clock/clock';
-import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import type { RefundablePayment } from '../../../kernel/common/contracts/refundable-payments.port';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import type { PixDevolucaoRefused } from '../../provider/pix-devolucoes.port';
 import { PaymentsOf } from '../payments-of';
 import { RefundRecord, RefundsRepository } from '../refunds.repository';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { TENANT_STATUSES, TenantStatus } from '../tenant.entity';
-import { PageOf } from '../../platform/pagination/pagination';
+import { PageOf } from '../../../kernel/platform/pagination/pagination';
 
 export class CreateTenantDto {
   @ApiProperty({ example: 'ACME Pagamentos Ltda', minLength: 1, maxLength: 200 })

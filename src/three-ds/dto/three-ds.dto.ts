@@ -15,8 +15,8 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsMoney } from '../../common/dto/amount';
-import { IsTaxId } from '../../common/tax-id';
+import { IsMoney } from '../../../kernel/common/dto/amount';
+import { IsTaxId } from '../../../kernel/common/tax-id';
 
 /** EMV 3DS transType by name. */
 export const TRANSACTION_TYPES = {

@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { ApiError, ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, DeliveryQueryDto } from '../dto/delivery.dto';
 import { WebhookDeliveriesService } from './deliveries.service';
 

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { DeliveryAttemptDto, DeliveryDto } from '../dto/delivery.dto';
 import { DeliveryStatus } from '../event-types';
 import { EventDomain } from '../event-publisher';
-import * as sql from '../../platform/database/sql';
-import type { Row } from '../../platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
+import type { Row } from '../../../kernel/platform/database/sql';
 
 export interface DeliveryFilter {
   status?: DeliveryStatus;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
-import { Page, page } from '../../platform/pagination/pagination';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { Page, page } from '../../../kernel/platform/pagination/pagination';
 import { DeliveryDetailDto, DeliveryDto, DeliveryQueryDto, RetryPendingDto } from '../dto/delivery.dto';
 import { EventDomain } from '../event-publisher';
 import { WebhookErrors } from '../webhooks.errors';

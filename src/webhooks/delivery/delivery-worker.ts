@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock } from '../../platform/clock/clock';
-import { DatabaseState } from '../../platform/database/database.state';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { DatabaseState } from '../../../kernel/platform/database/database.state';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
 import { ClaimedDelivery, DeliveryResult, OutboxStore } from '../outbox/outbox.store';
 import { WebhooksConfig } from '../webhooks.config';
 import { classifyAttempt, HttpOutcome } from './attempt-outcome';

@@ -1,6 +1,6 @@
 import { LoggerService } from '@nestjs/common';
 import CircuitBreaker from 'opossum';
-import { BreakerRegistry } from '../../platform/resilience/breaker-registry';
+import { BreakerRegistry } from '../../../kernel/platform/resilience/breaker-registry';
 import { ClaimedDelivery } from '../outbox/outbox.store';
 import { WebhooksConfig } from '../webhooks.config';
 import { HttpOutcome } from './attempt-outcome';

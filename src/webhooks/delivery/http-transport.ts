@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIpLiteral, judgeAddress, stripBrackets } from './address-policy';
 import { HttpOutcome, responseSnippet, SNIPPET_MAX_BYTES } from './attempt-outcome';
-import { endClientSpan, startClientSpan } from '../../platform/tracing/tracing';
+import { endClientSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
 
 export interface HttpTransportOptions {
   allowPrivateTargets: boolean;

@@ -1,5 +1,5 @@
 import { LoggerService } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { DeliveryResult, OutboxStore } from '../outbox/outbox.store';
 
 const TRIES = 5;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { Clock } from '../../platform/clock/clock';
-import { DatabaseState } from '../../platform/database/database.state';
-import { HealthRegistry } from '../../platform/health/health-registry';
-import { MetricsService } from '../../platform/metrics/metrics.service';
+import { Clock } from '../../../kernel/platform/clock/clock';
+import { DatabaseState } from '../../../kernel/platform/database/database.state';
+import { HealthRegistry } from '../../../kernel/platform/health/health-registry';
+import { MetricsService } from '../../../kernel/platform/metrics/metrics.service';
 import { OutboxStore } from '../outbox/outbox.store';
 import { WebhooksConfig } from '../webhooks.config';
 

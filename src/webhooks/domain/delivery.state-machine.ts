@@ -1,4 +1,4 @@
-import { stateMachineOfTable } from '../../platform/state-machine/state-machine';
+import { stateMachineOfTable } from '../../../kernel/platform/state-machine/state-machine';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../event-types';
 
 /**

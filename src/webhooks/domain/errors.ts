@@ -1,4 +1,4 @@
-import { CodedError } from '../../common/formats/coded-error';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
 
 /**
  * Typed errors of the webhooks domain. Every error carries a stable snake_case `code`;

@@ -13,7 +13,7 @@
  * (see ./receiver-examples), which any AES-GCM library reproduces.
  */
 import { randomBytes } from 'node:crypto';
-import { aes256GcmDecrypt, aes256GcmEncrypt } from '../../common/aes-gcm';
+import { aes256GcmDecrypt, aes256GcmEncrypt } from '../../../kernel/common/aes-gcm';
 import { SealedBodyError, SealingInputError } from './errors';
 
 export const SEALING_KEY_BYTES = 32;
@@ -29,8 +29,8 @@ export interface SealedBody {
   tag: string;
 }
 
-// Low-level AES-256-GCM lives in src/common/aes-gcm.ts (re-exported for the known-answer tests).
-export { aes256GcmDecrypt, aes256GcmEncrypt } from '../../common/aes-gcm';
+// Low-level AES-256-GCM lives in kernel/common/aes-gcm.ts (re-exported for the known-answer tests).
+export { aes256GcmDecrypt, aes256GcmEncrypt } from '../../../kernel/common/aes-gcm';
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { PageOf, PageQueryDto } from '../../platform/pagination/pagination';
+import { PageOf, PageQueryDto } from '../../../kernel/platform/pagination/pagination';
 import { ACQUIRING_EVENT_TYPES, DELIVERY_STATUSES, DeliveryStatus } from '../event-types';
 
 export class DeliveryQueryDto extends PageQueryDto {

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant, TenantRoute } from '../../gateway/tenant-context';
-import type { TenantContext } from '../../platform/http/tenant-context';
-import { ApiError, ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import type { TenantContext } from '../../../kernel/platform/http/tenant-context';
+import { ApiError, ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import {
   AcquiringWebhookDto,
   AcquiringWebhookWithSecretDto,

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventDomain } from '../event-publisher';
 import { EndpointStatus } from '../event-types';
-import { Row, Tx, transaction } from '../../platform/database/sql';
-import * as sql from '../../platform/database/sql';
+import { Row, Tx, transaction } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 export interface EndpointRecord {
   id: string;

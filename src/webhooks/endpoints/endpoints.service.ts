@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../platform/clock/clock';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { generateSealingKey } from '../domain/sealing';
 import { EventDomain } from '../event-publisher';
 import { WebhooksConfig } from '../webhooks.config';

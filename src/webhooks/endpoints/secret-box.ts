@@ -1,4 +1,4 @@
-import { CodedError } from '../../common/formats/coded-error';
+import { CodedError } from '../../../kernel/common/formats/coded-error';
 /**
  * Signing secrets and sealing keys at rest: AES-256-GCM under a key derived from
  * WEBHOOK_SECRETS_KEY, bound (AAD) to the tenant and domain of the registration, so a box

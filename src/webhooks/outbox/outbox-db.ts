@@ -1,8 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { DatabaseConfig } from '../../platform/config/platform.config';
-import { connectionSettings } from '../../platform/database/data-source.factory';
-import { inDbSpan } from '../../platform/tracing/db-spans';
+import { DatabaseConfig } from '../../../kernel/platform/config/platform.config';
+import { connectionSettings } from '../../../kernel/platform/database/data-source.factory';
+import { inDbSpan } from '../../../kernel/platform/tracing/db-spans';
 import { WebhooksConfig } from '../webhooks.config';
 
 /**

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 
-import { randomHex } from '../../common/random-ids';
-import { Clock } from '../../platform/clock/clock';
+import { randomHex } from '../../../kernel/common/random-ids';
+import { Clock } from '../../../kernel/platform/clock/clock';
 import { EVENT_DOMAINS, isKnownEventType } from '../event-types';
 import { EventPublisher, OutboundEvent } from '../event-publisher';
 import { WebhookErrors } from '../webhooks.errors';
-import { Tx } from '../../platform/database/sql';
-import * as sql from '../../platform/database/sql';
+import { Tx } from '../../../kernel/platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventDomain } from '../event-publisher';
 import { OutboxDb } from './outbox-db';
-import type { Present, Row } from '../../platform/database/sql';
+import type { Present, Row } from '../../../kernel/platform/database/sql';
 
 /** A delivery claimed by one worker: invisible to the others until its lease ends. */
 export interface ClaimedDelivery {

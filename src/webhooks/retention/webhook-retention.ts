@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { purgeInBatches } from '../../platform/database/purge-in-batches';
-import { PeriodicJobs } from '../../platform/jobs/periodic-jobs';
+import { purgeInBatches } from '../../../kernel/platform/database/purge-in-batches';
+import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { WebhooksConfig } from '../webhooks.config';
-import * as sql from '../../platform/database/sql';
+import * as sql from '../../../kernel/platform/database/sql';
 
 /** Advisory lock of one purge batch: one replica deletes at a time, the others skip. */
 const RETENTION_LOCK = 'webhook-retention';

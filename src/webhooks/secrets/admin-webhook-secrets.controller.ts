@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../../platform/openapi/error-envelope.dto';
+import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { AdminKeyGuard } from '../../tenants/admin-key.guard';
 import { RewrapWebhookSecrets, SecretsRewrapReport } from './rewrap-webhook-secrets';
 

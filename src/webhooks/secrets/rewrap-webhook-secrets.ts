@@ -4,7 +4,7 @@ import { EndpointsRepository } from '../endpoints/endpoints.repository';
 import { EventDomain } from '../event-publisher';
 import { SecretBoxError, SecretKeyRing } from '../endpoints/secret-box';
 import { WebhooksConfig } from '../webhooks.config';
-import { transaction } from '../../platform/database/sql';
+import { transaction } from '../../../kernel/platform/database/sql';
 
 export interface SecretsRewrapReport {
   activeKeyId: string;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CodedError } from '../../../../src/common/formats/coded-error';
-import { formatLine } from '../../../../src/common/formats/boleto';
-import type { AdyenAmount, AdyenPaymentResponse } from '../../../../src/common/protocols/adyen';
-import { isValidTaxId } from '../../../../src/common/tax-id';
-import { Clock, saoPauloDate } from '../../../../src/platform/clock/clock';
-import { SelfOrigin } from '../../../../src/platform/http/self-origin';
+import { CodedError } from '../../../../kernel/common/formats/coded-error';
+import { formatLine } from '../../../../kernel/common/formats/boleto';
+import type { AdyenAmount, AdyenPaymentResponse } from '../../../../kernel/common/protocols/adyen';
+import { isValidTaxId } from '../../../../kernel/common/tax-id';
+import { Clock, saoPauloDate } from '../../../../kernel/platform/clock/clock';
+import { SelfOrigin } from '../../../../kernel/platform/http/self-origin';
 import { SandboxBoletoService } from '../sandbox-boleto.service';
 import { AdyenAnswerError, pspReferenceOf } from './sandbox-adyen-checkout';
 

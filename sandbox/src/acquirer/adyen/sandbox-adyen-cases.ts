@@ -1,4 +1,4 @@
-import type { AdyenEventCode, AdyenNotificationItem } from '../../../../src/common/protocols/adyen';
+import type { AdyenEventCode, AdyenNotificationItem } from '../../../../kernel/common/protocols/adyen';
 import type { SandboxRefundFailure } from '../../cards/sandbox-refunds';
 import type { DisputeStep, RefundStep } from '../sandbox-cases.types';
 import { pspReferenceOf } from './sandbox-adyen-checkout';

@@ -8,9 +8,9 @@ import type {
   AdyenPaymentRequest,
   AdyenPaymentResponse,
   AdyenServiceError,
-} from '../../../../src/common/protocols/adyen';
-import { Clock } from '../../../../src/platform/clock/clock';
-import * as sql from '../../../../src/platform/database/sql';
+} from '../../../../kernel/common/protocols/adyen';
+import { Clock } from '../../../../kernel/platform/clock/clock';
+import * as sql from '../../../../kernel/platform/database/sql';
 import { SandboxCardService } from '../sandbox-card.service';
 import { ADYEN_HOLDER_NAME_TRIGGERS, adyenOutcomeOf, forcedOutcome } from './adyen-test-data';
 import { SandboxAdyenWebhooks } from './sandbox-adyen-webhooks';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { AdyenAmount } from '../../../../src/common/protocols/adyen';
-import { Clock } from '../../../../src/platform/clock/clock';
-import * as sql from '../../../../src/platform/database/sql';
+import type { AdyenAmount } from '../../../../kernel/common/protocols/adyen';
+import { Clock } from '../../../../kernel/platform/clock/clock';
+import * as sql from '../../../../kernel/platform/database/sql';
 import { SandboxCardService } from '../sandbox-card.service';
 import { CASE_TX_COLUMNS, CaseTransaction, RefundRow } from '../sandbox-cases.types';
 import { SandboxRefunds } from '../sandbox-refunds.service';

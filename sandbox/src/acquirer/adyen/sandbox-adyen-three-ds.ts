@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../../../../src/common/protocols/adyen';
-import * as sql from '../../../../src/platform/database/sql';
+import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../../../../kernel/common/protocols/adyen';
+import * as sql from '../../../../kernel/platform/database/sql';
 import { decisionFor, SandboxThreeDsDecision, SandboxThreeDsService } from '../../three-ds/sandbox-three-ds.service';
 import type { SandboxTransaction } from '../../three-ds/sandbox-three-ds.repository';
 import { AdyenAnswerError, pspReferenceOf } from './sandbox-adyen-checkout';

@@ -8,10 +8,10 @@ import {
   AdyenNotificationRequest,
   adyenHmacKey,
   signAdyenItem,
-} from '../../../../src/common/protocols/adyen';
+} from '../../../../kernel/common/protocols/adyen';
 import { SandboxConfig } from '../../sandbox.config';
-import { PeriodicJob, PeriodicJobs } from '../../../../src/platform/jobs/periodic-jobs';
-import * as sql from '../../../../src/platform/database/sql';
+import { PeriodicJob, PeriodicJobs } from '../../../../kernel/platform/jobs/periodic-jobs';
+import * as sql from '../../../../kernel/platform/database/sql';
 import { Outcome, SandboxOutbox } from '../../outbox/sandbox-outbox';
 import { SandboxAcquirerConfig } from '../sandbox-acquirer.config';
 import { SandboxAdyenConfig } from './sandbox-adyen.config';

@@ -1,5 +1,5 @@
-import { acquirerProviderOf } from '../../../../src/common/protocols/acquirer-provider';
-import { defineConfig } from '../../../../src/platform/config/config';
+import { acquirerProviderOf } from '../../../../kernel/common/protocols/acquirer-provider';
+import { defineConfig } from '../../../../kernel/platform/config/config';
 import { sandboxEnabled } from '../../sandbox.config';
 
 /**

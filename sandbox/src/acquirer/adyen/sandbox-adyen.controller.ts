@@ -2,7 +2,7 @@ import { Body, Controller, Headers, HttpCode, Param, Post, Res, UseGuards } from
 import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { AdyenPaymentRequest } from '../../../../src/common/protocols/adyen';
+import type { AdyenPaymentRequest } from '../../../../kernel/common/protocols/adyen';
 import { SandboxEnabledGuard } from '../../sandbox-enabled.guard';
 import { AdyenAnswerError, SandboxAdyenCheckout } from './sandbox-adyen-checkout';
 import { SandboxAdyenConfig } from './sandbox-adyen.config';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ProviderCallError } from '../../../platform/http/resilient-http';
-import type { AdyenModificationResponse, AdyenPaymentRequest, AdyenPaymentResponse } from '../../../common/protocols/adyen';
+import { ProviderCallError } from '../../../../kernel/platform/http/resilient-http';
+import type { AdyenModificationResponse, AdyenPaymentRequest, AdyenPaymentResponse } from '../../../../kernel/common/protocols/adyen';
 import {
   AcquirerPort,
   BoletoRequest,

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { BoletoError, lineToBarcode } from '../../../common/formats/boleto';
+import { BoletoError, lineToBarcode } from '../../../../kernel/common/formats/boleto';
 import type {
   AdyenBillingAddress,
   AdyenBoletoPaymentRequest,
   AdyenPaymentResponse,
   AdyenVoucherAction,
-} from '../../../common/protocols/adyen';
-import { ProviderCallError } from '../../../platform/http/resilient-http';
+} from '../../../../kernel/common/protocols/adyen';
+import { ProviderCallError } from '../../../../kernel/platform/http/resilient-http';
 import type { BoletoPayerAddress, BoletoRequest, BoletoResult } from '../../acquirer.port';
 import { AdyenConfig } from './adyen.config';
 import { AdyenCheckoutClient } from './adyen-checkout.client';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BreakerRegistry } from '../../../platform/resilience/breaker-registry';
-import { ResilientHttp } from '../../../platform/http/resilient-http';
+import { BreakerRegistry } from '../../../../kernel/platform/resilience/breaker-registry';
+import { ResilientHttp } from '../../../../kernel/platform/http/resilient-http';
 import { SandboxUrlConfig } from '../../sandbox-url.config';
 import { AcquirerConfig } from '../acquirer.config';
 import { AdyenConfig, SANDBOX_ADYEN_CHECKOUT_PATH } from './adyen.config';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ADYEN_EVENT_CODES } from '../../../common/protocols/adyen';
+import { ADYEN_EVENT_CODES } from '../../../../kernel/common/protocols/adyen';
 import { ADYEN_EVENT_MEANINGS, adyenEventMeaning, boletoStatusOf } from './adyen-event-codes.map';
 
 describe("Adyen's event codes, each with one meaning", () => {

@@ -1,5 +1,5 @@
-import type { CardDisputeStage, CardRefundStatus } from '../../../common/protocols/acquirer-refunds';
-import type { AdyenEventCode } from '../../../common/protocols/adyen';
+import type { CardDisputeStage, CardRefundStatus } from '../../../../kernel/common/protocols/acquirer-refunds';
+import type { AdyenEventCode } from '../../../../kernel/common/protocols/adyen';
 
 /**
  * What each Adyen standard-webhook `eventCode` is for this service, in one table (the only place an

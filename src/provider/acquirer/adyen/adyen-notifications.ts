@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
-import { PeriodicJob, PeriodicJobs } from '../../../platform/jobs/periodic-jobs';
+import type { AdyenNotificationItem } from '../../../../kernel/common/protocols/adyen';
+import { PeriodicJob, PeriodicJobs } from '../../../../kernel/platform/jobs/periodic-jobs';
 import { AcquirerEvents } from '../acquirer-events';
 import { AdyenStore, StoredAdyenNotification } from './adyen-store';
 import { adyenEventMeaning, boletoStatusOf } from './adyen-event-codes.map';
-import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../../common/protocols/acquirer-refunds';
+import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../../../kernel/common/protocols/acquirer-refunds';
 
 /**
  * Accepted Adyen webhook items, applied once each: stored by the receiver (unique per

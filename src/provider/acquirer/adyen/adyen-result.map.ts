@@ -1,4 +1,4 @@
-import type { AdyenResultCode } from '../../../common/protocols/adyen';
+import type { AdyenResultCode } from '../../../../kernel/common/protocols/adyen';
 import type { CardAuthorizationResult, CardCaptureMode } from '../../acquirer.port';
 
 /** What one `resultCode` of `POST /payments` means for a card authorization. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { AdyenNotificationItem } from '../../../common/protocols/adyen';
+import type { AdyenNotificationItem } from '../../../../kernel/common/protocols/adyen';
 import type { CardCaptureMode } from '../../acquirer.port';
-import * as sql from '../../../platform/database/sql';
-import type { Row } from '../../../platform/database/sql';
+import * as sql from '../../../../kernel/platform/database/sql';
+import type { Row } from '../../../../kernel/platform/database/sql';
 
 /** What an attempt paid with: a card authorization or a boleto issued (`boletobancario`). */
 export type AdyenAttemptKind = 'card' | 'boleto';

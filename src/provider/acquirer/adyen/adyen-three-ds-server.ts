@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../../../common/protocols/adyen';
-import { ProviderCallError } from '../../../platform/http/resilient-http';
+import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../../../../kernel/common/protocols/adyen';
+import { ProviderCallError } from '../../../../kernel/platform/http/resilient-http';
 import {
   ThreeDsAuthenticateRequest,
   ThreeDsServerError,

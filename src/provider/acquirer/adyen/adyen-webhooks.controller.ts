@@ -1,6 +1,6 @@
 import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import { defineErrors } from '../../../platform/errors/app-error';
+import { defineErrors } from '../../../../kernel/platform/errors/app-error';
 import {
   ADYEN_ACCEPTED,
   ADYEN_WEBHOOKS_PATH,
@@ -9,7 +9,7 @@ import {
   adyenHmacKey,
   basicAuthMatches,
   verifyAdyenItem,
-} from '../../../common/protocols/adyen';
+} from '../../../../kernel/common/protocols/adyen';
 import { AdyenConfig } from './adyen.config';
 import { AdyenNotifications } from './adyen-notifications';
 
@@ -73,7 +73,7 @@ function itemsOf(body: AdyenNotificationRequest | undefined): AdyenNotificationI
   return ok ? (items as AdyenNotificationItem[]) : null;
 }
 
-declare module '../../../platform/errors/app-error' {
+declare module '../../../../kernel/platform/errors/app-error' {
   /** AdyenWebhookErrors' codes are codes @ApiErrors may name. */
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCodes extends Record<keyof typeof AdyenWebhookErrors.table, true> {}

@@ -1,5 +1,5 @@
-import { acquirerProviderOf } from '../../../common/protocols/acquirer-provider';
-import { defineConfig } from '../../../platform/config/config';
+import { acquirerProviderOf } from '../../../../kernel/common/protocols/acquirer-provider';
+import { defineConfig } from '../../../../kernel/platform/config/config';
 import { sandboxUrlOf } from '../../sandbox-url.config';
 
 /** Path of the sandbox's Adyen face under the sandbox app's origin (Checkout v72). */

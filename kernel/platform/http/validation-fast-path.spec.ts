@@ -9,7 +9,7 @@ describe('the validation fast path is pinned to the class-validator it was prove
       const storage = require('class-validator').getMetadataStorage();
       const before = storage.getTargetValidationMetadatas;
       expect(storage[Symbol.for('payments-platform.validation-metadata-memo')]).toBeUndefined();
-      require('../../app.factory');
+      require('../../../src/app.factory');
       expect(storage.getTargetValidationMetadatas).toBe(before);
     });
     expect(new ValidationPipe()).toBeInstanceOf(ValidationPipe);

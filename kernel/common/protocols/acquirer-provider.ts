@@ -1,6 +1,6 @@
 /**
  * The protocols the card edge can speak, as `ACQUIRER_PROVIDER` names them:
- * - `generic`: this repository's own acquirer API (`src/common/protocols/acquirer-*.ts`: card
+ * - `generic`: this repository's own acquirer API (`kernel/common/protocols/acquirer-*.ts`: card
  *   authorizations, captures, voids, refunds, boletos, a 3DS server and HMAC-signed status
  *   events), which the sandbox acquirer serves and any acquirer can be fronted by;
  * - `adyen`: Adyen Checkout v72 and its standard webhooks.

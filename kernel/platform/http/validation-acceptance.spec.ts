@@ -20,7 +20,7 @@ import {
   ValidatorOptions,
 } from 'class-validator';
 import { NestedArray, NestedObject } from '../../common/dto/nested';
-import { CreateRecurrenceDto } from '../../pix-automatic/dto/recurrence.dto';
+import { CreateRecurrenceDto } from '../../../src/pix-automatic/dto/recurrence.dto';
 import { BankRecurrenceRequestDto } from '../../../sandbox/src/bank/bank-api.dto';
 import { memoizeValidationMetadata } from './validation-metadata';
 import { ValidationAcceptance } from './validation-acceptance';
