@@ -144,13 +144,15 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   );
   const sandbox = await createSandboxApp(sandboxConfig, { logDestination: sink });
   await sandbox.listen(sandboxPort, '127.0.0.1');
+  // the service registers its webhooks at the PSP as it boots: the sandbox answers them once migrated
+  if (!opts.noWait) await sandbox.get(DatabaseLifecycle).whenReady();
   const app = await createApp(config, { logDestination: sink }).catch(async (e) => {
     await sandbox.close();
     throw e;
   });
   await app.listen(servicePort, '127.0.0.1');
   const url = `http://127.0.0.1:${servicePort}`;
-  if (!opts.noWait) await Promise.all([app.get(DatabaseLifecycle).whenReady(), sandbox.get(DatabaseLifecycle).whenReady()]);
+  if (!opts.noWait) await app.get(DatabaseLifecycle).whenReady();
   const pg = new Client({ connectionString: databaseUrl, options: '-c search_path=public,sandbox' });
   let pgConnected = false;
   return {
