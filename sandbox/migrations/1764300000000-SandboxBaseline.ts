@@ -108,7 +108,7 @@ CREATE TABLE sandbox_acquirer_disputes (
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
     CONSTRAINT sandbox_acquirer_disputes_amount_cents_check CHECK ((amount_cents > 0)),
-    CONSTRAINT sandbox_acquirer_disputes_face_check CHECK ((face = ANY (ARRAY['service'::text, 'adyen'::text])))
+    CONSTRAINT sandbox_acquirer_disputes_face_check CHECK ((face = ANY (ARRAY['generic'::text, 'adyen'::text])))
 );
 
 CREATE TABLE sandbox_acquirer_notifications (
@@ -177,7 +177,7 @@ CREATE TABLE sandbox_acquirer_refunds (
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
     CONSTRAINT sandbox_acquirer_refunds_amount_cents_check CHECK ((amount_cents > 0)),
-    CONSTRAINT sandbox_acquirer_refunds_face_check CHECK ((face = ANY (ARRAY['service'::text, 'adyen'::text]))),
+    CONSTRAINT sandbox_acquirer_refunds_face_check CHECK ((face = ANY (ARRAY['generic'::text, 'adyen'::text]))),
     CONSTRAINT sandbox_acquirer_refunds_kind_check CHECK ((kind = ANY (ARRAY['REFUND'::text, 'REVERSAL_REFUND'::text, 'REVERSAL_CANCEL'::text]))),
     CONSTRAINT sandbox_acquirer_refunds_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'SUCCEEDED'::text, 'FAILED'::text, 'REVERSED'::text])))
 );

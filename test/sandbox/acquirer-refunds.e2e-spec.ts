@@ -176,7 +176,7 @@ describe('sandbox acquirer (service protocol): refunds and disputes', () => {
     expect(opened.body).toEqual({
       disputeId: expect.stringMatching(/^dsp_[0-9a-f]{24}$/),
       acquirerTransactionId: id,
-      face: 'service',
+      face: 'generic',
       sequence: 'chargeback_lost',
       stages: ['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'DISPUTE_DEFENSE_PERIOD_ENDED'],
       amount: 50,

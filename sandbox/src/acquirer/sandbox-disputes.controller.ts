@@ -48,8 +48,8 @@ export class SandboxDisputeDto {
   pspReference?: string;
   @ApiProperty({ example: 'ctx_5f0e3c2a1b9d8e7f6a5b4c3d' })
   acquirerTransactionId: string;
-  @ApiProperty({ enum: ['service', 'adyen'], description: 'The face the payment was made on, where the stages are reported' })
-  face: 'service' | 'adyen';
+  @ApiProperty({ enum: ['generic', 'adyen'], description: 'The face the payment was made on, where the stages are reported' })
+  face: 'generic' | 'adyen';
   @ApiProperty({ enum: DISPUTE_SEQUENCE_NAMES, example: 'chargeback_lost' })
   sequence: DisputeSequence;
   @ApiProperty({

@@ -40,7 +40,7 @@ const DAY_MS = 86_400_000;
 export interface OpenedDispute {
   disputeId: string;
   acquirerTransactionId: string;
-  face: 'service' | 'adyen';
+  face: 'generic' | 'adyen';
   sequence: DisputeSequence;
   stages: CardDisputeStage[];
   amountCents: number;
@@ -97,7 +97,7 @@ export class SandboxDisputes {
         [
           `dsp_${randomBytes(12).toString('hex')}`,
           tx.id,
-          tx.psp_reference ? 'adyen' : 'service',
+          tx.psp_reference ? 'adyen' : 'generic',
           sequence,
           room,
           reasonOf(tx.brand).code,

@@ -33,11 +33,11 @@ export async function refundableCents(db: sql.Db, tx: CaseTransaction): Promise<
 }
 
 export interface RefundAsk {
-  face: 'service' | 'adyen';
+  face: 'generic' | 'adyen';
   /** A refund of `amountCents`, or Adyen's reversal (refund what remains, or cancel an uncaptured authorisation). */
   kind: 'REFUND' | 'REVERSAL';
   cardTransactionId: string;
-  /** The idempotency key: our refund id (`service`), Adyen's `Idempotency-Key` (or a fresh one). */
+  /** The idempotency key: our refund id (`generic`), Adyen's `Idempotency-Key` (or a fresh one). */
   key: string;
   /** What makes two asks with one key the same request (Adyen's face checks it; '' for none). */
   hash: string;
@@ -57,7 +57,7 @@ const COLUMNS = `id, card_transaction_id, face, kind, request_key, request_hash,
  * Refunds at the sandbox acquirer, for both faces. A refund is taken at once (the sum checked
  * under the card transaction's row lock, so racing refunds never pass what was captured) and
  * plays its outcome one step per tick (`stepDue`), as the amount's test digits say
- * (docs/guide/cards.md). The `service` face refuses what it cannot take (404, 409, 422); the
+ * (docs/guide/cards.md). The `generic` face refuses what it cannot take (404, 409, 422); the
  * Adyen face records it as failed and reports it by webhook, as Adyen answers `received` first.
  */
 @Injectable()
@@ -68,9 +68,9 @@ export class SandboxRefunds {
     private readonly reports: SandboxCaseReports,
   ) {}
 
-  /** `POST /v1/card-authorizations/{id}/refunds` of the `service` protocol. */
+  /** `POST /v1/card-authorizations/{id}/refunds` of the `generic` protocol. */
   async refundOnService(cardTransactionId: string, refundId: string, amountCents: number): Promise<CardRefundAnswer> {
-    const taken = await this.take({ face: 'service', kind: 'REFUND', cardTransactionId, key: refundId, hash: '', amountCents });
+    const taken = await this.take({ face: 'generic', kind: 'REFUND', cardTransactionId, key: refundId, hash: '', amountCents });
     if ('refused' in taken) {
       const message = {
         card_transaction_not_found: 'No card transaction with this id',
@@ -173,7 +173,7 @@ export class SandboxRefunds {
     if (room !== null && amountCents <= room)
       return { kind: 'REFUND', amountCents, status: 'PENDING', plan: sandboxRefundSteps(amountCents) };
     const refused = room === null ? 'not_refundable' : 'refund_exceeds_captured';
-    if (ask.face === 'service') return { refused };
+    if (ask.face === 'generic') return { refused };
     // Adyen answers `received` and reports the refusal by a REFUND webhook with success "false"
     return failed('REFUND', amountCents);
   }
