@@ -1,6 +1,6 @@
 /**
  * Refund outcomes of the sandbox acquirer, driven by the refund amount's last two cent digits
- * (the same on its `service` face and its Adyen face). Each step is played on one tick of the
+ * (the same on its `generic` face and its Adyen face). Each step is played on one tick of the
  * sandbox's clock (SANDBOX_ACQUIRER_TICK_MS, and each day the test clock advances). The table is
  * rendered in docs/guide/cards.md: keep descriptions short and factual.
  */
@@ -11,7 +11,7 @@ export type SandboxRefundStep = 'SUCCEEDED' | 'REVERSED' | `FAILED:${SandboxRefu
 /**
  * `refund_declined`: refused before it reached the scheme; `refund_failed_at_scheme`: the scheme
  * rejected it after it was reported successful; `refund_exceeds_captured`: the refunds' sum
- * would pass what was captured (the `service` face refuses it at once, 422; Adyen answers
+ * would pass what was captured (the `generic` face refuses it at once, 422; Adyen answers
  * `received` and reports it failed).
  */
 export type SandboxRefundFailure = 'refund_declined' | 'refund_failed_at_scheme' | 'refund_exceeds_captured';

@@ -2,7 +2,7 @@
  * The sandbox's Adyen face reads test data as Adyen's test platform documents it ("Testing
  * result codes and refusal reasons"): a `holderName` from this table forces the result, on any
  * card number; otherwise the sandbox's own test cards decide (docs/guide/cards.md), so every
- * card the `service` face knows behaves the same here.
+ * card the `generic` face knows behaves the same here.
  */
 export interface AdyenTestOutcome {
   resultCode: 'Authorised' | 'Refused' | 'Error';

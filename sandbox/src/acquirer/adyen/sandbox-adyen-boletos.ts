@@ -21,7 +21,7 @@ const text = (v: unknown): v is string => typeof v === 'string' && v.trim().leng
 /**
  * `POST /payments` with `paymentMethod.type = boletobancario` at the sandbox's Adyen face. The
  * request is checked as Adyen checks it (422 `ServiceError` for a missing or invalid field), the
- * boleto is issued in the same sandbox boleto state as the `service` face
+ * boleto is issued in the same sandbox boleto state as the `generic` face
  * (SandboxBoletoService, marked with its pspReference and the merchant's reference), and the
  * answer is `PresentToShopper` with a `voucher` action: its `reference` is the digitable line,
  * `downloadUrl` the sandbox's page of the boleto (where the sandbox bank pays it), `expiresAt`

@@ -39,7 +39,7 @@ interface TxRow {
 
 /**
  * The sandbox acquirer answering as Adyen Checkout v72, over the same card transactions as its
- * `service` face (SandboxCardService: test cards, Luhn and expiry, one transaction per key).
+ * `generic` face (SandboxCardService: test cards, Luhn and expiry, one transaction per key).
  * `Idempotency-Key` is the transaction key (a retry answers the first result; without one every
  * call is a new payment, as at Adyen); `reference` is the merchant's. Every verdict and
  * modification is reported by a standard webhook (SandboxAdyenWebhooks).
