@@ -28,6 +28,11 @@ describe('npm run bench runs scenarios only', () => {
   });
 
   it('keeps the profiling tools out of the scenarios', () => {
-    expect(readdirSync(join(ROOT, 'bench', 'tools')).sort()).toEqual(['cpu-per-request.js', 'profile-top.js', 'profile.js', 'start-ready.js']);
+    expect(readdirSync(join(ROOT, 'bench', 'tools')).sort()).toEqual([
+      'cpu-per-request.js',
+      'profile-top.js',
+      'profile.js',
+      'start-ready.js',
+    ]);
   });
 });

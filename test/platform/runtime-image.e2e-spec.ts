@@ -33,9 +33,7 @@ function runtimeInstallCommand(): string {
 describe('the production install (item 10: no unused dependencies, no embedded PostgreSQL in the image)', () => {
   it('every production dependency is loaded by the service, directly or as a peer a dependency requires', () => {
     // the service's image: the kernel and the service (the sandbox app's own needs come on top)
-    const sources = [...filesUnder(join(ROOT, 'kernel')), ...filesUnder(join(ROOT, 'src'))]
-      .map((f) => readFileSync(f, 'utf8'))
-      .join('\n');
+    const sources = [...filesUnder(join(ROOT, 'kernel')), ...filesUnder(join(ROOT, 'src'))].map((f) => readFileSync(f, 'utf8')).join('\n');
     const unused: string[] = [];
     for (const dep of Object.keys(pkg.dependencies)) {
       const esc = dep.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { cardResultOf, REFUSAL_REASONS, RESULT_CODES, resultMeaning } from '../../src/provider/acquirer/adyen/adyen-result.map';
-import { adyenHmacKey, adyenSigningString, AdyenNotificationItem, signAdyenItem, verifyAdyenItem } from '../../kernel/common/protocols/adyen';
+import {
+  adyenHmacKey,
+  adyenSigningString,
+  AdyenNotificationItem,
+  signAdyenItem,
+  verifyAdyenItem,
+} from '../../kernel/common/protocols/adyen';
 import { paymentRequest } from '../../src/provider/acquirer/adyen/adyen-acquirer';
 import { AdyenConfig } from '../../src/provider/acquirer/adyen/adyen.config';
 import { checkoutErrors, webhookErrors } from '../support/adyen-contract';
