@@ -65,6 +65,21 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
     expect(docker).toMatch(/^USER node$/m);
   });
 
+  it('compose starts the sandbox app beside the service under the sandbox profile, from its own image target', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'));
+    const sandbox = compose.services.sandbox;
+    expect(sandbox.profiles).toEqual(['sandbox']);
+    expect(sandbox.build).toEqual({ context: '.', target: 'sandbox' });
+    expect(sandbox.healthcheck).toBeDefined();
+    expect(sandbox.environment.SANDBOX_SERVICE_URL).toBe('http://service:3000');
+    expect(sandbox.environment.SANDBOX_DATABASE_URL).toBe(compose.services.service.environment.DATABASE_URL);
+    expect(compose.services.service.environment.SANDBOX_URL).toBe('${SANDBOX_URL:-}');
+    const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const stages = [...docker.matchAll(/^FROM \S+ AS (\S+)$/gm)].map((m) => m[1]);
+    expect(stages).toContain('sandbox');
+    expect(stages[stages.length - 1]).toBe('runtime'); // `docker build .` makes the service
+  });
+
   it('the image and CI run Node 24 LTS; the engines range takes 22 and 24 and leaves out the unsupported 20', () => {
     const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     // every stage starts from Node 24, or from a stage of this file that does

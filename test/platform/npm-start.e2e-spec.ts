@@ -127,3 +127,52 @@ describe('npm start in production', () => {
     }
   });
 });
+
+describe('npm run sandbox', () => {
+  it('runs the sandbox app alone: its HTTP server and its API Pix PSP, its clock moving only itself; SIGTERM stops it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-sandbox-'));
+    chmodSync(dataDir, 0o755);
+    const [port, pspPort, pgPort] = [await freePort(), await freePort(), await freePort()];
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      SANDBOX_PORT: String(port),
+      SANDBOX_PSP_PORT: String(pspPort),
+      SANDBOX_EMBEDDED_PG_PORT: String(pgPort),
+      SANDBOX_HOST: '127.0.0.1',
+    };
+    delete env.DATABASE_URL;
+    delete env.SANDBOX_DATABASE_URL;
+    const npm = spawn('npm', ['run', 'sandbox', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npm.stdout!.on('data', (d) => (out += d));
+    npm.stderr!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    try {
+      const until = Date.now() + 60000;
+      for (;;) {
+        const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
+        if (r?.status === 200) break;
+        if (Date.now() > until) throw new Error(`not ready:\n${out}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(await listening(pspPort)).toBe(true);
+      expect(await listening(pgPort)).toBe(true);
+      const moved = await fetch(`http://127.0.0.1:${port}/sandbox/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ days: 1 }),
+      });
+      expect(moved.status).toBe(200);
+      expect(((await moved.json()) as { daysAdvanced: number }).daysAdvanced).toBe(1);
+      npm.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      for (const p of [port, pspPort, pgPort]) expect(await listening(p)).toBe(false);
+    } finally {
+      npm.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -151,6 +151,45 @@ describe('the production install (item 10: no unused dependencies, no embedded P
         svc.kill('SIGTERM');
         await new Promise((r) => svc.on('exit', r));
       }
+
+      // The sandbox target: the same install, the kernel and the sandbox app, none of the service.
+      const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+      const stage = dockerfile.slice(dockerfile.indexOf('AS sandbox\n'), dockerfile.lastIndexOf('AS runtime\n'));
+      const sandboxCopied = [...stage.matchAll(/^COPY --from=build \/app\/(dist\/\S+) /gm)].map((m) => m[1]).sort();
+      expect(sandboxCopied).toEqual(['dist/kernel', 'dist/sandbox']);
+      expect(stage).toContain('CMD ["node", "dist/sandbox/src/main.js"]');
+      for (const d of copied) rmSync(join(dir, d), { recursive: true, force: true });
+      for (const d of sandboxCopied) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+      const [sandboxPort, pspPort] = [await freePort(), await freePort()];
+      const sandbox = spawn('node', ['dist/sandbox/src/main.js'], {
+        cwd: dir,
+        env: {
+          ...env,
+          SANDBOX_DATABASE_URL: db.url,
+          SANDBOX_PORT: String(sandboxPort),
+          SANDBOX_PSP_PORT: String(pspPort),
+          SANDBOX_HOST: '127.0.0.1',
+          DATA_DIR: join(dir, 'data'),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let sandboxOut = '';
+      sandbox.stdout!.on('data', (d) => (sandboxOut += d));
+      sandbox.stderr!.on('data', (d) => (sandboxOut += d));
+      try {
+        const until = Date.now() + 60000;
+        for (;;) {
+          const r = await fetch(`http://127.0.0.1:${sandboxPort}/health/ready`).catch(() => null);
+          if (r?.status === 200) break;
+          if (Date.now() > until || sandbox.exitCode !== null) throw new Error(`sandbox not ready:\n${sandboxOut}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        expect((await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/clock`)).status).toBe(200);
+        expect(readdirSync(join(dir, 'dist')).sort()).toEqual(['kernel', 'sandbox']);
+      } finally {
+        sandbox.kill('SIGTERM');
+        await new Promise((r) => sandbox.on('exit', r));
+      }
     } finally {
       await db.drop();
       rmSync(dir, { recursive: true, force: true });
