@@ -20,6 +20,37 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+/** `npm <args>` as an operator runs it, with its output kept and a wait for the apps' readiness. */
+function npmRun(args: string[], env: NodeJS.ProcessEnv) {
+  const npm = spawn('npm', [...args, '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  npm.stdout!.on('data', (d) => (out += d));
+  npm.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+  return {
+    npm,
+    exited,
+    output: () => out,
+    /** Until every port answers /health/ready with 200 (60 s at most). */
+    async ready(...ports: number[]): Promise<void> {
+      const until = Date.now() + 60000;
+      for (;;) {
+        const answers = await Promise.all(
+          ports.map((p) =>
+            fetch(`http://127.0.0.1:${p}/health/ready`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          ),
+        );
+        if (answers.every((st) => st === 200)) return;
+        if (Date.now() > until) throw new Error(`not ready:\n${out}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+  };
+}
+
 /**
  * `npm start` as an operator or a process manager runs it: SIGTERM goes to the npm process, and
  * the two apps behind it (the service and the sandbox, each with its embedded PostgreSQL) must
@@ -51,20 +82,10 @@ describe('npm start and signals', () => {
       };
       delete env.DATABASE_URL;
       delete env.REDIS_URL;
-      const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      npm.stdout!.on('data', (d) => (out += d));
-      npm.stderr!.on('data', (d) => (out += d));
-      const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+      const run = npmRun(['start'], env);
+      const { npm, exited } = run;
       try {
-        const until = Date.now() + 60000;
-        for (;;) {
-          const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
-          const s = await fetch(`http://127.0.0.1:${sandboxPort}/health/ready`).catch(() => null);
-          if (r?.status === 200 && s?.status === 200) break;
-          if (Date.now() > until) throw new Error(`not ready:\n${out}`);
-          await new Promise((r) => setTimeout(r, 200));
-        }
+        await run.ready(port, sandboxPort);
         expect(await listening(pgPort)).toBe(true);
         expect(await listening(sandboxPgPort)).toBe(true);
         expect(await listening(pspPort)).toBe(true);
@@ -73,7 +94,7 @@ describe('npm start and signals', () => {
         // npm has exited: nothing of the service may still hold either port.
         expect(await listening(port)).toBe(false);
         for (const p of [pgPort, sandboxPort, pspPort, sandboxPgPort]) expect(await listening(p)).toBe(false);
-        expect(out).toContain('stopped');
+        expect(run.output()).toContain('stopped');
       } finally {
         npm.kill('SIGKILL');
         npm.stdout!.destroy();
@@ -101,19 +122,10 @@ describe('npm start in production', () => {
       PROVIDER_URL: 'http://127.0.0.1:9/bank', // a real bank's URL in production; never called here
       ...generateSecrets(),
     };
-    const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    npm.stdout!.on('data', (d) => (out += d));
-    npm.stderr!.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    const run = npmRun(['start'], env);
+    const { npm, exited } = run;
     try {
-      const until = Date.now() + 60000;
-      for (;;) {
-        const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
-        if (r?.status === 200) break;
-        if (Date.now() > until) throw new Error(`not ready:\n${out}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await run.ready(port);
       expect(await listening(sandboxPort)).toBe(false);
       expect(await listening(pspPort)).toBe(false);
       const ready = await (await fetch(`http://127.0.0.1:${port}/health/ready`)).json();
@@ -145,19 +157,10 @@ describe('npm run sandbox', () => {
     };
     delete env.DATABASE_URL;
     delete env.SANDBOX_DATABASE_URL;
-    const npm = spawn('npm', ['run', 'sandbox', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    npm.stdout!.on('data', (d) => (out += d));
-    npm.stderr!.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    const run = npmRun(['run', 'sandbox'], env);
+    const { npm, exited } = run;
     try {
-      const until = Date.now() + 60000;
-      for (;;) {
-        const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
-        if (r?.status === 200) break;
-        if (Date.now() > until) throw new Error(`not ready:\n${out}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await run.ready(port);
       expect(await listening(pspPort)).toBe(true);
       expect(await listening(pgPort)).toBe(true);
       const moved = await fetch(`http://127.0.0.1:${port}/sandbox/clock/advance`, {
