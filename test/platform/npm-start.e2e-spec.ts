@@ -31,9 +31,9 @@ function npmRun(args: string[], env: NodeJS.ProcessEnv) {
     npm,
     exited,
     output: () => out,
-    /** Until every port answers /health/ready with 200 (60 s at most). */
+    /** Until every port answers /health/ready with 200 (90 s at most: two embedded PostgreSQL are made on a loaded machine). */
     async ready(...ports: number[]): Promise<void> {
-      const until = Date.now() + 60000;
+      const until = Date.now() + 90000;
       for (;;) {
         const answers = await Promise.all(
           ports.map((p) =>
@@ -57,6 +57,7 @@ function npmRun(args: string[], env: NodeJS.ProcessEnv) {
  * stop with it, freeing every port.
  */
 describe('npm start and signals', () => {
+  jest.setTimeout(150_000);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} to the npm process stops the service, the sandbox app and their embedded PostgreSQL`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-start-'));
@@ -106,6 +107,7 @@ describe('npm start and signals', () => {
 });
 
 describe('npm start in production', () => {
+  jest.setTimeout(150_000);
   it('runs the service alone: no sandbox process, no sandbox port, no sandbox route', async () => {
     const db = await freshDatabase();
     const [port, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
@@ -141,6 +143,7 @@ describe('npm start in production', () => {
 });
 
 describe('npm run sandbox', () => {
+  jest.setTimeout(150_000);
   it('runs the sandbox app alone: its HTTP server and its API Pix PSP, its clock moving only itself; SIGTERM stops it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-sandbox-'));
     chmodSync(dataDir, 0o755);

@@ -208,6 +208,18 @@ describe('Pix refunds of link payments over API Pix', () => {
       10_000,
     );
     expect(await itemOf(l, paymentId)).toMatchObject({ refundableAmount: 80 });
+    // the acquirer's PAID_PIX and the PSP's callback of that Pix (its endToEndId, what a devolução
+    // names) travel apart: the refund waits for the Pix itself
+    await eventually(
+      async () =>
+        (
+          await t.sql(
+            `SELECT 1 FROM pix_api_charges c JOIN pix_api_pix_received p ON p.txid = c.txid AND p.applied_at IS NOT NULL WHERE c.transaction_id = $1`,
+            [paymentId],
+          )
+        ).length === 1,
+      10_000,
+    );
     const back = await refund(l, paymentId, { amount: 30, reason: 'product_returned' });
     expect(back.body).toMatchObject({ rail: 'pix', status: 'PENDING' });
     await settledAs(back.body.refundId, 'SUCCEEDED');
