@@ -77,7 +77,23 @@ export interface TestAppOptions {
   noWait?: boolean;
 }
 
-/** A port nothing listens on now (the service's, which the sandbox must know before it boots). */
+/** `n` distinct ports nothing listens on now (all held open together while they are chosen). */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = Array.from({ length: n }, () => createServer());
+  const ports = await Promise.all(
+    servers.map(
+      (srv) =>
+        new Promise<number>((resolve, reject) => {
+          srv.once('error', reject);
+          srv.listen(0, '127.0.0.1', () => resolve((srv.address() as import('node:net').AddressInfo).port));
+        }),
+    ),
+  );
+  await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
+  return ports;
+}
+
+/** A port nothing listens on now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -87,6 +103,54 @@ export function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+interface Booted {
+  app: NestFastifyApplication;
+  sandbox: NestFastifyApplication;
+  url: string;
+  sandboxUrl: string;
+}
+
+/** The sandbox app, then the service, each on its own port, each configured with the other's address. */
+async function bootBoth(env: NodeJS.ProcessEnv, sink: Writable, wait: boolean): Promise<Booted> {
+  const [servicePort, sandboxPort, pspPort] = await freePorts(3);
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  // the service's configuration is checked first: a test of a refused configuration sees its own
+  const config = loadConfig(CONFIG_SECTIONS, {
+    SANDBOX_URL: sandboxUrl,
+    SANDBOX_PUBLIC_URL: sandboxUrl,
+    SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`,
+    ...env,
+  });
+  const sandboxConfig = loadConfig(
+    SANDBOX_CONFIG_SECTIONS,
+    sandboxEnv({
+      SANDBOX_PSP_PORT: String(pspPort),
+      SANDBOX_PUBLIC_URL: sandboxUrl,
+      // OpenTelemetry's provider is one per process and the sandbox app registers it first here:
+      // under test both apps' spans carry the service's name (as two processes, each its own)
+      ...(env.OTEL_SERVICE_NAME ? { SANDBOX_OTEL_SERVICE_NAME: env.OTEL_SERVICE_NAME } : {}),
+      SANDBOX_SERVICE_URL: `http://127.0.0.1:${servicePort}`,
+      ...env,
+      SANDBOX_PORT: String(sandboxPort),
+    }),
+  );
+  const sandbox = await createSandboxApp(sandboxConfig, { logDestination: sink });
+  let app: NestFastifyApplication | undefined;
+  try {
+    await sandbox.listen(sandboxPort, '127.0.0.1');
+    // the service registers its webhooks at the PSP as it boots: the sandbox answers them once migrated
+    if (wait) await sandbox.get(DatabaseLifecycle).whenReady();
+    app = await createApp(config, { logDestination: sink });
+    await app.listen(servicePort, '127.0.0.1');
+    if (wait) await app.get(DatabaseLifecycle).whenReady();
+    return { app, sandbox, url: `http://127.0.0.1:${servicePort}`, sandboxUrl };
+  } catch (e) {
+    await app?.close().catch(() => undefined);
+    await sandbox.close().catch(() => undefined);
+    throw e;
+  }
 }
 
 /**
@@ -120,39 +184,17 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     CHECKOUT_RATE_LIMIT_PER_MINUTE: '100000',
     ...opts.env,
   };
-  const [servicePort, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  // the service's configuration is checked first: a test of a refused configuration sees its own
-  const config = loadConfig(CONFIG_SECTIONS, {
-    SANDBOX_URL: sandboxUrl,
-    SANDBOX_PUBLIC_URL: sandboxUrl,
-    SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`,
-    ...env,
-  });
-  const sandboxConfig = loadConfig(
-    SANDBOX_CONFIG_SECTIONS,
-    sandboxEnv({
-      SANDBOX_PSP_PORT: String(pspPort),
-      SANDBOX_PUBLIC_URL: sandboxUrl,
-      // OpenTelemetry's provider is one per process and the sandbox app registers it first here:
-      // under test both apps' spans carry the service's name (as two processes, each its own)
-      ...(env.OTEL_SERVICE_NAME ? { SANDBOX_OTEL_SERVICE_NAME: env.OTEL_SERVICE_NAME } : {}),
-      SANDBOX_SERVICE_URL: `http://127.0.0.1:${servicePort}`,
-      ...env,
-      SANDBOX_PORT: String(sandboxPort),
-    }),
-  );
-  const sandbox = await createSandboxApp(sandboxConfig, { logDestination: sink });
-  await sandbox.listen(sandboxPort, '127.0.0.1');
-  // the service registers its webhooks at the PSP as it boots: the sandbox answers them once migrated
-  if (!opts.noWait) await sandbox.get(DatabaseLifecycle).whenReady();
-  const app = await createApp(config, { logDestination: sink }).catch(async (e) => {
-    await sandbox.close();
-    throw e;
-  });
-  await app.listen(servicePort, '127.0.0.1');
-  const url = `http://127.0.0.1:${servicePort}`;
-  if (!opts.noWait) await app.get(DatabaseLifecycle).whenReady();
+  // Ports are chosen before either app boots (each must know the other's address); one taken in
+  // the meantime by another test file fails the boot with EADDRINUSE, which is tried again.
+  let booted: Booted | undefined;
+  for (let attempt = 1; !booted; attempt++) {
+    try {
+      booted = await bootBoth(env, sink, !opts.noWait);
+    } catch (e: any) {
+      if (e?.code !== 'EADDRINUSE' || attempt >= 3) throw e;
+    }
+  }
+  const { app, sandbox, url, sandboxUrl } = booted;
   const pg = new Client({ connectionString: databaseUrl, options: '-c search_path=public,sandbox' });
   let pgConnected = false;
   return {
