@@ -67,7 +67,8 @@ async function waitReady(url, ms = 60000) {
  * The compiled service in its own process, production-like (warn logs), on a fresh port, with the
  * sandbox app beside it in its own process (as `npm start` runs them), sharing DATA_DIR.
  */
-async function startService(env = {}) {
+/** The service and its sandbox, each in its own process; `nodeArgs` go to the service's (e.g. `--cpu-prof`). */
+async function startService(env = {}, { nodeArgs = [] } = {}) {
   const [port, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
   const common = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir };
@@ -77,7 +78,7 @@ async function startService(env = {}) {
     env: { ...common, SANDBOX_PORT: String(sandboxPort), SANDBOX_PSP_PORT: String(pspPort), SANDBOX_SERVICE_URL: `http://127.0.0.1:${port}`, SANDBOX_EMBEDDED_PG_PORT: String(await freePort()), ...env },
     stdio: ['ignore', 2, 2],
   });
-  const proc = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/src/main.js')], {
     cwd: ROOT,
     env: { ...common, PORT: String(port), SANDBOX_URL: sandboxUrl, SANDBOX_PUBLIC_URL: sandboxUrl, SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`, ...env },
     stdio: ['ignore', 2, 2], // the service's logs go to stderr; stdout carries only result lines

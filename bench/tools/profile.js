@@ -5,25 +5,15 @@
 // top frames by self time and by total time (bench/tools/profile-top.js). `auth-limits-tracing`
 // is the limits route with tracing on (parentbased_traceidratio at PROFILE_SAMPLER_RATIO, default
 // 1), exporting to a sink in this process, as the bench's tracing variants do.
-const { spawn } = require('node:child_process');
 const { mkdtempSync, readdirSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { ADMIN_KEY, ROOT, freePort, freshDatabase, waitReady, saoPauloDay } = require('../lib');
+const { freshDatabase, saoPauloDay, startService } = require('../lib');
 const { top } = require('./profile-top');
 
-async function start(dir, env) {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, join(ROOT, 'dist/src/main.js')], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-prof-')), ...env },
-    stdio: ['ignore', 2, 2],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url);
-  return { url, stop: () => new Promise((r) => { proc.once('exit', r); proc.kill('SIGTERM'); }) };
-}
+/** The service under `--cpu-prof` and its sandbox (the routes call the sandbox bank), as the bench starts them. */
+const start = (dir, env) => startService(env, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
 
 async function main() {
   const [scenario = 'auth-limits', seconds = '15'] = process.argv.slice(2);
@@ -61,7 +51,10 @@ async function main() {
     svc = null;
     // the window of the load, in ms back from the profile's end (its first second, a warm-up, is left out)
     window = [Date.now() - loaded + Number(seconds) * 1000 - 1000, Date.now() - loaded];
-    console.log(JSON.stringify({ scenario, rps: Math.round(r.requests.average), requests: r.requests.total, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts, window }));
+    const non2xx = r.non2xx + r.errors + r.timeouts;
+    console.log(JSON.stringify({ scenario, rps: Math.round(r.requests.average), requests: r.requests.total, p99: r.latency.p99, non2xx, window }));
+    // a profile of refusals (401, 429, 502) is a profile of the error path, not of the route
+    if (non2xx) throw new Error(`${non2xx} of ${r.requests.total} answers were not 2xx: the profile would not be of the route`);
   } finally {
     await svc?.stop();
     await sink?.stop();
