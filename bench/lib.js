@@ -7,6 +7,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
+const { waitHealthReady } = require('../test/support/health-ready');
 
 const ROOT = join(__dirname, '..');
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -50,17 +51,9 @@ async function freshDatabase(prefix = 'bench') {
   };
 }
 
-async function waitReady(url, ms = 60000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${url}/health/ready`)).status === 200) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${url} not ready`);
+/** Until `url` answers GET /health/ready with 200 (the tests' own wait, shared with them). */
+function waitReady(url, ms = 60000) {
+  return waitHealthReady(url, { timeoutMs: ms });
 }
 
 /**

@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { freePort, spawnService } from '../support/service-process';
+import { freePorts } from '../support/ports';
+import { spawnService } from '../support/service-process';
 import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -101,7 +102,7 @@ describe('npm run migration:run without DATABASE_URL', () => {
   it('migrates the embedded PostgreSQL of DATA_DIR, started and stopped for the command', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pp-mig-embedded-'));
     chmodSync(dataDir, 0o755);
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String((await freePorts(1))[0]) };
     delete env.DATABASE_URL;
     try {
       const r = await npmRun('migration:run', [], env);

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSecrets } from '../../scripts/secrets-generate';
 import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
-import { freePort } from '../support/service-process';
+import { waitHealthReady } from '../support/health-ready';
+import { freePorts } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -32,21 +33,11 @@ function npmRun(args: string[], env: NodeJS.ProcessEnv) {
     exited,
     output: () => out,
     /** Until every port answers /health/ready with 200 (90 s at most: two embedded PostgreSQL are made on a loaded machine). */
-    async ready(...ports: number[]): Promise<void> {
-      const until = Date.now() + 90000;
-      for (;;) {
-        const answers = await Promise.all(
-          ports.map((p) =>
-            fetch(`http://127.0.0.1:${p}/health/ready`).then(
-              (r) => r.status,
-              () => 0,
-            ),
-          ),
-        );
-        if (answers.every((st) => st === 200)) return;
-        if (Date.now() > until) throw new Error(`not ready:\n${out}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+    ready(...ports: number[]): Promise<void> {
+      return waitHealthReady(
+        ports.map((p) => `http://127.0.0.1:${p}`),
+        { timeoutMs: 90000, intervalMs: 200, failure: () => `not ready:\n${out}` },
+      );
     },
   };
 }
@@ -62,9 +53,7 @@ describe('npm start and signals', () => {
     it(`${signal} to the npm process stops the service, the sandbox app and their embedded PostgreSQL`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-start-'));
       chmodSync(dataDir, 0o755);
-      const port = await freePort();
-      const pgPort = await freePort();
-      const [sandboxPort, pspPort, sandboxPgPort] = [await freePort(), await freePort(), await freePort()];
+      const [port, pgPort, sandboxPort, pspPort, sandboxPgPort] = await freePorts(5);
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         NODE_ENV: 'development',
@@ -110,7 +99,7 @@ describe('npm start in production', () => {
   jest.setTimeout(150_000);
   it('runs the service alone: no sandbox process, no sandbox port, no sandbox route', async () => {
     const db = await freshDatabase();
-    const [port, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
+    const [port, sandboxPort, pspPort] = await freePorts(3);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -147,7 +136,7 @@ describe('npm run sandbox', () => {
   it('runs the sandbox app alone: its HTTP server and its API Pix PSP, its clock moving only itself; SIGTERM stops it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-sandbox-'));
     chmodSync(dataDir, 0o755);
-    const [port, pspPort, pgPort] = [await freePort(), await freePort(), await freePort()];
+    const [port, pspPort, pgPort] = await freePorts(3);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'development',

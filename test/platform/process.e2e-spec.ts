@@ -3,7 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
-import { freePort, spawnService } from '../support/service-process';
+import { freePorts } from '../support/ports';
+import { spawnService } from '../support/service-process';
 
 function alive(pid: number): boolean {
   try {
@@ -65,7 +66,7 @@ describe('the service as a process', () => {
   it('embedded default: a second start says the directory or port is in use; an orphaned postmaster is stopped', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pp-embedded-'));
     chmodSync(dataDir, 0o755);
-    const pgPort = String(await freePort());
+    const pgPort = String((await freePorts(1))[0]);
     const env = { DATABASE_URL: '', DATA_DIR: dataDir, EMBEDDED_PG_PORT: pgPort, ADMIN_API_KEY: TEST_ADMIN_KEY };
     const first = await spawnService(env);
     let last = first;

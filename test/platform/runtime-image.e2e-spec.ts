@@ -3,7 +3,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase } from '../support/test-app';
-import { BUILT_MAIN, freePort } from '../support/service-process';
+import { waitHealthReady } from '../support/health-ready';
+import { freePorts } from '../support/ports';
+import { BUILT_MAIN } from '../support/service-process';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -128,7 +130,7 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       expect(noDbCode).not.toBe(0);
       expect(noDbOut).toContain('set DATABASE_URL');
 
-      const port = await freePort();
+      const [port] = await freePorts(1);
       const svc = spawn('node', ['dist/src/main.js'], {
         cwd: dir,
         env: { ...env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1' },
@@ -138,13 +140,11 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       svc.stdout!.on('data', (d) => (out += d));
       svc.stderr!.on('data', (d) => (out += d));
       try {
-        const until = Date.now() + 60000;
-        for (;;) {
-          const r = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null);
-          if (r?.status === 200) break;
-          if (Date.now() > until || svc.exitCode !== null) throw new Error(`not ready:\n${out}`);
-          await new Promise((r) => setTimeout(r, 200));
-        }
+        await waitHealthReady(`http://127.0.0.1:${port}`, {
+          intervalMs: 200,
+          exited: () => svc.exitCode !== null,
+          failure: () => `not ready:\n${out}`,
+        });
         const docs = await fetch(`http://127.0.0.1:${port}/docs`);
         expect(docs.status).toBe(200);
       } finally {
@@ -160,7 +160,7 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       expect(stage).toContain('CMD ["node", "dist/sandbox/src/main.js"]');
       for (const d of copied) rmSync(join(dir, d), { recursive: true, force: true });
       for (const d of sandboxCopied) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
-      const [sandboxPort, pspPort] = [await freePort(), await freePort()];
+      const [sandboxPort, pspPort] = await freePorts(2);
       const sandbox = spawn('node', ['dist/sandbox/src/main.js'], {
         cwd: dir,
         env: {
@@ -177,13 +177,11 @@ describe('the production install (item 10: no unused dependencies, no embedded P
       sandbox.stdout!.on('data', (d) => (sandboxOut += d));
       sandbox.stderr!.on('data', (d) => (sandboxOut += d));
       try {
-        const until = Date.now() + 60000;
-        for (;;) {
-          const r = await fetch(`http://127.0.0.1:${sandboxPort}/health/ready`).catch(() => null);
-          if (r?.status === 200) break;
-          if (Date.now() > until || sandbox.exitCode !== null) throw new Error(`sandbox not ready:\n${sandboxOut}`);
-          await new Promise((r) => setTimeout(r, 200));
-        }
+        await waitHealthReady(`http://127.0.0.1:${sandboxPort}`, {
+          intervalMs: 200,
+          exited: () => sandbox.exitCode !== null,
+          failure: () => `sandbox not ready:\n${sandboxOut}`,
+        });
         expect((await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/clock`)).status).toBe(200);
         expect(readdirSync(join(dir, 'dist')).sort()).toEqual(['kernel', 'sandbox']);
       } finally {

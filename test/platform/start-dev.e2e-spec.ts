@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../support/service-process';
+import { waitHealthReady } from '../support/health-ready';
+import { freePorts } from '../support/ports';
 import { TEST_ADMIN_KEY } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -30,8 +31,7 @@ describe('npm run start:dev', () => {
   it('serves, restarts on a source change against the same embedded database, and stops whole on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pp-dev-'));
     chmodSync(dataDir, 0o755);
-    const port = await freePort();
-    const pgPort = await freePort();
+    const [port, pgPort] = await freePorts(2);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'development',
@@ -49,10 +49,15 @@ describe('npm run start:dev', () => {
     dev.stdout!.on('data', (d) => (out += d));
     dev.stderr!.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => dev.on('exit', (c) => resolve(c)));
-    const ready = async () => (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => null))?.status === 200;
+    const ready = (ms: number, what: string) =>
+      waitHealthReady(`http://127.0.0.1:${port}`, {
+        timeoutMs: ms,
+        intervalMs: 250,
+        failure: () => `${what} within ${ms} ms; output:\n${out}`,
+      });
     const boots = () => out.split('listening on').length - 1;
     try {
-      await until(ready, 120_000, 'not ready', () => out);
+      await ready(120_000, 'not ready');
       expect(boots()).toBe(1);
       const made = await fetch(`http://127.0.0.1:${port}/admin/tenants`, {
         method: 'POST',
@@ -69,7 +74,7 @@ describe('npm run start:dev', () => {
         'no restart after a source change',
         () => out,
       );
-      await until(ready, 30_000, 'not ready after the restart', () => out);
+      await ready(30_000, 'not ready after the restart');
       // The same database: the tenant made before the restart is still there.
       const read = await fetch(`http://127.0.0.1:${port}/admin/tenants/${tenantId}`, { headers: { 'x-admin-key': TEST_ADMIN_KEY } });
       expect(read.status).toBe(200);

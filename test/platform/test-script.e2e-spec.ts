@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '../support/service-process';
+import { freePorts } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -10,7 +10,7 @@ const ROOT = join(__dirname, '..', '..');
  */
 describe('npm test without DATABASE_URL', () => {
   it('runs the embedded PostgreSQL on EMBEDDED_PG_PORT, and it keeps serving however much it logs', async () => {
-    const port = await freePort();
+    const [port] = await freePorts(1);
     const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_PORT: String(port) };
     delete env.DATABASE_URL;
     delete env.TEST_EMBEDDED_PG_PORT;

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { createServer } from 'node:net';
 import { createApp } from '../../src/app.factory';
 import { SANDBOX_CONFIG_SECTIONS } from '../../sandbox/src/config.sections';
 import { createSandboxApp } from '../../sandbox/src/sandbox-app.factory';
@@ -14,6 +13,7 @@ import { CONFIG_SECTIONS } from '../../src/config.sections';
 import { loadConfig } from '../../kernel/platform/config/config';
 import { ClockSync } from '../../kernel/platform/clock/clock-sync.service';
 import { DatabaseLifecycle } from '../../kernel/platform/database/database.lifecycle';
+import { freePorts } from './ports';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
@@ -75,34 +75,6 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** Do not wait for the database (outage tests). */
   noWait?: boolean;
-}
-
-/** `n` distinct ports nothing listens on now (all held open together while they are chosen). */
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = Array.from({ length: n }, () => createServer());
-  const ports = await Promise.all(
-    servers.map(
-      (srv) =>
-        new Promise<number>((resolve, reject) => {
-          srv.once('error', reject);
-          srv.listen(0, '127.0.0.1', () => resolve((srv.address() as import('node:net').AddressInfo).port));
-        }),
-    ),
-  );
-  await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
-  return ports;
-}
-
-/** A port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as import('node:net').AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Booted {
