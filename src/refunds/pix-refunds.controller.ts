@@ -34,6 +34,7 @@ export const DEVOLUCAO_DESCRIPTION =
   'An API Pix devolução of the Pix received (`PUT /pix/{e2eid}/devolucao/{id}` at the PSP, natureza ORIGINAL, `{id}` the refund id without dashes, `descricao` a fixed text by `reason`), ' +
   'in full or in parts while their sum stays within what the Pix paid (less MED devoluções). The answer is the refund, PENDING while the devolução is EM_PROCESSAMENTO: ' +
   "SUCCEEDED when the PSP reports it DEVOLVIDO, FAILED `devolucao_nao_realizada` (the PSP's motivo in failureReason) when NAO_REALIZADO, by the PSP's callback or, failing it, a lookup; " +
+  'a boleto the acquirer reported PAID_PIX before the PSP reported its Pix is refunded all the same: the refund waits PENDING and its devolução is sent once the Pix is known; ' +
   'the `acquiring.refund` webhook at each status. Send an `Idempotency-Key`: a retry answers the same refund, and the PSP holds one devolução per id.';
 
 /** Refunds of the Pix a link's payment or a billing received (API Pix devoluções), and the MED cases. */

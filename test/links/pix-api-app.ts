@@ -22,9 +22,10 @@ export interface PixApiLinksApp {
 /**
  * The service on BANK_PROVIDER=pix-api against the sandbox PSP over mutual TLS, with a proxy at
  * PIX_API_WEBHOOK_URL that keeps every callback and forwards it (or loses it, on demand), a
- * tenant onboarded with its acquiring webhooks registered, and the PSP's exchanges recorded.
+ * tenant onboarded with its acquiring webhooks registered, and the PSP's exchanges recorded; `env`
+ * overrides the settings above (startTestApp's env).
  */
-export async function startPixApiLinksApp(): Promise<PixApiLinksApp> {
+export async function startPixApiLinksApp(env: Record<string, string> = {}): Promise<PixApiLinksApp> {
   const h = { hooks: [] as any[], callbacks: [] as { path: string; body: any }[], dropCallbacks: false } as PixApiLinksApp;
   const hooksServer = await jsonCollector((_path, body) => void h.hooks.push(body));
   const proxy = await jsonCollector(async (path, body) => {
@@ -43,6 +44,7 @@ export async function startPixApiLinksApp(): Promise<PixApiLinksApp> {
       PIX_API_CHARGES_CHECK_MS: '200',
       WEBHOOK_POLL_INTERVAL_MS: '50',
       SANDBOX_ACQUIRER_TICK_MS: '100',
+      ...env,
     },
   });
   h.recorder = recordExchanges(h.t.sandbox.get(SandboxPspServer));

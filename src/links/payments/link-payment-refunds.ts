@@ -28,12 +28,18 @@ export class LinkPaymentRefundsOfLinks extends LinkPaymentRefunds {
   async find(tenantId: string | null, paymentId: string, linkId?: string): Promise<RefundablePayment | null> {
     const p = await this.payments.find(paymentId);
     if (!p || (tenantId !== null && p.tenantId !== tenantId) || (linkId !== undefined && p.linkId !== linkId)) return null;
-    const pix = PAID_BY_PIX[p.method]?.includes(p.status) ? await this.devolucoes.receivedFor(p.id) : null;
-    return refundable(p, pix);
+    const paidByPix = this.devolucoes.enabled && !!PAID_BY_PIX[p.method]?.includes(p.status);
+    const pix = paidByPix ? await this.devolucoes.receivedFor(p.id) : null;
+    return refundable(p, paidByPix, pix);
   }
 }
 
-function refundable(p: PaymentItem, pix: Awaited<ReturnType<PixDevolucoes['receivedFor']>>): RefundablePayment {
+/**
+ * `paidByPix` with `pix` null: the acquirer reported the boleto paid by its Pix QR (PAID_PIX) before
+ * the PSP's callback of that Pix arrived; the payment took money, so a refund is taken and waits
+ * PENDING (the refunds job sends its devolução once the Pix, the endToEndId it names, is known).
+ */
+function refundable(p: PaymentItem, paidByPix: boolean, pix: Awaited<ReturnType<PixDevolucoes['receivedFor']>>): RefundablePayment {
   const card = p.method === 'CARD' && CARD_PAID.includes(p.status) && !!p.acquirerId;
   const byBank = p.method === 'BOLETO' && p.status === 'PAID';
   return {
@@ -42,7 +48,7 @@ function refundable(p: PaymentItem, pix: Awaited<ReturnType<PixDevolucoes['recei
     paymentId: p.id,
     tenantId: p.tenantId,
     parentId: p.linkId,
-    state: pix || card || byBank ? 'captured' : 'not_refundable',
+    state: paidByPix || card || byBank ? 'captured' : 'not_refundable',
     status: p.method === 'BOLETO' && p.status === 'PAID' ? 'PAID (by bank clearing)' : `${p.method} ${p.status}`,
     capCents: pix?.amountCents ?? p.amountCents,
     acquirerTransactionId: card ? p.acquirerId : null,

@@ -49,7 +49,8 @@ export class CreateRefund {
   async execute(tenantId: string, ref: PaymentRef, dto: CreateRefundDto, requestId: string | null): Promise<RefundRecord> {
     const p = await this.payments.find(tenantId, ref);
     if (!p) throw RefundErrors.error('payment_not_found', NOT_FOUND[ref.kind]);
-    if (p.state === 'not_refundable' || (p.rail === 'card' ? !p.acquirerTransactionId : p.rail === 'pix' && !p.pix))
+    // rail pix without its Pix yet (PAID_PIX reported before the PSP's callback): taken, and sent once the Pix is known
+    if (p.state === 'not_refundable' || (p.rail === 'card' && !p.acquirerTransactionId))
       throw RefundErrors.error('payment_not_refundable', `Nothing to refund: the ${NOUN[ref.kind]} is ${p.status}`);
     const cents = dto.amount === undefined ? null : toCents(dto.amount);
     if (p.rail === 'payout' && !dto.payout)

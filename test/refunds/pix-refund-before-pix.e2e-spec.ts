@@ -1,0 +1,81 @@
+import { SendRefund } from '../../src/refunds/use-cases/send-refund';
+import { eventually } from '../support/tenant-auth';
+import { http } from '../support/test-app';
+import { createLink, detail, pay, PAYER } from '../links/support';
+import { PixApiLinksApp, startPixApiLinksApp } from '../links/pix-api-app';
+
+/**
+ * A boleto paid by its Pix QR is PAID_PIX as soon as the acquirer says so; the PSP's callback of
+ * that Pix (its endToEndId, which a devolução names) travels apart and may come later. Here the
+ * callback is held back and the charges' own check is slowed to an hour, so the refund is asked
+ * while the Pix is unknown: it is taken (201 PENDING, the amount reserved), nothing is sent to
+ * the PSP, and the refunds job sends the devolução once the callback has arrived.
+ */
+describe('a refund of a boleto paid by Pix, asked before the PSP reported the Pix', () => {
+  let h: PixApiLinksApp;
+
+  beforeAll(async () => {
+    h = await startPixApiLinksApp({ PIX_API_CHARGES_CHECK_MS: '3600000' });
+  });
+  afterAll(() => h?.close());
+
+  it('is PENDING with nothing sent, then refunded by devolução once the Pix is known', async () => {
+    const { t, a, recorder } = h;
+    const l = await createLink(t, a.auth, { amount: 80, paymentMethods: ['BOLETO'] });
+    const r = await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(3) });
+    expect(r.status).toBe(201);
+    const paymentId: string = r.body.paymentId;
+    const [row] = await t.sql(`SELECT instrument FROM links_payments WHERE id = $1`, [paymentId]);
+    const open = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(row.instrument.pixBrCode)}`, {
+      redirect: 'manual',
+    });
+    const txid = open.headers.get('location')!.split('/').pop()!;
+    h.dropCallbacks = true;
+    const held = h.callbacks.length;
+    expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
+    await eventually(
+      async () => (await t.sql(`SELECT status FROM links_payments WHERE id = $1`, [paymentId]))[0]?.status === 'PAID_PIX',
+      10_000,
+    );
+    await eventually(async () => h.callbacks.length > held, 10_000);
+    const known = `SELECT 1 FROM pix_api_charges c JOIN pix_api_pix_received p ON p.txid = c.txid AND p.applied_at IS NOT NULL WHERE c.transaction_id = $1`;
+    expect(await t.sql(known, [paymentId])).toEqual([]);
+
+    const refundsPath = `/v1/acquiring/links/${l.linkId}/payments/${paymentId}/refunds`;
+    const back = await http(t.url, 'POST', refundsPath, { reason: 'product_returned', amount: 30 }, a.auth);
+    expect(back.status).toBe(201);
+    expect(back.body).toMatchObject({ rail: 'pix', status: 'PENDING', amount: 30 });
+    const item = async () => (await detail(t, a.auth, l.linkId)).payments.find((p: any) => p.id === paymentId);
+    expect(await item()).toMatchObject({ refundedAmount: 30, refundableAmount: 50 });
+    const over = await http(t.url, 'POST', refundsPath, { reason: 'other', amount: 50.01 }, a.auth);
+    expect([over.status, over.body.error]).toEqual([422, 'refund_exceeds_refundable']);
+    // the job's pass while the Pix is still unknown sends nothing
+    await t.sql(`UPDATE refunds SET next_attempt_at = now() WHERE id = $1`, [back.body.refundId]);
+    await t.app.get(SendRefund).sendDue();
+    expect(recorder.seen.filter((x) => x.method === 'PUT' && x.path.includes('/devolucao/'))).toEqual([]);
+    const getRefund = async () => (await http(t.url, 'GET', `/v1/acquiring/refunds/${back.body.refundId}`, undefined, a.auth)).body;
+    expect(await getRefund()).toMatchObject({ status: 'PENDING' });
+
+    // the callback arrives (sent again, as a PSP does)
+    h.dropCallbacks = false;
+    for (const c of h.callbacks.slice(held)) {
+      const sent = await http(t.url, 'POST', `/provider/pix-api${c.path.replace(/^\/hook/, '')}`, JSON.stringify(c.body), {
+        'content-type': 'application/json',
+      });
+      expect(sent.status).toBeLessThan(300);
+    }
+    await eventually(async () => (await t.sql(known, [paymentId])).length === 1, 15_000);
+    await t.sql(`UPDATE refunds SET next_attempt_at = now() WHERE id = $1`, [back.body.refundId]);
+    await t.app.get(SendRefund).sendDue();
+    const [{ e2e }] = await t.sql(
+      `SELECT p.end_to_end_id AS e2e FROM pix_api_charges c JOIN pix_api_pix_received p ON p.txid = c.txid WHERE c.transaction_id = $1`,
+      [paymentId],
+    );
+    expect(
+      recorder.seen.filter((x) => x.method === 'PUT' && x.path === `/pix/${e2e}/devolucao/${back.body.refundId.replace(/-/g, '')}`),
+    ).toHaveLength(1);
+    await eventually(async () => (await getRefund()).status === 'SUCCEEDED', 15_000);
+    expect(await item()).toMatchObject({ refundedAmount: 30, refundableAmount: 50 });
+    expect(recorder.violations()).toEqual([]);
+  });
+});
