@@ -43,6 +43,11 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
     expect(c.resources.requests).toBeDefined();
     expect(c.resources.limits).toBeDefined();
     expect(d.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(10);
+    // V8's old space is capped well inside the memory limit (it would size itself from the whole limit)
+    const limitMiB = Number(/^(\d+)Mi$/.exec(c.resources.limits.memory)?.[1]);
+    const oldSpaceMiB = Number(/--max-old-space-size=(\d+)/.exec(c.env.find((e: any) => e.name === 'NODE_OPTIONS')?.value ?? '')?.[1]);
+    expect(oldSpaceMiB).toBeGreaterThanOrEqual(256);
+    expect(oldSpaceMiB).toBeLessThanOrEqual(limitMiB * 0.65);
     expect(d.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
     const hpa = manifests.find((m) => m.kind === 'HorizontalPodAutoscaler');
     const pdb = manifests.find((m) => m.kind === 'PodDisruptionBudget');
