@@ -13,8 +13,9 @@ export function sandboxUrlOf(env: EnvReader): string | undefined {
 
 /**
  * The sandbox's origin as a payer's browser reaches it (SANDBOX_PUBLIC_URL, the same variable the
- * sandbox app reads for its own pages; else SANDBOX_URL): the checkout's "pay in the bank app"
- * links go there.
+ * sandbox app reads for its own pages; else SANDBOX_URL, with 127.0.0.1 written as localhost,
+ * the host both apps' default public URLs use, so a payer's browser stays on one host name): the
+ * checkout's "pay in the bank app" links go there.
  */
 export function sandboxPublicUrlOf(env: EnvReader): string | undefined {
   return env.url('SANDBOX_PUBLIC_URL')?.replace(/\/+$/, '') ?? sandboxUrlOf(env)?.replace('//127.0.0.1:', '//localhost:');
