@@ -3,6 +3,7 @@ import { jsonCollector } from '../support/json-collector';
 import { recordExchanges } from '../support/pix-api-contract';
 import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, startTestApp, TestApp } from '../support/test-app';
+import { createLink, pay, PAYER } from './support';
 
 export interface PixApiLinksApp {
   t: TestApp;
@@ -59,4 +60,19 @@ export async function startPixApiLinksApp(env: Record<string, string> = {}): Pro
     await proxy.close();
   };
   return h;
+}
+
+/**
+ * A boleto link of `amount` and its payment, with the txid of the Pix QR printed on the boleto
+ * (found by opening its code in the sandbox bank app): pay it with `POST /sandbox/pix/{txid}/pay`.
+ */
+export async function boletoWithPixQr(t: TestApp, auth: Record<string, string>, amount: number, payer = 1) {
+  const l = await createLink(t, auth, { amount, paymentMethods: ['BOLETO'] });
+  const r = await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(payer) });
+  if (r.status !== 201) throw new Error(`boleto payment: ${r.status} ${JSON.stringify(r.body)}`);
+  const paymentId: string = r.body.paymentId;
+  const [row] = await t.sql(`SELECT instrument FROM links_payments WHERE id = $1`, [paymentId]);
+  const open = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(row.instrument.pixBrCode)}`, { redirect: 'manual' });
+  const txid = open.headers.get('location')!.split('/').pop()!;
+  return { l, paymentId, txid };
 }

@@ -1,8 +1,8 @@
 import { SendRefund } from '../../src/refunds/use-cases/send-refund';
 import { eventually } from '../support/tenant-auth';
 import { http } from '../support/test-app';
-import { createLink, detail, pay, PAYER } from '../links/support';
-import { PixApiLinksApp, startPixApiLinksApp } from '../links/pix-api-app';
+import { detail } from '../links/support';
+import { boletoWithPixQr, PixApiLinksApp, startPixApiLinksApp } from '../links/pix-api-app';
 
 /**
  * A boleto paid by its Pix QR is PAID_PIX as soon as the acquirer says so; the PSP's callback of
@@ -21,15 +21,7 @@ describe('a refund of a boleto paid by Pix, asked before the PSP reported the Pi
 
   it('is PENDING with nothing sent, then refunded by devolução once the Pix is known', async () => {
     const { t, a, recorder } = h;
-    const l = await createLink(t, a.auth, { amount: 80, paymentMethods: ['BOLETO'] });
-    const r = await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(3) });
-    expect(r.status).toBe(201);
-    const paymentId: string = r.body.paymentId;
-    const [row] = await t.sql(`SELECT instrument FROM links_payments WHERE id = $1`, [paymentId]);
-    const open = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(row.instrument.pixBrCode)}`, {
-      redirect: 'manual',
-    });
-    const txid = open.headers.get('location')!.split('/').pop()!;
+    const { l, paymentId, txid } = await boletoWithPixQr(t, a.auth, 80, 3);
     h.dropCallbacks = true;
     const held = h.callbacks.length;
     expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);

@@ -3,7 +3,7 @@ import { validateCallback } from '../support/pix-api-contract';
 import { eventually, OnboardedTenant } from '../support/tenant-auth';
 import { http, TestApp } from '../support/test-app';
 import { createLink, detail, pay, PAYER } from '../links/support';
-import { PixApiLinksApp, startPixApiLinksApp } from '../links/pix-api-app';
+import { boletoWithPixQr, PixApiLinksApp, startPixApiLinksApp } from '../links/pix-api-app';
 
 /**
  * Refunds of Pix received on links over API Pix (BANK_PROVIDER=pix-api), against the sandbox PSP
@@ -195,15 +195,7 @@ describe('Pix refunds of link payments over API Pix', () => {
   });
 
   it('a boleto paid by its Pix QR (PAID_PIX) is refunded by devolução of that Pix', async () => {
-    const l = await createLink(t, a.auth, { amount: 80, paymentMethods: ['BOLETO'] });
-    const r = await pay(t, l.slug, { method: 'BOLETO', payer: PAYER(2) });
-    expect(r.status).toBe(201);
-    const paymentId: string = r.body.paymentId;
-    const [row] = await t.sql(`SELECT instrument FROM links_payments WHERE id = $1`, [paymentId]);
-    const open = await fetch(`${t.sandboxUrl}/sandbox/bank-app?code=${encodeURIComponent(row.instrument.pixBrCode)}`, {
-      redirect: 'manual',
-    });
-    const txid = open.headers.get('location')!.split('/').pop()!;
+    const { l, paymentId, txid } = await boletoWithPixQr(t, a.auth, 80, 2);
     expect((await http(t.sandboxUrl, 'POST', `/sandbox/pix/${txid}/pay`)).status).toBe(200);
     await eventually(
       async () => (await t.sql(`SELECT status FROM links_payments WHERE id = $1`, [paymentId]))[0]?.status === 'PAID_PIX',
