@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { createApp } from '../../src/app.factory';
 import { SANDBOX_CONFIG_SECTIONS } from '../../sandbox/src/config.sections';
 import { createSandboxApp } from '../../sandbox/src/sandbox-app.factory';
@@ -167,8 +167,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     }
   }
   const { app, sandbox, url, sandboxUrl } = booted;
-  const pg = new Client({ connectionString: databaseUrl, options: '-c search_path=public,sandbox' });
-  let pgConnected = false;
+  // a pool: tests run queries side by side (one pg Client may not run two at once)
+  const pg = new Pool({ connectionString: databaseUrl, options: '-c search_path=public,sandbox', max: 4 });
+  pg.on('error', () => undefined); // an idle connection cut by a test that stops PostgreSQL
   return {
     app,
     url,
@@ -187,14 +188,10 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       if (r.status !== 200) throw new Error(`the test clock did not advance: ${r.status} ${r.text}`);
     },
     async sql(text, params) {
-      if (!pgConnected) {
-        await pg.connect();
-        pgConnected = true;
-      }
       return (await pg.query(text, params as any[])).rows;
     },
     async close() {
-      if (pgConnected) await pg.end().catch(() => undefined);
+      await pg.end().catch(() => undefined);
       await app.close();
       await sandbox.close();
       await db?.drop();
