@@ -58,9 +58,9 @@ function waitReady(url, ms = 60000) {
 
 /**
  * The compiled service in its own process, production-like (warn logs), on a fresh port, with the
- * sandbox app beside it in its own process (as `npm start` runs them), sharing DATA_DIR.
+ * sandbox app beside it in its own process (as `npm start` runs them), sharing DATA_DIR;
+ * `nodeArgs` go to the service's process (e.g. `--cpu-prof`).
  */
-/** The service and its sandbox, each in its own process; `nodeArgs` go to the service's (e.g. `--cpu-prof`). */
 async function startService(env = {}, { nodeArgs = [] } = {}) {
   const [port, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));

@@ -30,7 +30,11 @@ export interface RefundablePayment {
   capCents: number;
   /** The acquirer's id of the payment (Adyen's pspReference), when it has one. */
   acquirerTransactionId: string | null;
-  /** Rail `pix`: the Pix received (its endToEndId, and when it settled: devoluções are allowed for 90 days). */
+  /**
+   * Rail `pix`: the Pix received (its endToEndId, and when it settled: devoluções are allowed for 90
+   * days). Null on a `captured` payment whose Pix the PSP has not reported yet (a boleto PAID_PIX):
+   * its refund is taken and waits PENDING until the Pix is known.
+   */
   pix: { endToEndId: string; settledAt: Date } | null;
   /**
    * How a link payment's money was shared: what the payer paid (`grossCents`, a passed-on fee
