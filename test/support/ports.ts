@@ -12,6 +12,17 @@ function ephemeralRange(): [number, number] {
   return [32768, 60999];
 }
 
+/**
+ * The Fetch standard's "bad ports" (https://fetch.spec.whatwg.org/#port-blocking): a browser refuses
+ * to load any URL on them (Chromium's ERR_UNSAFE_PORT), so a page test served on one fails. 10080 lies
+ * inside the range drawn from below.
+ */
+const BROWSER_BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
+  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = createServer();
@@ -26,7 +37,7 @@ function canListen(port: number): Promise<boolean> {
  * Each is free now and released, so something else could take it before it is listened on; they
  * are drawn at random from below the ephemeral range, which outgoing connections and `listen(0)`
  * of every other test never use, so only another such draw could (the in-process test app boots
- * again on EADDRINUSE).
+ * again on EADDRINUSE). None is a port browsers refuse, since pages are tested on them.
  */
 export async function freePorts(n: number): Promise<number[]> {
   const [lo] = ephemeralRange();
@@ -35,7 +46,7 @@ export async function freePorts(n: number): Promise<number[]> {
   for (let tries = 0; ports.size < n; tries++) {
     if (tries >= 50 * n) throw new Error(`no ${n} free ports found below the ephemeral range (${from}–${lo - 1})`);
     const port = from + Math.floor(Math.random() * (lo - from));
-    if (!ports.has(port) && (await canListen(port))) ports.add(port);
+    if (!ports.has(port) && !BROWSER_BAD_PORTS.has(port) && (await canListen(port))) ports.add(port);
   }
   return [...ports];
 }
