@@ -156,6 +156,10 @@ describe('a refund whose answer is lost (ACQUIRER_PROVIDER=adyen)', () => {
   it('is sent again with the same key by the job and refunds once', async () => {
     const { c, hops } = edge;
     const paymentId = await edge.pay(25);
+    // The sandbox refunds and notifies at once; its REFUND webhook is held until the answer is lost,
+    // or it could settle the refund before the POST answers.
+    let release!: () => void;
+    hops.hooks.gate = new Promise<void>((r) => (release = r));
     hops.checkout.onAnswer = (e) =>
       e.path.endsWith('/refunds')
         ? { status: 502, body: { status: 502, errorCode: '000', message: 'lost', errorType: 'internal' } }
@@ -165,6 +169,8 @@ describe('a refund whose answer is lost (ACQUIRER_PROVIDER=adyen)', () => {
       r = await api(c, 'POST', `/v1/acquiring/payments/${paymentId}/refunds`, { amount: 25, reason: 'duplicate' });
     } finally {
       hops.checkout.onAnswer = null;
+      hops.hooks.gate = null;
+      release();
     }
     expect(r.status).toBe(201);
     expect(r.body.status).toBe('PENDING');

@@ -21,6 +21,9 @@ export class ProviderProxy {
    */
   onAnswer: ((e: Exchange) => Promise<{ status: number; body: unknown } | void> | { status: number; body: unknown } | void) | null = null;
 
+  /** While set, requests wait here before they are forwarded (deliveries held back until the test lets them go). */
+  gate: Promise<void> | null = null;
+
   constructor() {
     this.server = createServer((req, res) => this.handle(req, res));
   }
@@ -32,6 +35,14 @@ export class ProviderProxy {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     this.calls++;
+    if (this.gate) {
+      void this.gate.then(() => this.pass(req, res));
+      return;
+    }
+    this.pass(req, res);
+  }
+
+  private pass(req: IncomingMessage, res: ServerResponse): void {
     if (this.mode === 'down' || !this.target) {
       req.resume();
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
