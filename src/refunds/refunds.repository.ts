@@ -201,6 +201,19 @@ export class RefundsRepository {
   }
 
   /**
+   * A refund that cannot be sent yet because its payment's money is not known to us (a boleto paid
+   * by Pix before the PSP reported the Pix): due again at `at` with its attempts reset, since nothing
+   * was sent, so the lease's backoff (which would reach an hour) starts only with the first real send.
+   */
+  async awaitFunds(id: string, at: Date): Promise<void> {
+    await exec(
+      this.ds,
+      `UPDATE refunds SET send_attempts = 0, next_attempt_at = $2 WHERE id = $1 AND status = 'PENDING' AND provider_reference IS NULL`,
+      [id, at],
+    );
+  }
+
+  /**
    * Pending refunds due for a (re)send, leased: their next attempt moves on (30 s, doubling, at
    * most an hour) in the same statement that claims them, so another replica's pass skips them
    * (SKIP LOCKED) and a crash leaves them for a later pass.

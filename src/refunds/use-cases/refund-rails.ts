@@ -93,7 +93,11 @@ export class RefundRails {
   }
 
   private async sendDevolucao(r: RefundRecord, p: RefundablePayment): Promise<PixDevolucaoRefused | null> {
-    if (!p.pix) return null;
+    if (!p.pix) {
+      // the Pix is not known yet: checked again at every pass of the job (one read), sent at the first after it is
+      await this.refunds.awaitFunds(r.id, this.clock.now());
+      return null;
+    }
     try {
       const d = await this.devolucoes.request({
         endToEndId: p.pix.endToEndId,
