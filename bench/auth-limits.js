@@ -20,7 +20,7 @@ const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:c
 const { createServer } = require('node:http');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair, processes } = require('./lib');
 
 const JWT_SIGNING_KEYS = 'bench:bench-signing-secret-0123456789abcdef0123';
 
@@ -76,25 +76,28 @@ async function main() {
   // tracing off unless a variant turns it on, whatever the shell's OTEL_* say
   const service = (env) => start(startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', ...env }));
   try {
-    const bare = await start(startBare(join(__dirname, 'bare/auth-limits.js'), { JWT_SIGNING_KEYS }));
-    const floor = await start(startBare(join(__dirname, 'bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS }));
-    const svc = await service({ REDIS_URL: '' });
+    // each side as several processes (BENCH_PROCESSES), its median over all their rounds
+    const bare = await processes(() => start(startBare(join(__dirname, 'bare/auth-limits.js'), { JWT_SIGNING_KEYS })));
+    const floor = await processes(() => start(startBare(join(__dirname, 'bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS })));
+    const svc = await processes(() => service({ REDIS_URL: '' }));
     const traced = [];
     for (const [label, ratio, goal] of sink ? TRACING : []) {
-      const s = await service({
-        REDIS_URL: '',
-        OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-        OTEL_TRACES_SAMPLER_ARG: ratio,
-        OTEL_SERVICE_NAME: 'payments-bench',
-      });
+      const s = await processes(() =>
+        service({
+          REDIS_URL: '',
+          OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: ratio,
+          OTEL_SERVICE_NAME: 'payments-bench',
+        }),
+      );
       traced.push({ label, ratio, goal, s });
     }
     // one tenant and token for every service: they share the database and the signing key
-    const o = await onboard(svc.url, db.url);
+    const o = await onboard(svc[0].url, db.url);
     const path = `/v1/banking/accounts/${o.tenantId}/limits`;
     const headers = { authorization: `Bearer ${o.token}` };
-    const at = (server) => ({ url: `${server.url}${path}`, headers });
+    const at = (servers) => servers.map((server) => ({ url: `${server.url}${path}`, headers }));
     const [b, f, s, ...t] = await alternate([at(bare), at(floor), at(svc), ...traced.map((x) => at(x.s))]);
     pair('auth.limits (Nest floor)', b, f, { goal: 'reference: an empty NestJS + Fastify app with the same check' });
     pair('auth.limits (in-process)', b, s, { goal: 'ofFloor >= 0.8 and ratio >= 0.5', ofFloor: +(s.rps / f.rps).toFixed(3) });
@@ -105,7 +108,7 @@ async function main() {
     });
     if (process.env.REDIS_URL) {
       const redis = await service({ REDIS_URL: process.env.REDIS_URL });
-      const r = await compare(at(bare), at(redis));
+      const r = await compare(at(bare)[0], at([redis])[0]);
       pair('auth.limits (redis)', r.bare, r.service, { goal: 'reported' });
     }
     if (sink) process.stderr.write(`auth-limits bench: ${sink.exports()} OTLP exports received\n`);

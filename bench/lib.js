@@ -124,16 +124,39 @@ async function compare(bareOpts, serviceOpts, rounds = ROUNDS) {
   return { bare, service };
 }
 
-/** `compare` for any number of servers: warm each up, then rounds of each in turn; medians. */
+/**
+ * `compare` for any number of servers: warm each up, then rounds of each in turn; medians. A side
+ * may be an array of opts, one per process running the same build (see `processes`): its rounds on
+ * all of them are pooled, its median taken over the pool, and `rounds` lists them process by process.
+ */
 async function alternate(optsList, rounds = ROUNDS) {
   const run = (opts, duration) => autocannon({ connections: 50, pipelining: 1, ...opts, duration });
-  for (const opts of optsList) await run(opts, WARMUP);
-  const seen = optsList.map(() => []);
+  const sides = optsList.map((o) => (Array.isArray(o) ? o : [o]));
+  for (const side of sides) for (const opts of side) await run(opts, WARMUP);
+  const seen = sides.map((side) => side.map(() => []));
   for (let i = 0; i < rounds; i++) {
-    for (let k = 0; k < optsList.length; k++) seen[k].push(summary(await run(optsList[k], DURATION)));
+    for (let k = 0; k < sides.length; k++) for (let j = 0; j < sides[k].length; j++) seen[k][j].push(summary(await run(sides[k][j], DURATION)));
   }
   const median = (xs) => [...xs].sort((x, y) => x.rps - y.rps)[Math.floor(xs.length / 2)];
-  return seen.map((xs) => ({ ...median(xs), rounds: xs.map((x) => x.rps) }));
+  return seen.map((perProcess, k) => {
+    const rps = perProcess.map((xs) => xs.map((x) => x.rps));
+    return { ...median(perProcess.flat()), rounds: Array.isArray(optsList[k]) ? rps : rps[0] };
+  });
+}
+
+/**
+ * Processes per side where a ratio compares processes (`BENCH_PROCESSES`, default 2): two Node
+ * processes of the same build under the same load differ by 7-15 % in CPU per request, steadily
+ * for their whole life (docs/decisions/request-cost.md), so one process per side lets that draw
+ * decide a ratio as much as the code does.
+ */
+const PROCESSES = Math.max(1, Number(process.env.BENCH_PROCESSES || 2));
+
+/** `n` processes of one side, started one after the other by `start()`. */
+async function processes(start, n = PROCESSES) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(await start());
+  return out;
 }
 
 function summary(r) {
@@ -169,4 +192,4 @@ async function onboard(url) {
 }
 
 
-module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, pair, waitReady, DURATION, WARMUP, ROUNDS };
+module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES };
