@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { trace } from '@opentelemetry/api';
 import { activeTracer } from '../../kernel/platform/tracing/tracing';
 import { Tracing } from '../../kernel/platform/tracing/tracing.service';
@@ -133,6 +134,26 @@ describe('OpenTelemetry traces', () => {
     }
     // no query strings and no bodies either
     for (const s of receiver.spans()) for (const v of Object.values(s.attributes)) expect(String(v)).not.toMatch(/[?{]/);
+  });
+
+  it('a request whose client goes away before the answer ends its span failed (aborted), once', async () => {
+    const tp = traceparent();
+    const { port } = new URL(c.t.url);
+    // the body is promised and never sent: the request is still being read when the socket closes
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(
+      `POST ${RECURRENCES} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\n` +
+        `Authorization: ${c.tenant.auth.Authorization}\r\ntraceparent: ${tp.header}\r\n\r\n{"amount":`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+    const span = await receiver.waitFor('the aborted request', (s) => s.kind === SERVER && s.traceId === tp.traceId);
+    expect(span.name).toBe(`POST ${RECURRENCES}`);
+    expect(span.status?.code).toBe(2); // ERROR
+    expect(span.attributes['error.type']).toBe('aborted');
+    await new Promise((r) => setTimeout(r, 500)); // a second export would have come by now
+    expect(receiver.spans().filter((s) => s.traceId === tp.traceId && s.kind === SERVER)).toHaveLength(1);
   });
 
   it('a webhook delivery attempt is a client span, and the receiver gets its traceparent', async () => {

@@ -1,4 +1,5 @@
 import { Context, context, defaultTextMapGetter, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isProbe } from '../logging/logger.options';
 import { routeTemplate } from '../http/http-hooks';
@@ -6,8 +7,10 @@ import { activeTracer, PROPAGATOR, SAMPLED_ROOT, sampleRequestRoot } from './tra
 import { traced } from './trace-id';
 
 const CONTEXT = Symbol('otelContext');
+const SPAN = Symbol('otelSpan');
 
 type Traced = FastifyRequest & { [traced]?: Span; [CONTEXT]?: Context };
+type TracedRaw = IncomingMessage & { [SPAN]?: Span };
 
 /**
  * One server span per request (probes and scrapes excepted), continuing the caller's trace when
@@ -36,7 +39,9 @@ export function installTracingHooks(fastify: FastifyInstance): void {
     const span = tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);
     if (span.isRecording()) {
       span.setAttributes({ 'http.request.method': req.method, 'http.route': route, 'url.scheme': req.protocol });
-      req.raw.once('close', () => aborted(req, span));
+      // one shared listener, no closure and no `once` wrapper to remove: 'close' comes once per request
+      (req.raw as TracedRaw)[SPAN] = span;
+      req.raw.on('close', aborted);
     }
     const ctx = trace.setSpan(parent, span);
     (req as Traced)[traced] = span;
@@ -63,8 +68,9 @@ export function installTracingHooks(fastify: FastifyInstance): void {
 }
 
 /** The client went away before the answer: the span ends failed (`aborted`), unless it already ended. */
-function aborted(req: FastifyRequest, span: Span): void {
-  if (!req.raw.aborted || !span.isRecording()) return;
+function aborted(this: TracedRaw): void {
+  const span = this[SPAN];
+  if (!this.aborted || !span?.isRecording()) return;
   span.setStatus({ code: SpanStatusCode.ERROR });
   span.setAttribute('error.type', 'aborted');
   span.end();
