@@ -94,6 +94,13 @@ function logRequest(log: Pino, req: FastifyRequest, reply: FastifyReply): void {
   );
 }
 
-export function routeTemplate(req: FastifyRequest): string {
-  return req.routeOptions?.url ?? 'unmatched';
+const ROUTE = Symbol('routeTemplate');
+
+/**
+ * The matched route's template (`/v1/payment-links/:id`), or `unmatched`. Fastify's
+ * `routeOptions` builds a fresh object of twelve fields on every read, and a request asks for its
+ * template up to three times (its span, its metrics, its log line): it is read once and kept.
+ */
+export function routeTemplate(req: FastifyRequest & { [ROUTE]?: string }): string {
+  return (req[ROUTE] ??= req.routeOptions?.url ?? 'unmatched');
 }
