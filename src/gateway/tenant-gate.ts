@@ -61,7 +61,7 @@ export class TenantGate {
     const hit = this.limiter.hit(key, limit);
     const d = hit instanceof Promise ? await hit : hit;
     if (!d.allowed) throw refused(d, refusal?.(d));
-    const earlier = reply.getHeader('RateLimit-Remaining');
+    const earlier = reply.getHeader('ratelimit-remaining');
     if (earlier === undefined || Number(earlier) > d.remaining) reply.headers(rateLimitHeaders(d));
     return d;
   }

@@ -25,7 +25,7 @@ function worksWithoutDatabase(url: string): boolean {
 export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseState; metrics: MetricsService; log: Pino }): void {
   // Callback-style hooks: they run on every request, and an async hook costs a promise each.
   fastify.addHook('onRequest', (req, reply, done) => {
-    reply.header('X-Request-Id', req.id);
+    reply.header('x-request-id', req.id); // lower case: Fastify lower-cases names, a new string each time otherwise
     if (!deps.db.isReady() && !worksWithoutDatabase(req.url)) {
       done(
         PlatformErrors.error('database_unavailable', 'The database is not ready yet; retry shortly', { headers: { 'Retry-After': '1' } }),

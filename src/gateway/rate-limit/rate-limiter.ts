@@ -13,14 +13,18 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-/** The `RateLimit-*` (and on refusal `Retry-After`) headers of a decision. */
+/**
+ * The `RateLimit-*` (and on refusal `Retry-After`) headers of a decision. Named in lower case, as
+ * Fastify and Node send them anyway: a mixed-case name is lower-cased into a new string (and
+ * hashed again) on every request.
+ */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   const h: Record<string, string> = {
-    'RateLimit-Limit': String(d.limit),
-    'RateLimit-Remaining': String(d.remaining),
-    'RateLimit-Reset': String(d.resetSeconds),
+    'ratelimit-limit': String(d.limit),
+    'ratelimit-remaining': String(d.remaining),
+    'ratelimit-reset': String(d.resetSeconds),
   };
-  if (!d.allowed) h['Retry-After'] = String(d.resetSeconds);
+  if (!d.allowed) h['retry-after'] = String(d.resetSeconds);
   return h;
 }
 
