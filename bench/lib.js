@@ -59,9 +59,10 @@ function waitReady(url, ms = 60000) {
 /**
  * The compiled service in its own process, production-like (warn logs), on a fresh port, with the
  * sandbox app beside it in its own process (as `npm start` runs them), sharing DATA_DIR;
- * `nodeArgs` go to the service's process (e.g. `--cpu-prof`).
+ * `nodeArgs` go to the service's process (e.g. `--cpu-prof`); `wrap` is a command line the service's
+ * Node runs under (e.g. valgrind's), with `readyMs` to wait for a slower start.
  */
-async function startService(env = {}, { nodeArgs = [] } = {}) {
+async function startService(env = {}, { nodeArgs = [], wrap = [], readyMs = 60000 } = {}) {
   const [port, sandboxPort, pspPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-bench-'));
   const common = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ADMIN_API_KEY: ADMIN_KEY, DATA_DIR: dataDir };
@@ -71,23 +72,25 @@ async function startService(env = {}, { nodeArgs = [] } = {}) {
     env: { ...common, SANDBOX_PORT: String(sandboxPort), SANDBOX_PSP_PORT: String(pspPort), SANDBOX_SERVICE_URL: `http://127.0.0.1:${port}`, SANDBOX_EMBEDDED_PG_PORT: String(await freePort()), ...env },
     stdio: ['ignore', 2, 2],
   });
-  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/src/main.js')], {
+  const [command, ...args] = [...wrap, process.execPath, ...nodeArgs, join(ROOT, 'dist/src/main.js')];
+  const proc = spawn(command, args, {
     cwd: ROOT,
     env: { ...common, PORT: String(port), SANDBOX_URL: sandboxUrl, SANDBOX_PUBLIC_URL: sandboxUrl, SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`, ...env },
     stdio: ['ignore', 2, 2], // the service's logs go to stderr; stdout carries only result lines
   });
   const url = `http://127.0.0.1:${port}`;
-  await Promise.all([waitReady(url), waitReady(sandboxUrl)]);
+  await Promise.all([waitReady(url, readyMs), waitReady(sandboxUrl)]);
   const stopOne = (p) => new Promise((r) => { if (p.exitCode !== null) return r(); p.once('exit', r); p.kill('SIGTERM'); });
   return { url, sandboxUrl, port, proc, sandbox, stop: () => Promise.all([stopOne(proc), stopOne(sandbox)]) };
 }
 
-/** A plain Node server script in its own process (the bare baseline). */
-async function startBare(script, env = {}) {
+/** A plain Node server script in its own process (the bare baseline); `wrap` and `readyMs` as for `startService`. */
+async function startBare(script, env = {}, { wrap = [], readyMs = 15000 } = {}) {
   const port = await freePort();
-  const proc = spawn(process.execPath, [script], { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const [command, ...args] = [...wrap, process.execPath, script];
+  const proc = spawn(command, args, { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 15000;
+  const until = Date.now() + readyMs;
   for (;;) {
     try {
       await fetch(`${url}/__ready`);
