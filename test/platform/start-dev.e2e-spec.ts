@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { TEST_ADMIN_KEY } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 const PROBE = join(ROOT, 'src', '__watch_probe__.ts'); // git-ignored
+const PROBE_TMP = join(ROOT, '.__watch_probe__.ts.tmp'); // git-ignored; outside every folder `npm start` dates
 
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -67,7 +68,12 @@ describe('npm run start:dev', () => {
       expect(made.status).toBe(201);
       const { tenantId } = await made.json();
 
-      writeFileSync(PROBE, `export const WATCH_PROBE = ${Date.now()};\n`);
+      // The probe appears with an old mtime (written beside the tree, dated, then renamed in): the
+      // watcher sees a new file, while `npm start` in a suite running beside this one must not see
+      // sources newer than dist/ and start a build that globs the probe just before it is removed.
+      writeFileSync(PROBE_TMP, `export const WATCH_PROBE = ${Date.now()};\n`);
+      utimesSync(PROBE_TMP, new Date('2000-01-01T00:00:00Z'), new Date('2000-01-01T00:00:00Z'));
+      renameSync(PROBE_TMP, PROBE);
       await until(
         () => boots() === 2,
         60_000,
@@ -85,6 +91,7 @@ describe('npm run start:dev', () => {
       expect(await listening(pgPort)).toBe(false);
     } finally {
       rmSync(PROBE, { force: true });
+      rmSync(PROBE_TMP, { force: true });
       dev.kill('SIGKILL');
       dev.stdout!.destroy();
       dev.stderr!.destroy();
