@@ -48,7 +48,7 @@ function dumpTotal(dir, pid) {
   control(pid, '-d');
   const files = readdirSync(dir).filter((f) => f.startsWith(`cg.${pid}.`));
   const newest = files.sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).pop();
-  const m = /^totals: (\d+)/m.exec(readFileSync(join(dir, newest), 'utf8')) ?? /^summary: (\d+)/m.exec(readFileSync(join(dir, newest), 'utf8'));
+  const m = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(dir, newest), 'utf8'));
   return Number(m[1]);
 }
 
@@ -133,10 +133,9 @@ async function main() {
     }
     const pooled = (name) => result[name].pooled;
     const line = { name: `${scenario} instructions/request`, requests: REQUESTS, sides: result, dumps: dir };
-    if (only) {
-      // ratios need every side
-    } else if (scenario === 'auth-limits') Object.assign(line, { floorOverService: +(pooled('floor') / pooled('service')).toFixed(3), bareOverService: +(pooled('bare') / pooled('service')).toFixed(3), bareOverFloor: +(pooled('bare') / pooled('floor')).toFixed(3) });
-    else Object.assign(line, { cost: { '10 %': +(1 - pooled('plain') / pooled('tracing 10 %')).toFixed(3), '100 %': +(1 - pooled('plain') / pooled('tracing 100 %')).toFixed(3) } });
+    // ratios only when every side was counted
+    if (!only && scenario === 'auth-limits') Object.assign(line, { floorOverService: +(pooled('floor') / pooled('service')).toFixed(3), bareOverService: +(pooled('bare') / pooled('service')).toFixed(3), bareOverFloor: +(pooled('bare') / pooled('floor')).toFixed(3) });
+    else if (!only) Object.assign(line, { cost: { '10 %': +(1 - pooled('plain') / pooled('tracing 10 %')).toFixed(3), '100 %': +(1 - pooled('plain') / pooled('tracing 100 %')).toFixed(3) } });
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {
     for (const p of started.reverse()) await p.stop();
