@@ -10,7 +10,11 @@
 // headers, the account's cached Pix limits); the service's own machinery (request id, metrics,
 // pipes, filters, hooks) is what the ratios measure.
 // The in-process rounds run the three in turn, so one run tells how much of the gap is the
-// framework's and how much is the service's.
+// framework's and how much is the service's. Rounds are short (2 s) and come in cycles, every
+// process loaded once a cycle; each ratio is the median over cycles of the ratio within a cycle
+// (`pairedRatio`), and the server loaded has CPU 0 to itself while this process, the load, has
+// CPU 1 (`pinLoad`, BENCH_PIN=0 to leave it out): a slow spell of the VM then moves both sides of
+// a cycle alike instead of whichever side it fell on.
 //
 // Tracing (BENCH_TRACING=0 leaves it out): two more services in the same rounds, with
 // OpenTelemetry on, sampler parentbased_traceidratio at 0.1 and at 1.0, exporting OTLP/HTTP
@@ -20,7 +24,7 @@ const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:c
 const { createServer } = require('node:http');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair, processes } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair, pairedRatio, processes, pinLoad } = require('./lib');
 
 const JWT_SIGNING_KEYS = 'bench:bench-signing-secret-0123456789abcdef0123';
 
@@ -62,6 +66,13 @@ async function otlpSink() {
   return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, stop: () => new Promise((r) => server.close(r)) };
 }
 
+/**
+ * Cycles of rounds and a round's length (BENCH_ROUNDS, BENCH_DURATION override them): 15 cycles of
+ * 2 s rounds, every process loaded once a cycle, so a cycle lasts ~20 s with 2 processes a side.
+ */
+const CYCLES = Number(process.env.BENCH_ROUNDS || 15);
+const ROUND_SECONDS = Number(process.env.BENCH_DURATION || 2);
+
 /** Tracing variants: the sampler ratio and the cost goal (1 - tracing ÷ plain). */
 const TRACING = [
   ['10 %', '0.1', 0.05],
@@ -69,6 +80,8 @@ const TRACING = [
 ];
 
 async function main() {
+  // this process (the load, the OTLP sink) and the idle servers on CPU 1, the loaded one on CPU 0
+  const pinned = pinLoad();
   const db = await freshDatabase();
   const sink = process.env.BENCH_TRACING === '0' ? null : await otlpSink();
   const started = [];
@@ -97,14 +110,15 @@ async function main() {
     const o = await onboard(svc[0].url, db.url);
     const path = `/v1/banking/accounts/${o.tenantId}/limits`;
     const headers = { authorization: `Bearer ${o.token}` };
-    const at = (servers) => servers.map((server) => ({ url: `${server.url}${path}`, headers }));
-    const [b, f, s, ...t] = await alternate([at(bare), at(floor), at(svc), ...traced.map((x) => at(x.s))]);
-    pair('auth.limits (Nest floor)', b, f, { goal: 'reference: an empty NestJS + Fastify app with the same check' });
-    pair('auth.limits (in-process)', b, s, { goal: 'ofFloor >= 0.8 and ratio >= 0.5', ofFloor: +(s.rps / f.rps).toFixed(3) });
+    const at = (servers) => servers.map((server) => ({ url: `${server.url}${path}`, headers, pid: server.proc.pid }));
+    // short rounds, many cycles: each ratio is the median of the ratios within a cycle (pairedRatio)
+    const [b, f, s, ...t] = await alternate([at(bare), at(floor), at(svc), ...traced.map((x) => at(x.s))], CYCLES, ROUND_SECONDS);
+    pair('auth.limits (Nest floor)', b, f, { goal: 'reference: an empty NestJS + Fastify app with the same check', ratio: pairedRatio(f, b), pinned });
+    pair('auth.limits (in-process)', b, s, { goal: 'ofFloor >= 0.8 and ratio >= 0.5', ratio: pairedRatio(s, b), ofFloor: pairedRatio(s, f) });
     traced.forEach((x, i) => {
-      const cost = +(1 - t[i].rps / s.rps).toFixed(3);
+      const cost = +(1 - pairedRatio(t[i], s)).toFixed(3);
       // `bare` here is the plain service of the same rounds, so `ratio` is tracing ÷ plain
-      pair(`auth.limits (tracing ${x.label})`, s, t[i], { sampler: `parentbased_traceidratio ${x.ratio}`, cost, goal: `cost <= ${x.goal}`, met: cost <= x.goal, ofBare: +(t[i].rps / b.rps).toFixed(3) });
+      pair(`auth.limits (tracing ${x.label})`, s, t[i], { sampler: `parentbased_traceidratio ${x.ratio}`, ratio: pairedRatio(t[i], s), cost, goal: `cost <= ${x.goal}`, met: cost <= x.goal, ofBare: pairedRatio(t[i], b) });
     });
     if (process.env.REDIS_URL) {
       const redis = await service({ REDIS_URL: process.env.REDIS_URL });

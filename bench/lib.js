@@ -1,9 +1,9 @@
 // Shared helpers for the benchmark scenarios (plain CommonJS, run against the built app).
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const { constants, generateKeyPairSync, privateDecrypt, randomBytes, sign } = require('node:crypto');
 const { mkdtempSync } = require('node:fs');
 const { createServer } = require('node:net');
-const { tmpdir } = require('node:os');
+const { availableParallelism, tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
@@ -131,20 +131,33 @@ async function compare(bareOpts, serviceOpts, rounds = ROUNDS) {
  * `compare` for any number of servers: warm each up, then rounds of each in turn; medians. A side
  * may be an array of opts, one per process running the same build (see `processes`): its rounds on
  * all of them are pooled, its median taken over the pool, and `rounds` lists them process by process.
+ * An opts' `pid` is the server's process, given CPU 0 for its rounds when the scenario pinned (`pinLoad`).
  */
-async function alternate(optsList, rounds = ROUNDS) {
-  const run = (opts, duration) => autocannon({ connections: 50, pipelining: 1, ...opts, duration });
+async function alternate(optsList, rounds = ROUNDS, duration = DURATION) {
+  const run = ({ pid, ...opts }, d) => (focus(pid), autocannon({ connections: 50, pipelining: 1, ...opts, duration: d }));
   const sides = optsList.map((o) => (Array.isArray(o) ? o : [o]));
   for (const side of sides) for (const opts of side) await run(opts, WARMUP);
   const seen = sides.map((side) => side.map(() => []));
   for (let i = 0; i < rounds; i++) {
-    for (let k = 0; k < sides.length; k++) for (let j = 0; j < sides[k].length; j++) seen[k][j].push(summary(await run(sides[k][j], DURATION)));
+    for (let k = 0; k < sides.length; k++) for (let j = 0; j < sides[k].length; j++) seen[k][j].push(summary(await run(sides[k][j], duration)));
   }
   const median = (xs) => [...xs].sort((x, y) => x.rps - y.rps)[Math.floor(xs.length / 2)];
   return seen.map((perProcess, k) => {
     const rps = perProcess.map((xs) => xs.map((x) => x.rps));
-    return { ...median(perProcess.flat()), rounds: Array.isArray(optsList[k]) ? rps : rps[0] };
+    // a cycle's figure for the side: the mean of its processes' rounds in that cycle
+    const cycles = rps[0].map((_, i) => Math.round(rps.reduce((sum, xs) => sum + xs[i], 0) / rps.length));
+    return { ...median(perProcess.flat()), rounds: Array.isArray(optsList[k]) ? rps : rps[0], cycles };
   });
+}
+
+/**
+ * `a ÷ b` as the median over cycles of the ratio within each cycle (sides from one `alternate`
+ * run). A slow spell of the machine that lasts a few rounds moves every side of the cycles it
+ * covers alike, so the ratio of a cycle holds, and the median drops the cycles it cut across.
+ */
+function pairedRatio(a, b) {
+  const r = a.cycles.map((x, i) => x / b.cycles[i]).sort((x, y) => x - y);
+  return +r[Math.floor(r.length / 2)].toFixed(3);
 }
 
 /**
@@ -160,6 +173,46 @@ async function processes(start, n = PROCESSES) {
   const out = [];
   for (let i = 0; i < n; i++) out.push(await start());
   return out;
+}
+
+/**
+ * CPU pinning (`BENCH_PIN`, default on where the machine has 2+ CPUs and `taskset`), for scenarios
+ * that ask for it (`pinLoad()`): the scenario's process (autocannon, the load) and every server it
+ * starts run on CPU 1, and each round moves the server it loads, every thread of it, to CPU 0
+ * alone (`alternate()` does it for opts that carry the server's `pid`). Unpinned on a 2-vCPU VM,
+ * the scheduler moved server and load between the CPUs, and the cost of a response's write
+ * depended on where the load generator had last run: the same build moved by ±25 % between
+ * rounds, and the Nest floor from 0.61 to 0.99 of bare between runs. The idle servers' periodic
+ * jobs (six services in `auth-limits`) then run beside the load, not beside the server measured
+ * (docs/decisions/request-cost.md, "2026-11-27, night").
+ */
+const PIN = process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && hasTaskset();
+
+function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const cpuOf = (pid, cpu) => execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+
+let pinned = false;
+/** Puts this process on CPU 1 (its children inherit it); false when pinning is off. */
+function pinLoad() {
+  if (PIN) cpuOf(process.pid, 1);
+  return (pinned = PIN);
+}
+
+let focused = null;
+/** After `pinLoad()`, the server about to be loaded gets CPU 0 to itself; the one before goes back to CPU 1. */
+function focus(pid) {
+  if (!pinned || pid === undefined || pid === focused) return;
+  if (focused !== null) cpuOf(focused, 1);
+  cpuOf(pid, 0);
+  focused = pid;
 }
 
 function summary(r) {
@@ -195,4 +248,4 @@ async function onboard(url) {
 }
 
 
-module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES };
+module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, pairedRatio, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES, pinLoad };

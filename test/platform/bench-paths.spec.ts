@@ -37,3 +37,25 @@ describe('npm run bench runs scenarios only', () => {
     ]);
   });
 });
+
+// The gateway bench reads a ratio as the median of the ratios within each cycle of rounds, so a
+// slow spell of the machine moves a ratio only where it fell on one side of a cycle and not the other.
+describe('bench pairedRatio', () => {
+  const { pairedRatio } = require(join(ROOT, 'bench', 'lib.js')) as {
+    pairedRatio: (a: { cycles: number[] }, b: { cycles: number[] }) => number;
+  };
+
+  it('holds a ratio through a spell that slows both sides of a cycle', () => {
+    const floor = { cycles: [20000, 10000, 20000, 20000, 20000] };
+    const service = { cycles: [14000, 7000, 14000, 14000, 14000] };
+    expect(pairedRatio(service, floor)).toBe(0.7);
+  });
+
+  it('drops the cycles where a spell fell on one side only, which the side medians do not', () => {
+    const floor = { cycles: [20000, 20000, 11000, 12000, 20000] };
+    const service = { cycles: [14000, 7000, 7700, 8400, 14000] };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2];
+    expect(median(service.cycles) / median(floor.cycles)).toBeCloseTo(0.42, 2); // a spell on the floor's middle cycles, another on the service's
+    expect(pairedRatio(service, floor)).toBe(0.7);
+  });
+});
