@@ -23,6 +23,10 @@ function worksWithoutDatabase(url: string): boolean {
 }
 
 export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseState; metrics: MetricsService; log: Pino }): void {
+  // The template's slot on every request from its construction: a traced request fills it in its
+  // first hook and the others at their end, after the guard's own fields, which would otherwise
+  // leave requests in two shapes.
+  fastify.decorateRequest(ROUTE, null);
   // Callback-style hooks: they run on every request, and an async hook costs a promise each.
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id); // lower case: Fastify lower-cases names, a new string each time otherwise
@@ -101,6 +105,6 @@ const ROUTE = Symbol('routeTemplate');
  * `routeOptions` builds a fresh object of twelve fields on every read, and a request asks for its
  * template up to three times (its span, its metrics, its log line): it is read once and kept.
  */
-export function routeTemplate(req: FastifyRequest & { [ROUTE]?: string }): string {
+export function routeTemplate(req: FastifyRequest & { [ROUTE]?: string | null }): string {
   return (req[ROUTE] ??= req.routeOptions?.url ?? 'unmatched');
 }
