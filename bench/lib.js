@@ -180,11 +180,10 @@ async function processes(start, n = PROCESSES) {
  * that ask for it (`pinLoad()`): the scenario's process (autocannon, the load) and every server it
  * starts run on CPU 1, and each round moves the server it loads, every thread of it, to CPU 0
  * alone (`alternate()` does it for opts that carry the server's `pid`). Unpinned on a 2-vCPU VM,
- * the scheduler moved server and load between the CPUs, and the cost of a response's write
- * depended on where the load generator had last run: the same build moved by ±25 % between
- * rounds, and the Nest floor from 0.61 to 0.99 of bare between runs. The idle servers' periodic
- * jobs (six services in `auth-limits`) then run beside the load, not beside the server measured
- * (docs/decisions/request-cost.md, "2026-11-27, night").
+ * the scheduler moved server and load between the CPUs: the same service answered 9 000–10 000
+ * req/s unpinned and 14 000–16 000 pinned. The idle servers' periodic jobs (six services in
+ * `auth-limits`) run beside the load, not beside the server measured. Pinning does not remove the
+ * VM's slow spells; `pairedRatio` is for those (docs/decisions/request-cost.md, "2026-11-27, night").
  */
 const PIN = process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && hasTaskset();
 
