@@ -107,11 +107,12 @@ describe('lost connections never end the process', () => {
   it('idle pool: every backend terminated, the next requests succeed', async () => {
     const t = { url: s.url, adminKey: TEST_ADMIN_KEY } as TestApp;
     await onboardTenant(t);
+    const ours = `FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name LIKE 'payments-platform%'`;
     for (let i = 0; i < 3; i++) {
-      const cut = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name LIKE 'payments-platform%'`,
-        [db.name],
-      );
+      // the pool reconnects when its jobs next need the database (100 ms ticks); a fixed 300 ms
+      // wait was once too short on a loaded CI machine, so each cut waits for a backend to cut
+      await eventually(async () => Number((await admin.query(`SELECT count(*) AS n ${ours}`, [db.name])).rows[0].n) > 0, 10000);
+      const cut = await admin.query(`SELECT pg_terminate_backend(pid) ${ours}`, [db.name]);
       expect(cut.rowCount).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 300));
       expect(alive()).toBe(true);
