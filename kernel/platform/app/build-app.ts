@@ -1,6 +1,6 @@
 import { DynamicModule, Logger, ValidationError, ValidationPipeOptions } from '@nestjs/common';
 import { InputBoundaryPipe } from '../http/input-boundary.pipe';
-import { RequestInputPipe } from '../http/request-input.pipe';
+import { bindInputPipe, RequestInputPipe } from '../http/request-input.pipe';
 import { sendError } from '../errors/all-exceptions.filter';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -67,7 +67,8 @@ export async function buildApp(root: DynamicModule, config: LoadedConfig, face: 
   app.useLogger(app.get(AppLogger));
   app.useGlobalFilters(new AllExceptionsFilter());
   const validationPipe = installValidationFastPath(VALIDATION_OPTIONS, (msg) => new Logger('Validation').warn(msg));
-  app.useGlobalPipes(new RequestInputPipe(new InputBoundaryPipe(), validationPipe));
+  // on bodies and query strings only, not as a global pipe (see bindInputPipe)
+  bindInputPipe(app, new RequestInputPipe(new InputBoundaryPipe(), validationPipe));
   // First, so the request span covers the other hooks (and a 503 before the database is ready).
   if (app.get(Tracing).enabled) installTracingHooks(app.getHttpAdapter().getInstance());
   installHttpHooks(app.getHttpAdapter().getInstance(), {

@@ -16,7 +16,8 @@ function nullable(metatype: unknown, prop: string): boolean {
 }
 
 /**
- * One input boundary before validation, for every body, query and path parameter of every route:
+ * One input boundary before validation, for every body and query parameter of every route (the
+ * path is checked by the request hook before routing, `urlDefect`):
  * strings with NUL or other control characters (tab, line feed and carriage return excepted),
  * or with a lone UTF-16 surrogate, are refused, and an explicit `null` is refused where the API does not document `null` (there
  * it means "clear this field"): `@IsOptional()` alone would let both through to SQL and code.
