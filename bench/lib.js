@@ -185,7 +185,8 @@ async function processes(start, n = PROCESSES) {
  * `auth-limits`) run beside the load, not beside the server measured. Pinning does not remove the
  * VM's slow spells; `pairedRatio` is for those (docs/decisions/request-cost.md, "2026-11-27, night").
  */
-const PIN = process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && hasTaskset();
+/** Whether to pin, decided once and only when a scenario asks (`pinLoad`): the others never run `taskset`. */
+const wantPin = () => process.env.BENCH_PIN !== '0' && availableParallelism() >= 2 && hasTaskset();
 
 function hasTaskset() {
   try {
@@ -201,8 +202,9 @@ const cpuOf = (pid, cpu) => execFileSync('taskset', ['-a', '-p', '-c', String(cp
 let pinned = false;
 /** Puts this process on CPU 1 (its children inherit it); false when pinning is off. */
 function pinLoad() {
-  if (PIN) cpuOf(process.pid, 1);
-  return (pinned = PIN);
+  pinned = wantPin();
+  if (pinned) cpuOf(process.pid, 1);
+  return pinned;
 }
 
 let focused = null;
