@@ -1,4 +1,16 @@
-import { ArgumentMetadata, BadRequestException, Body, Controller, createParamDecorator, Get, Module, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  ArgumentMetadata,
+  BadRequestException,
+  Body,
+  Controller,
+  createParamDecorator,
+  Get,
+  Module,
+  Param,
+  Post,
+  Query,
+  Req,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bindInputPipe, RequestInputPipe } from './request-input.pipe';
