@@ -5,12 +5,17 @@ import { CreateRecurrenceDto } from '../../src/pix-automatic/dto/recurrence.dto'
 import { CreateRecurrence } from '../../src/pix-automatic/use-cases/create-recurrence';
 import { http, startTestApp, TestApp, TestAppOptions } from '../support/test-app';
 
-/** Quiet timers (the test clock drives the engine and the bank) and fast provider retries. */
+/**
+ * Quiet timers (the test clock drives the engine and the bank) and fast provider retries. The
+ * timeout is the production default (5 s): no suite here waits on a provider that never answers,
+ * and 2 s was short for a call that is not retried (a PUT, a test's own GET) when the suite runs
+ * whole on the embedded database (one such GET of the sandbox PSP took longer in a newcomer run).
+ */
 export const PIX_TEST_ENV: Record<string, string> = {
   BILLING_ENGINE_INTERVAL_MS: '0',
   SANDBOX_BANK_TICK_MS: '0',
   PROVIDER_RETRY_DELAYS_MS: '20,20,20',
-  PROVIDER_TIMEOUT_MS: '2000',
+  PROVIDER_TIMEOUT_MS: '5000',
   BILLING_RETRY_BASE_MS: '1000',
 };
 
