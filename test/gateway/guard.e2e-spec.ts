@@ -64,8 +64,10 @@ describe('gateway guard chain', () => {
       const r = await limitsOf(t, o, { Authorization: `Bearer ${handSignedJwt('k1', KEYS.k1, claims)}` });
       expect(r.status).toBe(401);
       expect(r.body.error).toBe('expired_token');
-      // one second younger still works: the check is on exp, with the real signing key
-      const fresh = { ...claims, iat: now - 3599, exp: now + 1 };
+      // younger than an hour still works: the check is on exp, with the real signing key (a few
+      // seconds of margin, from a fresh clock: exp = now + 1 expired if the first call crossed a second)
+      const later = Math.floor(Date.now() / 1000);
+      const fresh = { ...claims, iat: later - 3595, exp: later + 5 };
       expect((await limitsOf(t, o, { Authorization: `Bearer ${handSignedJwt('k1', KEYS.k1, fresh)}` })).status).toBe(200);
     });
   });
