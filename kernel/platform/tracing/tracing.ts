@@ -15,7 +15,6 @@ import {
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -29,6 +28,7 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { protobufSpanExporter } from './otlp-protobuf';
 import { TracingConfig } from './tracing.config';
 
 /**
@@ -105,7 +105,7 @@ export function sampleRequestRoot(): boolean {
 export function startTracing(c: TracingConfig): boolean {
   if (active || !c.enabled) return false;
   const exporterOptions = { url: c.url, headers: c.headers, timeoutMillis: c.timeoutMs };
-  const exporter = c.protocol === 'http/json' ? new JsonExporter(exporterOptions) : new ProtobufExporter(exporterOptions);
+  const exporter = c.protocol === 'http/json' ? new JsonExporter(exporterOptions) : protobufSpanExporter(exporterOptions);
   const chosen = sampler(c);
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ ...c.resourceAttributes, [ATTR_SERVICE_NAME]: c.serviceName })),
