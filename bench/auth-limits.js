@@ -54,16 +54,53 @@ async function onboard(base, dbUrl) {
   return { tenantId: t.tenantId, token: tok.access_token };
 }
 
-/** An OTLP/HTTP endpoint that accepts and drops every export (the collector's cost is not ours). */
-async function otlpSink() {
+/** An OTLP/HTTP endpoint that accepts and drops every export (the collector's cost is not ours); `countSpans` counts what arrived. */
+async function otlpSink({ countSpans = false } = {}) {
   let exports = 0;
+  let spans = 0;
   const server = createServer((req, res) => {
     exports++;
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+    const chunks = [];
+    // counting reads every body in this process, beside the load: only tools that ask for it pay
+    if (countSpans) req.on('data', (c) => chunks.push(c));
+    else req.resume();
+    req.on('end', () => {
+      if (countSpans) spans += spansIn(Buffer.concat(chunks));
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, stop: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${server.address().port}`, exports: () => exports, spans: () => spans, stop: () => new Promise((r) => server.close(r)) };
+}
+
+/** Spans in an OTLP protobuf export (resource_spans 1 → scope_spans 2 → spans 2), so a run can tell exported from dropped. */
+function spansIn(buf, depth = 0) {
+  let pos = 0;
+  let n = 0;
+  const varint = () => {
+    let v = 0;
+    for (let m = 1; ; m *= 128) {
+      const b = buf[pos++];
+      v += (b & 0x7f) * m;
+      if (b < 0x80) return v;
+    }
+  };
+  while (pos < buf.length) {
+    const tag = varint();
+    const wire = tag & 7;
+    if (wire === 0) varint();
+    else if (wire === 1) pos += 8;
+    else if (wire === 5) pos += 4;
+    else {
+      const len = varint();
+      const field = tag >>> 3;
+      if (depth === 0 && field === 1) n += spansIn(buf.subarray(pos, pos + len), 1);
+      else if (depth === 1 && field === 2) n += spansIn(buf.subarray(pos, pos + len), 2);
+      else if (depth === 2 && field === 2) n++;
+      pos += len;
+    }
+  }
+  return n;
 }
 
 /**

@@ -6,7 +6,7 @@
 // `node bench/tools/cpu-per-request.js auth-limits|recurrences|auth-limits-tracing` after `npx nest build`
 // (DATABASE_URL set). `auth-limits-tracing`: the limits route's service plain and with tracing on at
 // sampler ratios 0.1 and 1 (as the bench's tracing variants), `cost` = 1 - plain ÷ traced CPU, the
-// share of throughput tracing takes from a CPU-bound replica.
+// share of throughput tracing takes from a CPU-bound replica (other ratios: CPU_TRACING_RATIOS=0,0.1,1).
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
@@ -23,14 +23,22 @@ function cpuSeconds(pid) {
 async function setup(scenario, db) {
   if (scenario === 'auth-limits-tracing') {
     const { onboard, otlpSink, JWT_SIGNING_KEYS } = require('../auth-limits');
-    const sink = await otlpSink();
+    const sink = await otlpSink({ countSpans: true });
     const plain = { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
     const traced = (ratio) => ({ ...plain, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
-    const servers = [['plain', await startService(plain)], ['tracing 10 %', await startService(traced('0.1'))], ['tracing 100 %', await startService(traced('1'))]];
+    // CPU_TRACING_RATIOS=0,0.1,1 adds sides (ratio 0: the hooks with nothing sampled)
+    const ratios = (process.env.CPU_TRACING_RATIOS || '0.1,1').split(',');
+    const servers = [['plain', await startService(plain)]];
+    for (const r of ratios) servers.push([`tracing ${Math.round(Number(r) * 100)} %`, await startService(traced(r))]);
     const o = await onboard(servers[0][1].url, db.url);
     const path = `/v1/banking/accounts/${o.tenantId}/limits`;
     const headers = { authorization: `Bearer ${o.token}` };
-    return { sides: servers.map(([name, p]) => [name, p, { url: `${p.url}${path}`, headers }]), stop: async () => { for (const [, p] of servers) await p.stop(); await sink.stop(); } };
+    return {
+      sides: servers.map(([name, p]) => [name, p, { url: `${p.url}${path}`, headers }]),
+      ratios: Object.fromEntries(ratios.map((r) => [`tracing ${Math.round(Number(r) * 100)} %`, Number(r)])),
+      sink,
+      stop: async () => { for (const [, p] of servers) await p.stop(); await sink.stop(); },
+    };
   }
   if (scenario === 'auth-limits') {
     const { onboard, JWT_SIGNING_KEYS } = require('../auth-limits');
@@ -67,20 +75,30 @@ async function main() {
     const sides = s.sides;
     for (const [, , opts] of sides) await autocannon({ connections: 50, ...opts, duration: 3 });
     const us = Object.fromEntries(sides.map(([name]) => [name, []]));
+    const spansBefore = s.sink?.spans() ?? 0;
+    let expected = 0;
     for (let r = 0; r < ROUNDS; r++) {
       for (const [name, { proc: { pid } }, opts] of sides) {
         const before = cpuSeconds(pid);
         const res = await autocannon({ connections: 50, ...opts, duration: SECONDS });
         // a side that refuses (401, 404, 429) does less work than one that answers
         if (res.non2xx || res.errors) throw new Error(`${name}: ${res.non2xx} non-2xx answers, ${res.errors} errors`);
-        us[name].push(Math.round(((cpuSeconds(pid) - before) * 1e6) / res.requests.total));
+        us[name].push(Math.round(((cpuSeconds(pid) - before) * 1e7) / res.requests.total) / 10);
+        expected += (s.ratios?.[name] ?? 0) * res.requests.total;
       }
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    // the median of the rounds' own ratios: a slow spell moves both sides of a round together
+    const paired = (a, b) => median(a.map((x, i) => x / b[i]));
     const line =
       scenario === 'auth-limits-tracing'
-        ? { name: `${scenario} cpu/request`, us, cost: Object.fromEntries(sides.slice(1).map(([n]) => [n, +(1 - median(us.plain) / median(us[n])).toFixed(3)])) }
-        : { name: `${scenario} cpu/request`, floorUs: us.floor, serviceUs: us.service, floorOverService: +(median(us.floor) / median(us.service)).toFixed(3) };
+        ? { name: `${scenario} cpu/request`, us, cost: Object.fromEntries(sides.slice(1).map(([n]) => [n, +(1 - paired(us.plain, us[n])).toFixed(3)])) }
+        : { name: `${scenario} cpu/request`, floorUs: us.floor, serviceUs: us.service, floorOverService: +paired(us.floor, us.service).toFixed(3) };
+    if (s.sink) {
+      // spans the SDK dropped (its queue full while an export is out) cost nothing and would flatter the cost
+      await new Promise((r) => setTimeout(r, 6000)); // the batch processor's last partial batch (5 s delay)
+      line.spansExported = +((s.sink.spans() - spansBefore) / expected).toFixed(3);
+    }
     process.stdout.write(`${JSON.stringify(line)}\n`);
   } finally {
     await s?.stop();

@@ -13,7 +13,7 @@ const { freshDatabase, saoPauloDay, startService } = require('../lib');
 const { top } = require('./profile-top');
 
 /** The service under `--cpu-prof` and its sandbox (the routes call the sandbox bank), as the bench starts them. */
-const start = (dir, env) => startService(env, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+const start = (dir, env) => startService(env, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(process.env.PROFILE_INTERVAL_US ? [`--cpu-prof-interval=${process.env.PROFILE_INTERVAL_US}`] : [])] });
 
 async function main() {
   const [scenario = 'auth-limits', seconds = '15'] = process.argv.slice(2);
