@@ -177,4 +177,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { onboard, otlpSink, JWT_SIGNING_KEYS };
+module.exports = { onboard, otlpSink, spansIn, JWT_SIGNING_KEYS };

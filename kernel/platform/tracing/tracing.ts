@@ -28,6 +28,7 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { PooledIdGenerator } from './id-generator';
 import { protobufSpanExporter } from './otlp-protobuf';
 import { TracingConfig } from './tracing.config';
 
@@ -110,6 +111,7 @@ export function startTracing(c: TracingConfig): boolean {
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ ...c.resourceAttributes, [ATTR_SERVICE_NAME]: c.serviceName })),
     sampler: chosen.sampler,
+    idGenerator: new PooledIdGenerator(),
     spanProcessors: [new BatchSpanProcessor(exporter, c.batch)],
   });
   provider.register({ propagator: PROPAGATOR });
