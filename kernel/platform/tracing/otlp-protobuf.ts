@@ -1,4 +1,4 @@
-import type { Attributes, AttributeValue, HrTime, Link } from '@opentelemetry/api';
+import type { Attributes, AttributeValue, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import { ProtobufTraceSerializer, TraceExporterMetricsHelper, type IExportTraceServiceResponse } from '@opentelemetry/otlp-transformer';
@@ -250,8 +250,8 @@ function flags(traceFlags: number, isRemote: boolean | undefined): number {
   return (traceFlags & 0xff) | HAS_IS_REMOTE | (isRemote ? IS_REMOTE : 0);
 }
 
-function span(s: ReadableSpan): void {
-  const ctx = s.spanContext();
+/** Fields 1–3 of a span and of a link alike: trace id, span id, trace state (when any). */
+function ids(ctx: SpanContext): void {
   tag(1, 2);
   hexId(ctx.traceId);
   tag(2, 2);
@@ -261,6 +261,11 @@ function span(s: ReadableSpan): void {
     tag(3, 2);
     string(traceState);
   }
+}
+
+function span(s: ReadableSpan): void {
+  const ctx = s.spanContext();
+  ids(ctx);
   const parent = s.parentSpanContext;
   if (parent?.spanId) {
     tag(4, 2);
@@ -320,15 +325,7 @@ function link(l: Link): void {
   tag(13, 2);
   const at = open(1);
   const ctx = l.context;
-  tag(1, 2);
-  hexId(ctx.traceId);
-  tag(2, 2);
-  hexId(ctx.spanId);
-  const traceState = ctx.traceState?.serialize();
-  if (traceState) {
-    tag(3, 2);
-    string(traceState);
-  }
+  ids(ctx);
   if (l.attributes) attributes(l.attributes, 4);
   tag(5, 0);
   varint(l.droppedAttributesCount || 0);
