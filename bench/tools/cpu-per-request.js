@@ -27,15 +27,15 @@ async function setup(scenario, db) {
     const plain = { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
     const traced = (ratio) => ({ ...plain, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
     // CPU_TRACING_RATIOS=0,0.1,1 adds sides (ratio 0: the hooks with nothing sampled)
-    const ratios = (process.env.CPU_TRACING_RATIOS || '0.1,1').split(',');
+    const ratios = Object.fromEntries((process.env.CPU_TRACING_RATIOS || '0.1,1').split(',').map((r) => [`tracing ${Math.round(Number(r) * 100)} %`, Number(r)]));
     const servers = [['plain', await startService(plain)]];
-    for (const r of ratios) servers.push([`tracing ${Math.round(Number(r) * 100)} %`, await startService(traced(r))]);
+    for (const [label, r] of Object.entries(ratios)) servers.push([label, await startService(traced(String(r)))]);
     const o = await onboard(servers[0][1].url, db.url);
     const path = `/v1/banking/accounts/${o.tenantId}/limits`;
     const headers = { authorization: `Bearer ${o.token}` };
     return {
       sides: servers.map(([name, p]) => [name, p, { url: `${p.url}${path}`, headers }]),
-      ratios: Object.fromEntries(ratios.map((r) => [`tracing ${Math.round(Number(r) * 100)} %`, Number(r)])),
+      ratios,
       sink,
       stop: async () => { for (const [, p] of servers) await p.stop(); await sink.stop(); },
     };
