@@ -136,6 +136,30 @@ describe('OpenTelemetry traces', () => {
     for (const s of receiver.spans()) for (const v of Object.values(s.attributes)) expect(String(v)).not.toMatch(/[?{]/);
   });
 
+  it('a body that arrives after its headers: the handler still runs in the request span (its bank call and insert are children)', async () => {
+    const tp = traceparent();
+    const { port } = new URL(c.t.url);
+    const body = JSON.stringify(recurrence(c));
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString()));
+    socket.write(
+      `POST ${RECURRENCES} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Authorization: ${c.tenant.auth.Authorization}\r\ntraceparent: ${tp.header}\r\nConnection: close\r\n\r\n`,
+    );
+    // the body in a later packet: it is read on the socket's own async context, outside the request's
+    await new Promise((r) => setTimeout(r, 100));
+    socket.write(body); // not end(): a half-closed request is aborted by the server
+    await new Promise((r) => socket.once('close', r)); // Connection: close
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const server = await receiver.waitFor('the request', (s) => s.kind === SERVER && s.traceId === tp.traceId && s.name === `POST ${RECURRENCES}`);
+    const client = await receiver.waitFor('the bank call', (s) => isHttpClient(s) && s.traceId === tp.traceId);
+    expect(client.parentSpanId).toBe(server.spanId);
+    const insert = await receiver.waitFor('the insert', (s) => s.traceId === tp.traceId && s.name === 'pix_recurrences.insert');
+    expect(insert.parentSpanId).toBe(server.spanId);
+  });
+
   it('a request whose client goes away before the answer ends its span failed (aborted), once', async () => {
     const tp = traceparent();
     const { port } = new URL(c.t.url);
