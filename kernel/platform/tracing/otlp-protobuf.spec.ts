@@ -3,7 +3,7 @@ import { TraceState } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeTracerProvider, ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { FastProtobufTraceSerializer } from './otlp-protobuf';
+import { FastProtobufTraceSerializer, retainedEncoderBytes } from './otlp-protobuf';
 
 /** Spans as the SDK ends them (real `Span` objects), from tracers of two providers (two resources). */
 function collect(): ReadableSpan[] {
@@ -137,6 +137,16 @@ describe('OTLP protobuf trace body', () => {
     // 30 and 60 × 40 KB: the resource's length takes three bytes, then four
     for (const n of [30, 60]) same(Array.from({ length: n }, () => spans[3]));
     expect(Buffer.from(first).equals(copy)).toBe(true);
+    same([spans[0]]);
+  });
+
+  it('keeps at most 1 MB between exports: a batch of huge attributes does not pin its size', () => {
+    FastProtobufTraceSerializer.serializeRequest([spans[0]]);
+    expect(retainedEncoderBytes()).toBe(64 * 1024);
+    // 80 × 40 KB (the 'big' span): a 3.2 MB body, written whole, then the buffer is given back
+    const body = FastProtobufTraceSerializer.serializeRequest(Array.from({ length: 80 }, () => spans[3]))!;
+    expect(body.length).toBeGreaterThan(1 << 20);
+    expect(retainedEncoderBytes()).toBe(64 * 1024);
     same([spans[0]]);
   });
 

@@ -1,21 +1,7 @@
 import type { Attributes, AttributeValue, HrTime, Link, SpanContext } from '@opentelemetry/api';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { ProtobufTraceSerializer, TraceExporterMetricsHelper, type IExportTraceServiceResponse } from '@opentelemetry/otlp-transformer';
+import { ProtobufTraceSerializer, type IExportTraceServiceResponse } from '@opentelemetry/otlp-transformer';
 import type { ISerializer } from '@opentelemetry/otlp-transformer';
-import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace-node';
-
-/**
- * The OTLP/HTTP protobuf span exporter: the SDK's own (`@opentelemetry/exporter-trace-otlp-proto`
- * is these lines with the SDK serializer), with the body written by {@link FastProtobufTraceSerializer}.
- * Sending, retries, timeouts and headers are the SDK's export delegate's.
- */
-export function protobufSpanExporter(options: { url: string; headers: Record<string, string>; timeoutMillis: number }): SpanExporter {
-  const http = convertLegacyHttpOptions(options, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' });
-  return new OTLPExporterBase(
-    createOtlpHttpExportDelegate(http, FastProtobufTraceSerializer, 'otlp_http_span_exporter', TraceExporterMetricsHelper, undefined),
-  );
-}
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
 
 /**
  * The OTLP/HTTP protobuf body of an `ExportTraceServiceRequest`, written in one pass into a
@@ -40,7 +26,10 @@ const MAX_INT64 = 2 ** 63;
 const HAS_IS_REMOTE = 0x100;
 const IS_REMOTE = 0x200;
 
-let buf = new Uint8Array(1 << 16);
+/** The buffer a body is written into: 64 KB, grown for a bigger batch and kept up to 1 MB between exports. */
+const START_BYTES = 1 << 16;
+const KEPT_BYTES = 1 << 20;
+let buf = new Uint8Array(START_BYTES);
 let view = new DataView(buf.buffer);
 let pos = 0;
 const encoder = new TextEncoder();
@@ -397,5 +386,16 @@ function encodeExportRequest(spans: ReadableSpan[]): Uint8Array {
     close(rs, 3);
   }
   // a copy: the HTTP send keeps the body while the next export reuses the buffer
-  return buf.slice(0, pos);
+  const body = buf.slice(0, pos);
+  if (buf.length > KEPT_BYTES) {
+    // one batch of huge attributes does not pin its size for the life of the process
+    buf = new Uint8Array(START_BYTES);
+    view = new DataView(buf.buffer);
+  }
+  return body;
+}
+
+/** The bytes the encoder keeps between exports (tests). */
+export function retainedEncoderBytes(): number {
+  return buf.length;
 }

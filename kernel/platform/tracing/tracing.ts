@@ -29,7 +29,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { PooledIdGenerator } from './id-generator';
-import { protobufSpanExporter } from './otlp-protobuf';
+import { protobufSpanExporter } from './otlp-exporter';
 import { TracingConfig } from './tracing.config';
 
 /**
