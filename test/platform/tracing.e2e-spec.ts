@@ -153,7 +153,10 @@ describe('OpenTelemetry traces', () => {
     socket.write(body); // not end(): a half-closed request is aborted by the server
     await new Promise((r) => socket.once('close', r)); // Connection: close
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
-    const server = await receiver.waitFor('the request', (s) => s.kind === SERVER && s.traceId === tp.traceId && s.name === `POST ${RECURRENCES}`);
+    const server = await receiver.waitFor(
+      'the request',
+      (s) => s.kind === SERVER && s.traceId === tp.traceId && s.name === `POST ${RECURRENCES}`,
+    );
     const client = await receiver.waitFor('the bank call', (s) => isHttpClient(s) && s.traceId === tp.traceId);
     expect(client.parentSpanId).toBe(server.spanId);
     const insert = await receiver.waitFor('the insert', (s) => s.traceId === tp.traceId && s.name === 'pix_recurrences.insert');
