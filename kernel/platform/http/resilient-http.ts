@@ -5,7 +5,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BreakerRegistry } from '../resilience/breaker-registry';
 import type { BreakerSettings } from '../resilience/breaker-settings';
-import { endClientSpan, startClientSpan } from '../tracing/tracing';
+import { endSpan, startClientSpan } from '../tracing/tracing';
 
 export interface ResilientCall {
   /** Breaker name: one breaker per operation (e.g. `bank.createRecurrence`). */
@@ -148,9 +148,9 @@ export class ResilientHttp {
     return new Promise((resolveOnce, rejectOnce) => {
       let settled = false;
       const resolve = (v: { status: number; body: unknown }) =>
-        void (settled || ((settled = true), endClientSpan(span, v.status), resolveOnce(v)));
+        void (settled || ((settled = true), endSpan(span, v.status), resolveOnce(v)));
       const reject = (e: unknown) =>
-        void (settled || ((settled = true), endClientSpan(span, (e as ProviderCallError)?.status, e ?? 'error'), rejectOnce(e)));
+        void (settled || ((settled = true), endSpan(span, (e as ProviderCallError)?.status, e ?? 'error'), rejectOnce(e)));
       const req = this.send(new URL(`${this.opts.baseUrl}${c.path}`), { method: c.method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -1,9 +1,9 @@
-import { Context, context, defaultTextMapGetter, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Context, context, defaultTextMapGetter, ROOT_CONTEXT, Span, SpanKind, trace } from '@opentelemetry/api';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isProbe } from '../logging/logger.options';
 import { routeTemplate } from '../http/http-hooks';
-import { activeTracer, PROPAGATOR, SAMPLED_ROOT, sampleRequestRoot } from './tracing';
+import { activeTracer, endSpan, PROPAGATOR, SAMPLED_ROOT, sampleRequestRoot } from './tracing';
 import { traced } from './trace-id';
 
 /** The span a response ends, on the response (the request's own slot is {@link traced}). */
@@ -57,22 +57,14 @@ export function installTracingHooks(fastify: FastifyInstance): void {
   });
 }
 
+/** A client gone before the answer was sent: the span's `error.type`. */
+const ABORTED = { code: 'aborted' };
+
 /**
- * The response is over: its status on the span, failed at 5xx; failed (`aborted`) when the client
- * went away before the answer was sent. Once: a span that already ended does not record.
+ * The response is over: its status on the span (failed at 5xx), or failed (`aborted`) when the
+ * client went away before the answer was sent. Once: a span that already ended does not record.
  */
 function ended(this: TracedResponse): void {
-  const span = this[SPAN];
-  if (!span?.isRecording()) return;
-  if (!this.writableFinished) {
-    span.setStatus({ code: SpanStatusCode.ERROR });
-    span.setAttribute('error.type', 'aborted');
-  } else {
-    span.setAttribute('http.response.status_code', this.statusCode);
-    if (this.statusCode >= 500) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute('error.type', String(this.statusCode));
-    }
-  }
-  span.end();
+  if (this.writableFinished) endSpan(this[SPAN] ?? null, this.statusCode);
+  else endSpan(this[SPAN] ?? null, undefined, ABORTED);
 }

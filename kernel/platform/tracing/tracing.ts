@@ -150,8 +150,8 @@ export function startClientSpan(name: string, attributes: Attributes, headers?: 
   return span;
 }
 
-/** Ends a client span: the answer's status, or the kind of failure (a code, never a message). Again: nothing. */
-export function endClientSpan(span: Span | null, status?: number, error?: unknown): void {
+/** Ends a client or server span: the answer's status, or the kind of failure (a code, never a message). Again: nothing. */
+export function endSpan(span: Span | null, status?: number, error?: unknown): void {
   if (!span?.isRecording()) return;
   if (status) span.setAttribute('http.response.status_code', status);
   if (error !== undefined || (status !== undefined && status >= 500)) failed(span, error, status);

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { createTransport, Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { PeriodicJob, PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
-import { endClientSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
+import { endSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
 import { HealthRegistry } from '../../../kernel/platform/health/health-registry';
 import { LinksConfig } from '../links.config';
 import { Notice } from './payment-notice';
@@ -100,10 +100,10 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
         text: r.text_body,
         html: r.html_body,
       });
-      endClientSpan(span);
+      endSpan(span);
       await sql.rows(this.ds, `UPDATE links_email_outbox SET status = 'SENT', sent_at = now(), last_error = NULL WHERE id = $1`, [r.id]);
     } catch (e: any) {
-      endClientSpan(span, undefined, e ?? 'error');
+      endSpan(span, undefined, e ?? 'error');
       const dead = r.attempts >= MAX_ATTEMPTS;
       const wait = BACKOFF_SECONDS[Math.min(r.attempts - 1, BACKOFF_SECONDS.length - 1)];
       this.logger.warn(

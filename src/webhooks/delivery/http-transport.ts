@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIpLiteral, judgeAddress, stripBrackets } from './address-policy';
 import { HttpOutcome, responseSnippet, SNIPPET_MAX_BYTES } from './attempt-outcome';
-import { endClientSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
+import { endSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
 
 export interface HttpTransportOptions {
   allowPrivateTargets: boolean;
@@ -97,11 +97,7 @@ export class HttpTransport {
       const done = (o: HttpOutcome) => {
         if (settled) return;
         settled = true;
-        endClientSpan(
-          span,
-          o.kind === 'response' ? o.statusCode : undefined,
-          o.kind === 'error' ? { code: errorCode(o.error) } : undefined,
-        );
+        endSpan(span, o.kind === 'response' ? o.statusCode : undefined, o.kind === 'error' ? { code: errorCode(o.error) } : undefined);
         clearTimeout(timer);
         this.active.delete(cr);
         resolve(o);
