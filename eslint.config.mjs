@@ -18,6 +18,11 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.name='forwardRef']", message: 'No forwardRef: dependencies point down.' },
+        {
+          // ExecutionContext only: an exception filter's ArgumentsHost (errors alone) may still use it
+          selector: "CallExpression[callee.property.name='switchToHttp'][callee.object.name='ctx']",
+          message: 'Use httpRequest(ctx) / httpReply(ctx) (kernel/platform/http/http-context): switchToHttp() makes closures and reshapes the context on every request.',
+        },
       ],
     },
   },

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from './client-ip';
 import { GatewayConfig } from './gateway.config';
 import { TenantGate } from './tenant-gate';
+import { httpRequest, httpReply } from '../../kernel/platform/http/http-context';
 
 /**
  * The hosted checkout's payment route is public (a payment link is meant to be shared), so it is
@@ -20,11 +21,10 @@ export class CheckoutAttemptGuard implements CanActivate {
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const http = ctx.switchToHttp();
     await this.gate.limit(
-      `c:${clientIp(http.getRequest<FastifyRequest>())}`,
+      `c:${clientIp(httpRequest<FastifyRequest>(ctx))}`,
       this.config.checkoutRateLimitPerMinute,
-      http.getResponse<FastifyReply>(),
+      httpReply<FastifyReply>(ctx),
     );
     return true;
   }

@@ -5,14 +5,10 @@ import { GatewayErrors } from './gateway.errors';
 import { RateDecision } from './rate-limit/rate-limiter';
 import { TenantGate } from './tenant-gate';
 import { TenantPolicy, TenantPolicyCache } from './tenant-policy.cache';
+import { httpReply, httpRequest } from '../../kernel/platform/http/http-context';
 import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 
 type GatedRequest = FastifyRequest & { tenant?: TenantContext; rateLimit?: RateDecision };
-
-/** Applies `next` to a value or, when it is still loading, to the promised value. */
-function then<T, R>(v: T | Promise<T>, next: (x: T) => R | Promise<R>): R | Promise<R> {
-  return v instanceof Promise ? v.then(next) : next(v);
-}
 
 /**
  * The guard chain in front of every `/v1` tenant route: the bearer token names the tenant
@@ -29,13 +25,17 @@ export class GatewayGuard implements CanActivate {
     private readonly gate: TenantGate,
   ) {}
 
+  // Each step goes on synchronously when its answer is cached (the usual case) and through the
+  // promise only when it is not: no closure is made for a request whose checks are all cached.
   canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
-    const http = ctx.switchToHttp();
-    const req = http.getRequest<GatedRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    const req = httpRequest<GatedRequest>(ctx);
     const check = this.bearer.read(req.headers.authorization);
     if (!check.tenantId) return this.gate.refuse(req, check.error!);
-    return then(this.policies.get(check.tenantId), (policy) => this.withPolicy(policy, check, req, reply));
+    const reply = httpReply<FastifyReply>(ctx);
+    const policy = this.policies.get(check.tenantId);
+    return policy instanceof Promise
+      ? policy.then((p) => this.withPolicy(p, check, req, reply))
+      : this.withPolicy(policy, check, req, reply);
   }
 
   private withPolicy(policy: TenantPolicy | null, check: BearerCheck, req: GatedRequest, reply: FastifyReply): boolean | Promise<boolean> {
@@ -47,19 +47,33 @@ export class GatewayGuard implements CanActivate {
     this.gate.checkIp(policy, req);
     if (check.error) return this.gate.refuse(req, check.error);
     const tenant = check.context!;
-    return then(this.bearer.isRevoked(tenant.keyId), (revoked) => {
-      if (revoked)
-        return this.gate.refuse(
-          req,
-          GatewayErrors.error('invalid_token', 'The credentials of this token were revoked', { headers: wwwAuthenticate }),
-        );
-      return then(this.gate.count((policy.rateKey ??= `t:${policy.tenantId}`), policy.rateLimitPerMinute, reply), (decision) => {
-        req.rateLimit = decision;
-        req.tenant = tenant;
-        return true;
-      });
-    });
+    const revoked = this.bearer.isRevoked(tenant.keyId);
+    return revoked instanceof Promise
+      ? revoked.then((r) => this.unlessRevoked(r, policy, tenant, req, reply))
+      : this.unlessRevoked(revoked, policy, tenant, req, reply);
   }
+
+  private unlessRevoked(
+    revoked: boolean,
+    policy: TenantPolicy,
+    tenant: TenantContext,
+    req: GatedRequest,
+    reply: FastifyReply,
+  ): boolean | Promise<boolean> {
+    if (revoked)
+      return this.gate.refuse(
+        req,
+        GatewayErrors.error('invalid_token', 'The credentials of this token were revoked', { headers: wwwAuthenticate }),
+      );
+    const decision = this.gate.count((policy.rateKey ??= `t:${policy.tenantId}`), policy.rateLimitPerMinute, reply);
+    return decision instanceof Promise ? decision.then((d) => admitted(req, tenant, d)) : admitted(req, tenant, decision);
+  }
+}
+
+function admitted(req: GatedRequest, tenant: TenantContext, decision: RateDecision): true {
+  req.rateLimit = decision;
+  req.tenant = tenant;
+  return true;
 }
 
 export const wwwAuthenticate = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };

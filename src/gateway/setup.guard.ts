@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayConfig } from './gateway.config';
 import { TenantGate } from './tenant-gate';
+import { httpRequest, httpReply } from '../../kernel/platform/http/http-context';
 
 /**
  * The credential setup routes (`/v1/tenants/{tenantId}/keys…`) carry no token, but pass the
@@ -15,11 +16,10 @@ export class SetupGuard implements CanActivate {
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const http = ctx.switchToHttp();
-    const req = http.getRequest<FastifyRequest & { idempotencyScope?: string }>();
+    const req = httpRequest<FastifyRequest & { idempotencyScope?: string }>(ctx);
     const tenantId = (req.params as Record<string, string>).tenantId;
     const policy = await this.gate.admit(tenantId, req);
-    await this.gate.limit(`s:${policy.tenantId}`, this.config.setupRateLimitPerMinute, http.getResponse<FastifyReply>());
+    await this.gate.limit(`s:${policy.tenantId}`, this.config.setupRateLimitPerMinute, httpReply<FastifyReply>(ctx));
     req.idempotencyScope = policy.tenantId;
     return true;
   }

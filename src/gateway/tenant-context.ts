@@ -5,11 +5,11 @@ import { ApiErrors } from '../../kernel/platform/openapi/error-envelope.dto';
 import { GatewayGuard } from './gateway.guard';
 
 import type { TenantContext } from '../../kernel/platform/http/tenant-context';
+import { httpRequest } from '../../kernel/platform/http/http-context';
 
 /** The tenant of the current `/v1` request (set by the gateway guard). */
 export const CurrentTenant = createParamDecorator((_: unknown, ctx: ExecutionContext): TenantContext => {
-  const req = ctx.switchToHttp().getRequest();
-  return req.tenant as TenantContext;
+  return httpRequest<{ tenant: TenantContext }>(ctx).tenant;
 });
 
 /**

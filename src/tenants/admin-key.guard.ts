@@ -2,6 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { PlatformConfig } from '../../kernel/platform/config/platform.config';
 import { TenantErrors } from './tenants.errors';
+import { httpRequest } from '../../kernel/platform/http/http-context';
+import type { FastifyRequest } from 'fastify';
 
 /** Operator routes: X-Admin-Key must equal ADMIN_API_KEY. Missing and wrong answer alike. */
 @Injectable()
@@ -13,7 +15,7 @@ export class AdminKeyGuard implements CanActivate {
   }
 
   canActivate(ctx: ExecutionContext): boolean {
-    const h = ctx.switchToHttp().getRequest().headers['x-admin-key'];
+    const h = httpRequest<FastifyRequest>(ctx).headers['x-admin-key'];
     const given = createHash('sha256')
       .update(typeof h === 'string' ? h : '')
       .digest();

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { GatewayGuard } from '../gateway/gateway.guard';
+import { httpRequest } from '../../kernel/platform/http/http-context';
 
 /** The ACS's browser form post (the CRes) carries no bearer token. */
 export function isAcsFormPost(req: { headers: Record<string, unknown> }): boolean {
@@ -17,7 +18,7 @@ export class ChallengeResultGuard implements CanActivate {
   constructor(private readonly gateway: GatewayGuard) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    if (isAcsFormPost(ctx.switchToHttp().getRequest())) return true;
+    if (isAcsFormPost(httpRequest(ctx))) return true;
     return this.gateway.canActivate(ctx);
   }
 }

@@ -8,6 +8,8 @@ import { ApiErrors } from '../openapi/error-envelope.dto';
 import { Clock, DayPassedSignal, DayPhase } from './clock';
 import { ClockSync } from './clock-sync.service';
 import { TestClockConfig } from './test-clock.config';
+import { httpRequest } from '../http/http-context';
+import type { FastifyRequest } from 'fastify';
 
 /** Off (404) unless the test clock is on; then the caller must show TEST_CLOCK_SECRET. */
 @Injectable()
@@ -16,7 +18,7 @@ class TestClockGuard implements CanActivate {
 
   canActivate(ctx: ExecutionContext): boolean {
     if (!this.config.enabled) throw PlatformErrors.error('not_found', 'The test clock is off (TEST_CLOCK_ENABLED)');
-    const given = Buffer.from(String(ctx.switchToHttp().getRequest().headers[TEST_CLOCK_SECRET_HEADER] ?? ''));
+    const given = Buffer.from(String(httpRequest<FastifyRequest>(ctx).headers[TEST_CLOCK_SECRET_HEADER] ?? ''));
     const expected = Buffer.from(this.config.secret);
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
       throw PlatformErrors.error('unauthorized', `${TEST_CLOCK_SECRET_HEADER} is missing or wrong`);

@@ -8,6 +8,7 @@ import { resolveError } from '../errors/error-envelope';
 import { IdempotencyErrors } from './idempotency.errors';
 import { IdempotencyStore } from './idempotency.store';
 import { requestHash } from './request-hash';
+import { httpRequest, httpReply } from '../http/http-context';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const HTTP_CODE_METADATA = '__httpCode__';
@@ -29,7 +30,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = ctx.switchToHttp().getRequest<ScopedRequest>();
+    const req = httpRequest<ScopedRequest>(ctx);
     if (req.method !== 'POST') return next.handle();
     const raw = req.headers['idempotency-key'];
     if (raw === undefined) return next.handle();
@@ -39,7 +40,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const tenantId = req.tenant?.tenantId ?? req.idempotencyScope;
     if (!tenantId) return next.handle();
-    const reply = ctx.switchToHttp().getResponse<FastifyReply>();
+    const reply = httpReply<FastifyReply>(ctx);
     const status = this.reflector.get<number>(HTTP_CODE_METADATA, ctx.getHandler()) ?? 201;
     const hash = requestHash(req.method, req.url, req.body);
     return from(this.store.claim(tenantId, key, hash)).pipe(

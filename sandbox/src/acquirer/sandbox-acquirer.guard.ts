@@ -3,6 +3,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { SandboxAcquirerConfig } from './sandbox-acquirer.config';
 import { SandboxErrors } from '../sandbox.errors';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
+import { httpRequest } from '../../../kernel/platform/http/http-context';
+import type { FastifyRequest } from 'fastify';
 
 /** The acquirer's own API: sandbox mode, and `X-Acquirer-Key` equal to ACQUIRER_API_KEY. */
 @Injectable()
@@ -15,7 +17,7 @@ export class AcquirerKeyGuard implements CanActivate {
 
   canActivate(ctx: ExecutionContext): boolean {
     if (!this.config.enabled) throw SandboxErrors.error('sandbox_disabled', 'The sandbox is disabled (SANDBOX_ENABLED=false)');
-    const h = ctx.switchToHttp().getRequest().headers['x-acquirer-key'];
+    const h = httpRequest<FastifyRequest>(ctx).headers['x-acquirer-key'];
     const given = createHash('sha256')
       .update(typeof h === 'string' ? h : '')
       .digest();

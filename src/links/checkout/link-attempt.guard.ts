@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TenantGate } from '../../gateway/tenant-gate';
 import { LinksRepository } from '../links/links.repository';
+import { httpRequest, httpReply } from '../../../kernel/platform/http/http-context';
 
 /**
  * The per-link brake, after the per-IP one (CheckoutAttemptGuard): a link with
@@ -19,14 +20,13 @@ export class LinkAttemptGuard implements CanActivate {
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const http = ctx.switchToHttp();
-    const slug = (http.getRequest<FastifyRequest<{ Params: { slug?: string } }>>().params ?? {}).slug;
+    const slug = (httpRequest<FastifyRequest<{ Params: { slug?: string } }>>(ctx).params ?? {}).slug;
     const brake = typeof slug === 'string' ? await this.links.checkoutBrake(slug) : null;
     if (!brake?.perMinute) return true; // an unknown slug is answered 404 by the route itself
     await this.gate.limit(
       `l:${brake.linkId}`,
       brake.perMinute,
-      http.getResponse<FastifyReply>(),
+      httpReply<FastifyReply>(ctx),
       (d) => `This link takes at most ${d.limit} payment attempts per minute; retry in ${d.resetSeconds} s`,
     );
     return true;
