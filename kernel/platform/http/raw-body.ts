@@ -1,43 +1,39 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { PlatformErrors } from '../errors/app-error';
 
 export type WithRawBody = FastifyRequest & { rawBody?: Buffer };
 
-interface Capture {
-  matches: (req: FastifyRequest) => boolean;
-  maxBytes: number;
+/** The one route whose bodies are kept: its method and its URL template, as the router knows it. */
+export interface RawBodyRoute {
+  method: string;
+  url: string;
 }
 
-/** The captures of each Fastify instance, all behind its one hook. */
-const captures = new WeakMap<FastifyInstance, Capture[]>();
-
 /**
- * Keeps the exact bytes of the bodies of the requests `matches` picks (as `req.rawBody`) before
- * the JSON parser runs: an HMAC must be checked over what was sent, not over a re-serialization.
- * A body over `maxBytes` is refused with 413 `payload_too_large`. Every other request passes
- * for the price of the `matches` tests: the captures of an instance share one callback hook (no
- * promise per request, and one hook step however many modules capture); the first that matches
- * takes the body, so their `matches` must not overlap.
+ * Keeps the exact bytes of the bodies sent to `route` (as `req.rawBody`) before the JSON parser
+ * runs: an HMAC must be checked over what was sent, not over a re-serialization. A body over
+ * `maxBytes` is refused with 413 `payload_too_large`. The hook is the route's own (`preParsing`
+ * set through `onRoute`), so every other request pays nothing for it, not even a test of its
+ * path. Call it before the app's routes are registered (a provider's or module's constructor:
+ * Nest registers routes in `init()`); a route it never saw fails the boot.
  */
-export function captureRawBody(fastify: FastifyInstance, matches: (req: FastifyRequest) => boolean, maxBytes: number): void {
-  const known = captures.get(fastify);
-  if (known) {
-    known.push({ matches, maxBytes });
-    return;
-  }
-  const list: Capture[] = [{ matches, maxBytes }];
-  captures.set(fastify, list);
-  fastify.addHook('preParsing', (req, _reply, payload, done) => {
-    for (const c of list) {
-      if (!c.matches(req)) continue;
-      keep(req as WithRawBody, payload, c.maxBytes).then(
+export function captureRawBody(fastify: FastifyInstance, route: RawBodyRoute, maxBytes: number): void {
+  let seen = false;
+  fastify.addHook('onRoute', (opts) => {
+    const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
+    if (opts.url !== route.url || !methods.includes(route.method as never)) return;
+    seen = true;
+    const hook: preParsingHookHandler = (req, _reply, payload, done) => {
+      keep(req as WithRawBody, payload, maxBytes).then(
         (copy) => done(null, copy),
         (err: Error) => done(err),
       );
-      return;
-    }
-    done(null, payload);
+    };
+    opts.preParsing = ([] as preParsingHookHandler[]).concat(opts.preParsing ?? [], hook);
+  });
+  fastify.addHook('onReady', (done) => {
+    done(seen ? undefined : new Error(`captureRawBody: no route ${route.method} ${route.url} was registered`));
   });
 }
 

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Injectable, OnModuleInit, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Injectable, Post, Req } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,22 +17,15 @@ export const AcquirerEventErrors = defineErrors({
 
 /**
  * Keeps the exact request bytes of the acquirer's notifications (the HMAC covers them) before
- * JSON parsing, for this one path only.
+ * JSON parsing, for this one route only. In the constructor: the hook must be in place before
+ * Nest registers the routes.
  */
 @Injectable()
-export class RawBodyCapture implements OnModuleInit {
-  constructor(private readonly host: HttpAdapterHost) {}
-
-  onModuleInit(): void {
-    const fastify = this.host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
-    if (!fastify?.addHook) return;
-    captureRawBody(fastify, (req) => req.method === 'POST' && isPath(req.url, ACQUIRER_EVENTS_PATH), 256 * 1024);
+export class RawBodyCapture {
+  constructor(host: HttpAdapterHost) {
+    const fastify = host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
+    if (fastify?.addHook) captureRawBody(fastify, { method: 'POST', url: ACQUIRER_EVENTS_PATH }, 256 * 1024);
   }
-}
-
-/** `url` is `path`, with or without a query string (no array is made per request, unlike a split). */
-function isPath(url: string, path: string): boolean {
-  return url.startsWith(path) && (url.length === path.length || url.charCodeAt(path.length) === 63); // '?'
 }
 
 /** Inbound status notifications from the acquirer (Pix paid/settled/expired, boleto paid/expired). */

@@ -1,4 +1,4 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { BankProvider } from './bank-provider.port';
 import { HttpBankProvider } from './http-bank-provider';
@@ -36,10 +36,9 @@ const MAX_EVENT_BYTES = 64 * 1024;
   ],
   exports: [BankProvider, ProviderEventRouter, PixApiModule, PixApiRecurrences, PixApiBillings, PIX_API_CALLER],
 })
-export class ProviderBankModule implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
-
-  onModuleInit(): void {
-    captureRawBody(this.adapterHost.httpAdapter.getInstance(), (req) => req.url.startsWith('/provider/events'), MAX_EVENT_BYTES);
+export class ProviderBankModule {
+  // in the constructor: the hook must be in place before Nest registers the routes
+  constructor(adapterHost: HttpAdapterHost) {
+    captureRawBody(adapterHost.httpAdapter.getInstance(), { method: 'POST', url: '/provider/events' }, MAX_EVENT_BYTES);
   }
 }
