@@ -37,3 +37,38 @@ const HEX = '0123456789abcdef';
 export function randomHex(bytes: number): string {
   return randomChars(HEX, bytes * 2);
 }
+
+const UUIDS_PER_BATCH = 1024;
+const uuidBytes = Buffer.alloc(16 * UUIDS_PER_BATCH);
+const uuidText = Buffer.alloc(36 * UUIDS_PER_BATCH);
+const HEX_CODES = Buffer.from(HEX, 'latin1');
+let uuids = '';
+let uuidAt = 0;
+
+/**
+ * A random UUID (version 4, RFC 9562), as `crypto.randomUUID()` makes, for ids made on every
+ * request (the request id). Node's builds each id from some twenty string pieces, which the
+ * header writer's character check must first flatten: about 0.3 µs a request here. These are
+ * cut from a batch of 1 024 written as one flat string, so an id is a slice of it.
+ */
+export function randomUuid(): string {
+  if (uuidAt === uuids.length) {
+    uuids = uuidBatch();
+    uuidAt = 0;
+  }
+  return uuids.slice(uuidAt, (uuidAt += 36));
+}
+
+function uuidBatch(): string {
+  randomFillSync(uuidBytes);
+  let w = 0;
+  for (let i = 0; i < uuidBytes.length; i++) {
+    const k = i & 15;
+    // byte 6 carries the version (4), byte 8 the variant (10xx)
+    const b = k === 6 ? (uuidBytes[i] & 0x0f) | 0x40 : k === 8 ? (uuidBytes[i] & 0x3f) | 0x80 : uuidBytes[i];
+    if (k === 4 || k === 6 || k === 8 || k === 10) uuidText[w++] = 0x2d; // '-'
+    uuidText[w++] = HEX_CODES[b >> 4];
+    uuidText[w++] = HEX_CODES[b & 15];
+  }
+  return uuidText.toString('latin1', 0, w);
+}
