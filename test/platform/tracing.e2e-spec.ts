@@ -163,6 +163,34 @@ describe('OpenTelemetry traces', () => {
     expect(insert.parentSpanId).toBe(server.spanId);
   });
 
+  it('a request with no caller trace starts its own: a root server span, whose bank call, statements and log line share its trace', async () => {
+    const created = await api(c, 'POST', RECURRENCES, { ...recurrence(c), description: 'Plano sem traceparent' });
+    expect(created.status).toBe(200);
+    const requestId = created.headers.get('x-request-id');
+    const logged = () => requestLines(c.t.logs(), RECURRENCES).find((l) => l.requestId === requestId);
+    for (let i = 0; i < 50 && !logged(); i++) await new Promise((r) => setTimeout(r, 20)); // written after the answer
+    const line = logged();
+    expect(line?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    const server = await receiver.waitFor(
+      'the request',
+      (s) => s.kind === SERVER && s.traceId === line.traceId && s.name === `POST ${RECURRENCES}`,
+    );
+    expect(server.parentSpanId).toBeUndefined();
+    expect(server.attributes).toEqual({
+      'http.request.method': 'POST',
+      'http.route': RECURRENCES,
+      'url.scheme': 'http',
+      'http.response.status_code': 200,
+    });
+    expect(server.resource['service.name']).toBe('payments-under-test');
+    const client = await receiver.waitFor('the bank call', (s) => isHttpClient(s) && s.traceId === line.traceId);
+    expect(client.parentSpanId).toBe(server.spanId);
+    const insert = await receiver.waitFor('the insert', (s) => s.traceId === line.traceId && s.name === 'pix_recurrences.insert');
+    expect(insert.parentSpanId).toBe(server.spanId);
+    const sandbox = await receiver.waitFor('the sandbox request', (s) => s.kind === SERVER && s.parentSpanId === client.spanId);
+    expect(sandbox.traceId).toBe(line.traceId);
+  });
+
   it('a request whose client goes away before the answer ends its span failed (aborted), once', async () => {
     const tp = traceparent();
     const { port } = new URL(c.t.url);

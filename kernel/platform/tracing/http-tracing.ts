@@ -1,16 +1,13 @@
-import { Context, context, defaultTextMapGetter, ROOT_CONTEXT, Span, SpanKind, trace } from '@opentelemetry/api';
+import { Context, context, defaultTextMapGetter, Span, SpanKind, trace } from '@opentelemetry/api';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isProbe } from '../logging/logger.options';
 import { routeTemplate } from '../http/http-hooks';
-import { activeTracer, endSpan, PROPAGATOR, SAMPLED_ROOT, sampleRequestRoot } from './tracing';
+import { LeanContext } from './lean-context';
+import { activeTracer, endSpan, PROPAGATOR, SAMPLED_ROOT, sampleRequestRoot, startRequestRoot } from './tracing';
 import { traced } from './trace-id';
 
-/** The span a response ends, on the response (the request's own slot is {@link traced}). */
-const SPAN = Symbol('otelResponseSpan');
-
 type Traced = FastifyRequest & { [traced]?: Span };
-type TracedResponse = ServerResponse & { [SPAN]?: Span };
 
 /**
  * One server span per request (probes and scrapes excepted), continuing the caller's trace when
@@ -24,9 +21,11 @@ type TracedResponse = ServerResponse & { [SPAN]?: Span };
  * Installed only when tracing is on: off, requests pay nothing. A request with no caller trace is
  * first given the head decision ({@link sampleRequestRoot}: the sampler's ratio on one random
  * number); left out, it gets no span and no context, so it pays one random number and one hook,
- * its log line has no trace id and its outbound calls carry no `traceparent`. A caller's trace is
- * continued as the SDK's parent-based sampler says (a dropped one still propagates its not-sampled
- * flag). A span that records is ended by its response's `close` (answered, or the client gone
+ * its log line has no trace id and its outbound calls carry no `traceparent`. Kept, its span is a
+ * `RequestSpan` (request-span.ts: made as sampled, without the SDK tracer) in a
+ * {@link LeanContext}. A caller's trace is continued as the SDK's parent-based sampler says (a
+ * dropped one still propagates its not-sampled flag), its remote parent read into a lean context
+ * too. A span that records is ended by its response's `close` (answered, or the client gone
  * first: `aborted`), a listener on that request alone, so the requests left out pass no
  * response hook of tracing's.
  */
@@ -39,17 +38,28 @@ export function installTracingHooks(fastify: FastifyInstance): void {
     const tracer = activeTracer();
     if (!tracer || isProbe(req.url)) return done();
     let parent: Context;
-    if (req.headers.traceparent !== undefined) parent = PROPAGATOR.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+    if (req.headers.traceparent !== undefined) parent = PROPAGATOR.extract(LeanContext.ROOT, req.headers, defaultTextMapGetter);
     else if (sampleRequestRoot()) parent = SAMPLED_ROOT;
     else return done(); // left out by the head decision: no span, no context, nothing to end
     const route = routeTemplate(req);
-    // no attributes here: the samplers we offer decide on the trace id and the parent alone
-    const span = tracer.startSpan(`${req.method} ${route}`, { kind: SpanKind.SERVER }, parent);
+    const name = `${req.method} ${route}`;
+    const attributes = { 'http.request.method': req.method, 'http.route': route, 'url.scheme': req.protocol };
+    let span: Span;
+    if (parent === SAMPLED_ROOT)
+      span = startRequestRoot(name, attributes)!; // kept: made as sampled, no sampler call
+    else {
+      // a caller's trace, continued as the SDK's sampler says; no attributes at the start: the
+      // samplers we offer decide on the trace id and the parent alone
+      span = tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
+      if (span.isRecording()) span.setAttributes(attributes);
+    }
     if (span.isRecording()) {
-      span.setAttributes({ 'http.request.method': req.method, 'http.route': route, 'url.scheme': req.protocol });
-      // one shared listener, no closure and no `once` wrapper to remove: 'close' comes once per response
-      (reply.raw as TracedResponse)[SPAN] = span;
-      reply.raw.on('close', ended);
+      // A listener that closes over its span ('close' comes once per response). The span is not
+      // put on the response: a property added to the sampled few gave responses two shapes, and
+      // every read of a response by Node's HTTP code and Fastify's had to tell them apart
+      // (docs/decisions/request-cost.md, "the kept request's span").
+      const res = reply.raw;
+      res.on('close', () => ended(res, span));
     }
     const ctx = trace.setSpan(parent, span);
     (req as Traced)[traced] = span;
@@ -64,7 +74,7 @@ const ABORTED = { code: 'aborted' };
  * The response is over: its status on the span (failed at 5xx), or failed (`aborted`) when the
  * client went away before the answer was sent. Once: a span that already ended does not record.
  */
-function ended(this: TracedResponse): void {
-  if (this.writableFinished) endSpan(this[SPAN] ?? null, this.statusCode);
-  else endSpan(this[SPAN] ?? null, undefined, ABORTED);
+function ended(res: ServerResponse, span: Span): void {
+  if (res.writableFinished) endSpan(span, res.statusCode);
+  else endSpan(span, undefined, ABORTED);
 }

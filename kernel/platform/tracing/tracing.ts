@@ -29,6 +29,8 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { PooledIdGenerator } from './id-generator';
+import { LeanContext } from './lean-context';
+import { RequestSpan, RequestSpanSource, SPAN_LIMITS } from './request-span';
 import { protobufSpanExporter } from './otlp-exporter';
 import { TracingConfig } from './tracing.config';
 
@@ -36,7 +38,7 @@ import { TracingConfig } from './tracing.config';
  * The process's tracer while tracing is on, null otherwise. Every choke point (request hooks,
  * outbound clients, the job runner) tests it first: tracing off costs one property read.
  */
-let active: { provider: NodeTracerProvider; tracer: Tracer; rootRatio: number } | null = null;
+let active: { provider: NodeTracerProvider; tracer: Tracer; rootRatio: number; requests: RequestSpanSource } | null = null;
 
 /** The only propagator: W3C `traceparent`/`tracestate` (no baggage: it would carry caller data along). */
 export const PROPAGATOR = new W3CTraceContextPropagator();
@@ -47,8 +49,11 @@ export function activeTracer(): Tracer | null {
 
 /** Set on the parent context of a root request span whose sampling was already decided (yes) by {@link sampleRequestRoot}. */
 const SAMPLED_BY_REQUEST = createContextKey('payments.sampledByRequest');
-/** The parent of a request span that starts a trace the head decision kept. */
-export const SAMPLED_ROOT: Context = ROOT_CONTEXT.setValue(SAMPLED_BY_REQUEST, true);
+/**
+ * The parent of a request span that starts a trace the head decision kept. A lean context, so the
+ * span's own context and everything set under it (children, suppression) are lean too.
+ */
+export const SAMPLED_ROOT: Context = LeanContext.ROOT.setValue(SAMPLED_BY_REQUEST, true);
 
 /**
  * A root sampler that honours the request hook's head decision: a request span whose parent
@@ -98,6 +103,15 @@ export function sampleRequestRoot(): boolean {
 }
 
 /**
+ * The server span of a request that starts a trace the head decision kept ({@link sampleRequestRoot}),
+ * made without the SDK's tracer ({@link RequestSpan}); its parent context is {@link SAMPLED_ROOT}.
+ * Null when tracing is off.
+ */
+export function startRequestRoot(name: string, attributes: Attributes): Span | null {
+  return active ? new RequestSpan(active.requests, name, attributes, SAMPLED_ROOT) : null;
+}
+
+/**
  * Starts the SDK (a batch processor over the OTLP/HTTP exporter the protocol names) and registers
  * it as the global provider, with the AsyncLocalStorage context manager and the W3C propagator.
  * Everything is taken from the config, so an app booted with its own environment (the tests)
@@ -108,14 +122,21 @@ export function startTracing(c: TracingConfig): boolean {
   const exporterOptions = { url: c.url, headers: c.headers, timeoutMillis: c.timeoutMs };
   const exporter = c.protocol === 'http/json' ? new JsonExporter(exporterOptions) : protobufSpanExporter(exporterOptions);
   const chosen = sampler(c);
+  const resource = defaultResource().merge(resourceFromAttributes({ ...c.resourceAttributes, [ATTR_SERVICE_NAME]: c.serviceName }));
+  const ids = new PooledIdGenerator();
+  const processor = new BatchSpanProcessor(exporter, c.batch);
   const provider = new NodeTracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes({ ...c.resourceAttributes, [ATTR_SERVICE_NAME]: c.serviceName })),
+    resource,
     sampler: chosen.sampler,
-    idGenerator: new PooledIdGenerator(),
-    spanProcessors: [new BatchSpanProcessor(exporter, c.batch)],
+    idGenerator: ids,
+    spanLimits: SPAN_LIMITS,
+    spanProcessors: [processor],
   });
   provider.register({ propagator: PROPAGATOR });
-  active = { provider, tracer: provider.getTracer('payments-platform'), rootRatio: chosen.rootRatio };
+  const tracer = provider.getTracer('payments-platform');
+  // the SDK tracer's own scope object: request spans are exported in its group
+  const scope = (tracer as Tracer & { instrumentationScope: RequestSpanSource['scope'] }).instrumentationScope;
+  active = { provider, tracer, rootRatio: chosen.rootRatio, requests: { processor, resource, scope, ids } };
   return true;
 }
 
