@@ -26,6 +26,8 @@ interface Stub {
   /** By `valor.original`. */
   modeByValue: Map<string, 'ok' | 'down' | 'reject'>;
   defaultMode: 'ok' | 'down' | 'reject';
+  /** How long an accepted PUT /cobr takes to be answered. */
+  putDelayMs: number;
   puts: { txid: string; body: any }[];
   patches: string[];
   recs: Map<string, { status: string; contrato: string }>;
@@ -33,7 +35,7 @@ interface Stub {
 }
 
 async function stubPsp(): Promise<Stub> {
-  const stub = { mode: new Map(), modeByValue: new Map(), defaultMode: 'ok', puts: [], patches: [] } as unknown as Stub;
+  const stub = { mode: new Map(), modeByValue: new Map(), defaultMode: 'ok', putDelayMs: 0, puts: [], patches: [] } as unknown as Stub;
   const psp = await startStubPsp((req) => {
     const m = /^\/cobr\/(\w+)$/.exec(req.path);
     const body = req.body;
@@ -64,7 +66,11 @@ async function stubPsp(): Promise<Stub> {
         },
       };
     }
-    return { status: 201, body: { ...body, txid: m[1], status: 'CRIADA', calendario: { ...body.calendario, criacao: '2026-01-01' } } };
+    const created = {
+      status: 201,
+      body: { ...body, txid: m[1], status: 'CRIADA', calendario: { ...body.calendario, criacao: '2026-01-01' } },
+    };
+    return stub.putDelayMs ? new Promise<typeof created>((r) => setTimeout(() => r(created), stub.putDelayMs)) : created;
   });
   return Object.assign(stub, psp);
 }
@@ -165,10 +171,14 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
     // The sends failed with their retries: the operation's breaker is open, later calls fail fast.
     expect(t.app.get(BreakerRegistry).states()['psp.putCobr']).toBe('open');
     psp.defaultMode = 'ok';
+    // Back, but slower than the client's retries (PROVIDER_RETRY_DELAYS_MS 20,20,20): the billing
+    // refused while the other is the half-open breaker's trial waits for that trial, not its backoff.
+    psp.putDelayMs = 300;
     await new Promise((r) => setTimeout(r, 10_500)); // the breaker half-opens (BreakerRegistry's 10 s)
     await advance(t, 1);
-    expect((await billings(one))[0].status).toBe('SENT');
-    expect((await billings(two))[0].status).toBe('SENT');
+    psp.putDelayMs = 0;
+    expect(await billings(one)).toMatchObject([{ status: 'SENT' }]);
+    expect(await billings(two)).toMatchObject([{ status: 'SENT' }]);
   });
 
   it('an ad hoc billing due beyond 10 days waits for its window; a cancel is a PATCH /cobr', async () => {

@@ -98,6 +98,70 @@ describe('ResilientHttp over real HTTP', () => {
     expect(party.requests - before).toBe(1);
   });
 
+  it('behind a half-open breaker, calls wait for its one trial: a slow trial that succeeds lets them all through', async () => {
+    const breakers = new BreakerRegistry(new MetricsService(), new HealthRegistry());
+    const quick = new ResilientHttp(
+      'party',
+      {
+        baseUrl: base,
+        timeoutMs: 2000,
+        retryDelaysMs: [20, 20],
+        breaker: { resetTimeoutMs: 200, errorThresholdPercentage: 50, volumeThreshold: 1 },
+      },
+      breakers,
+    );
+    const name = op();
+    party.handler = (_q, _b, res) => void res.writeHead(503).end('down');
+    await expect(quick.call({ operation: name, method: 'PUT', path: '/x', body: {}, idempotent: true })).rejects.toMatchObject({
+      code: 'provider_unavailable',
+    });
+    expect(breakers.states()[`party.${name}`]).toBe('open');
+    // back, but each answer takes longer than the retries' 20 + 20 ms
+    party.handler = (_q, _b, res) => void setTimeout(() => res.end('{"ok":true}'), 300);
+    await new Promise((r) => setTimeout(r, 250)); // past the reset timeout: half-open
+    const before = party.requests;
+    const calls = [1, 2, 3].map((i) =>
+      quick.call({ operation: name, method: i === 3 ? 'POST' : 'PUT', path: `/x${i}`, body: {}, idempotent: i !== 3 }),
+    );
+    await expect(Promise.all(calls)).resolves.toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect(party.requests - before).toBe(3); // the trial, then the two that waited for it: nothing sent twice
+    expect(breakers.states()[`party.${name}`]).toBe('closed');
+    breakers.shutdown();
+  });
+
+  it('behind a half-open breaker whose trial fails, the waiting calls fail at once without being sent', async () => {
+    const breakers = new BreakerRegistry(new MetricsService(), new HealthRegistry());
+    const quick = new ResilientHttp(
+      'party',
+      {
+        baseUrl: base,
+        timeoutMs: 2000,
+        retryDelaysMs: [20, 20],
+        breaker: { resetTimeoutMs: 200, errorThresholdPercentage: 50, volumeThreshold: 1 },
+      },
+      breakers,
+    );
+    const name = op();
+    party.handler = (_q, _b, res) => void res.writeHead(503).end('down');
+    await expect(quick.call({ operation: name, method: 'GET', path: '/x', idempotent: false })).rejects.toMatchObject({
+      code: 'provider_unavailable',
+    });
+    party.handler = (_q, _b, res) => void setTimeout(() => res.writeHead(503).end('still down'), 150);
+    await new Promise((r) => setTimeout(r, 250));
+    const before = party.requests;
+    const results = await Promise.allSettled(
+      [1, 2, 3].map((i) => quick.call({ operation: name, method: 'GET', path: `/x${i}`, idempotent: true })),
+    );
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const waited = results.slice(1).map((r) => (r as PromiseRejectedResult).reason);
+    expect(waited).toEqual([
+      expect.objectContaining({ code: 'provider_unavailable', mayHaveReached: false }),
+      expect.objectContaining({ code: 'provider_unavailable', mayHaveReached: false }),
+    ]);
+    expect(party.requests - before).toBe(1); // only the trial reached the party
+    breakers.shutdown();
+  });
+
   it('a party that never answers: provider_unavailable after the timeout, not later', async () => {
     party.handler = () => undefined; // holds the request open
     const t0 = Date.now();

@@ -3,6 +3,7 @@ import { registerDomainErrors } from '../errors/app-error';
 import { Agent as HttpAgent, IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type CircuitBreaker from 'opossum';
 import { BreakerRegistry } from '../resilience/breaker-registry';
 import type { BreakerSettings } from '../resilience/breaker-settings';
 import { endSpan, startClientSpan } from '../tracing/tracing';
@@ -44,6 +45,24 @@ export class ProviderCallError extends CodedError<ProviderCallErrorCode> {
 function neverSent(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return code === 'EOPENBREAKER' || code === 'ECONNREFUSED';
+}
+
+/**
+ * Resolves when a half-open breaker's trial call ends (the breaker closes or opens again), or
+ * after `ms`: the trial is itself bounded by the breaker's timeout, so the bound is a safeguard.
+ */
+function trialOutcome(breaker: CircuitBreaker<any[], any>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      breaker.off('close', done);
+      breaker.off('open', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms + 100);
+    breaker.once('close', done);
+    breaker.once('open', done);
+  });
 }
 
 /** A provider call no use case answered: the spec's 500 with the reason as the code. */
@@ -95,7 +114,7 @@ export class ResilientHttp {
     });
     const delays = c.idempotent ? this.opts.retryDelaysMs : [];
     let reached = false;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, waited = false; ; attempt++) {
       try {
         const r = (await breaker.fire(c)) as { status: number; body: unknown };
         if (r.status >= 400) {
@@ -105,6 +124,16 @@ export class ResilientHttp {
       } catch (e: any) {
         if (e instanceof ProviderCallError && e.code === 'provider_rejected') throw e;
         reached ||= !neverSent(e);
+        // Refused because another call is the half-open breaker's one trial: this call was not
+        // sent (so this holds for calls that are not idempotent too). It waits for the trial's
+        // outcome rather than its own backoff, which a slow trial outlasts: behind a trial that
+        // closes the breaker it goes at once; behind one that fails it meets an open breaker.
+        if (!waited && e?.code === 'EOPENBREAKER' && breaker.halfOpen) {
+          waited = true;
+          await trialOutcome(breaker, c.timeoutMs ?? this.opts.timeoutMs);
+          attempt--; // waiting behind the trial is not an attempt
+          continue;
+        }
         if (breaker.opened || attempt >= delays.length) {
           throw new ProviderCallError(
             'provider_unavailable',
