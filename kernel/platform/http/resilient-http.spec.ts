@@ -98,38 +98,12 @@ describe('ResilientHttp over real HTTP', () => {
     expect(party.requests - before).toBe(1);
   });
 
-  it('behind a half-open breaker, calls wait for its one trial: a slow trial that succeeds lets them all through', async () => {
-    const breakers = new BreakerRegistry(new MetricsService(), new HealthRegistry());
-    const quick = new ResilientHttp(
-      'party',
-      {
-        baseUrl: base,
-        timeoutMs: 2000,
-        retryDelaysMs: [20, 20],
-        breaker: { resetTimeoutMs: 200, errorThresholdPercentage: 50, volumeThreshold: 1 },
-      },
-      breakers,
-    );
-    const name = op();
-    party.handler = (_q, _b, res) => void res.writeHead(503).end('down');
-    await expect(quick.call({ operation: name, method: 'PUT', path: '/x', body: {}, idempotent: true })).rejects.toMatchObject({
-      code: 'provider_unavailable',
-    });
-    expect(breakers.states()[`party.${name}`]).toBe('open');
-    // back, but each answer takes longer than the retries' 20 + 20 ms
-    party.handler = (_q, _b, res) => void setTimeout(() => res.end('{"ok":true}'), 300);
-    await new Promise((r) => setTimeout(r, 250)); // past the reset timeout: half-open
-    const before = party.requests;
-    const calls = [1, 2, 3].map((i) =>
-      quick.call({ operation: name, method: i === 3 ? 'POST' : 'PUT', path: `/x${i}`, body: {}, idempotent: i !== 3 }),
-    );
-    await expect(Promise.all(calls)).resolves.toEqual([{ ok: true }, { ok: true }, { ok: true }]);
-    expect(party.requests - before).toBe(3); // the trial, then the two that waited for it: nothing sent twice
-    expect(breakers.states()[`party.${name}`]).toBe('closed');
-    breakers.shutdown();
-  });
-
-  it('behind a half-open breaker whose trial fails, the waiting calls fail at once without being sent', async () => {
+  /**
+   * A client with a quick breaker (opens on one failure, half-open after 200 ms), an operation
+   * whose breaker a 503 has opened, and that breaker now half-open; the party then answers as
+   * `then` says.
+   */
+  async function halfOpen(then: (res: ServerResponse) => void) {
     const breakers = new BreakerRegistry(new MetricsService(), new HealthRegistry());
     const quick = new ResilientHttp(
       'party',
@@ -146,8 +120,28 @@ describe('ResilientHttp over real HTTP', () => {
     await expect(quick.call({ operation: name, method: 'GET', path: '/x', idempotent: false })).rejects.toMatchObject({
       code: 'provider_unavailable',
     });
-    party.handler = (_q, _b, res) => void setTimeout(() => res.writeHead(503).end('still down'), 150);
-    await new Promise((r) => setTimeout(r, 250));
+    expect(breakers.states()[`party.${name}`]).toBe('open');
+    party.handler = (_q, _b, res) => then(res);
+    await new Promise((r) => setTimeout(r, 250)); // past the reset timeout
+    expect(breakers.states()[`party.${name}`]).toBe('half-open');
+    return { quick, name, breakers };
+  }
+
+  it('behind a half-open breaker, calls wait for its one trial: a slow trial that succeeds lets them all through', async () => {
+    // back, but each answer takes longer than the retries' 20 + 20 ms
+    const { quick, name, breakers } = await halfOpen((res) => void setTimeout(() => res.end('{"ok":true}'), 300));
+    const before = party.requests;
+    const calls = [1, 2, 3].map((i) =>
+      quick.call({ operation: name, method: i === 3 ? 'POST' : 'PUT', path: `/x${i}`, body: {}, idempotent: i !== 3 }),
+    );
+    await expect(Promise.all(calls)).resolves.toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    expect(party.requests - before).toBe(3); // the trial, then the two that waited for it: nothing sent twice
+    expect(breakers.states()[`party.${name}`]).toBe('closed');
+    breakers.shutdown();
+  });
+
+  it('behind a half-open breaker whose trial fails, the waiting calls fail at once without being sent', async () => {
+    const { quick, name, breakers } = await halfOpen((res) => void setTimeout(() => res.writeHead(503).end('still down'), 150));
     const before = party.requests;
     const results = await Promise.allSettled(
       [1, 2, 3].map((i) => quick.call({ operation: name, method: 'GET', path: `/x${i}`, idempotent: true })),
@@ -159,6 +153,7 @@ describe('ResilientHttp over real HTTP', () => {
       expect.objectContaining({ code: 'provider_unavailable', mayHaveReached: false }),
     ]);
     expect(party.requests - before).toBe(1); // only the trial reached the party
+    expect(breakers.states()[`party.${name}`]).toBe('open');
     breakers.shutdown();
   });
 
