@@ -131,11 +131,15 @@ describe('ResilientHttp over real HTTP', () => {
     // back, but each answer takes longer than the retries' 20 + 20 ms
     const { quick, name, breakers } = await halfOpen((res) => void setTimeout(() => res.end('{"ok":true}'), 300));
     const before = party.requests;
-    const calls = [1, 2, 3].map((i) =>
-      quick.call({ operation: name, method: i === 3 ? 'POST' : 'PUT', path: `/x${i}`, body: {}, idempotent: i !== 3 }),
+    const breaker = breakers.get(`party.${name}`, async () => null, { timeoutMs: 1 }); // the existing one
+    const listening = breaker.listenerCount('close');
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      quick.call({ operation: name, method: i % 2 ? 'POST' : 'PUT', path: `/x${i}`, body: {}, idempotent: i % 2 === 0 }),
     );
-    await expect(Promise.all(calls)).resolves.toEqual([{ ok: true }, { ok: true }, { ok: true }]);
-    expect(party.requests - before).toBe(3); // the trial, then the two that waited for it: nothing sent twice
+    await new Promise((r) => setTimeout(r, 100)); // the trial is in flight; the 19 others wait on it
+    expect(breaker.listenerCount('close')).toBe(listening + 1); // one wait, not one per call
+    await expect(Promise.all(calls)).resolves.toEqual(Array.from({ length: 20 }, () => ({ ok: true })));
+    expect(party.requests - before).toBe(20); // the trial, then the 19 that waited for it: nothing sent twice
     expect(breakers.states()[`party.${name}`]).toBe('closed');
     breakers.shutdown();
   });

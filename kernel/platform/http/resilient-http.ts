@@ -47,22 +47,33 @@ function neverSent(e: unknown): boolean {
   return code === 'EOPENBREAKER' || code === 'ECONNREFUSED';
 }
 
+/** The outcome each half-open breaker's trial is awaited by, shared by every call waiting on it. */
+const trials = new WeakMap<CircuitBreaker<any[], any>, Promise<void>>();
+
 /**
  * Resolves when a half-open breaker's trial call ends (the breaker closes or opens again), or
  * after `ms`: the trial is itself bounded by the breaker's timeout, so the bound is a safeguard.
+ * One wait per breaker, however many calls wait on it (a listener each would pass the emitter's
+ * limit of ten with a day's billings behind one trial).
  */
 function trialOutcome(breaker: CircuitBreaker<any[], any>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      breaker.off('close', done);
-      breaker.off('open', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms + 100);
-    breaker.once('close', done);
-    breaker.once('open', done);
-  });
+  let outcome = trials.get(breaker);
+  if (!outcome) {
+    outcome = new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        breaker.off('close', done);
+        breaker.off('open', done);
+        trials.delete(breaker);
+        resolve();
+      };
+      const timer = setTimeout(done, ms + 100);
+      breaker.once('close', done);
+      breaker.once('open', done);
+    });
+    trials.set(breaker, outcome);
+  }
+  return outcome;
 }
 
 /** A provider call no use case answered: the spec's 500 with the reason as the code. */
