@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CardsApp, startCardsApp } from '../cards/support';
+import { expectedLines, guideWalk, runWalk } from '../support/guide-walk';
 
 /** docs/guide/refunds.md: the curl walk runs as written against a fresh service on API Pix (BANK_PROVIDER=pix-api), on both card edges, with the same printed results. */
 describe.each(['generic', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVIDER=%s, BANK_PROVIDER=pix-api)', (provider) => {
@@ -14,27 +10,14 @@ describe.each(['generic', 'adyen'])('refunds guide walk-through (ACQUIRER_PROVID
   afterAll(() => c.close());
 
   it('refunds cards in parts, releases a pre-authorization, shows a refused refund and a chargeback, gives back a Pix, pays a boleto out and gives back a Pix Automático billing', async () => {
-    const md = readFileSync(join(__dirname, '../../docs/guide/refunds.md'), 'utf8');
-    const block = /<!-- walk:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walk:end -->/.exec(md);
-    expect(block).not.toBeNull();
-    const expected = [...block![1].matchAll(/^# → (.*)$/gm)].map((m) => m[1]);
-    const dir = mkdtempSync(join(tmpdir(), 'pp-refunds-walk-'));
-    try {
-      const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], {
-        cwd: dir,
-        env: { ...process.env, BASE: c.t.url, SANDBOX_URL: c.t.sandboxUrl, TOKEN: c.tenant.token },
-        encoding: 'utf8',
-        timeout: 90_000,
-      });
-      expect(stdout.trim().split('\n')).toEqual(expected);
-      // on adyen the refunds went through Adyen's /refunds; on service through the service protocol
-      const refunds = await c.t.sql(`SELECT provider_reference FROM refunds WHERE method = 'refund' AND rail = 'card' AND tenant_id = $1`, [
-        c.tenant.tenantId,
-      ]);
-      expect(refunds).toHaveLength(3);
-      for (const r of refunds) expect(r.provider_reference).toMatch(provider === 'adyen' ? /^[0-9A-Z]{16}$/ : /./);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const walk = guideWalk('refunds.md');
+    const stdout = await runWalk(walk, { BASE: c.t.url, SANDBOX_URL: c.t.sandboxUrl, TOKEN: c.tenant.token }, 90_000);
+    expect(stdout.trim().split('\n')).toEqual(expectedLines(walk));
+    // on adyen the refunds went through Adyen's /refunds; on service through the service protocol
+    const refunds = await c.t.sql(`SELECT provider_reference FROM refunds WHERE method = 'refund' AND rail = 'card' AND tenant_id = $1`, [
+      c.tenant.tenantId,
+    ]);
+    expect(refunds).toHaveLength(3);
+    for (const r of refunds) expect(r.provider_reference).toMatch(provider === 'adyen' ? /^[0-9A-Z]{16}$/ : /./);
   });
 });
