@@ -8,6 +8,7 @@
 import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 import { CancelRecurrence } from '../../src/pix-automatic/use-cases/cancel-recurrence';
 import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
+import { SandboxBankEvents } from '../../sandbox/src/bank/sandbox-bank.events';
 import { SandboxPspCallbacks } from '../../sandbox/src/psp/psp-cobr.events';
 import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges, validateCallback } from '../support/pix-api-contract';
@@ -20,13 +21,24 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
   let exchanges: ReturnType<typeof recordExchanges>;
   const callbacks: { kind: 'rec' | 'cobr'; body: unknown }[] = [];
 
-  /** The PSP's callbacks of the day delivered and applied. */
+  /**
+   * The PSP's callbacks of the day delivered and applied: the sandbox's outbox flushed (its
+   * callbacks POSTed to the service) and the service's callback queue drained, until neither
+   * holds anything, since applying a callback can make the PSP change (and call back) again.
+   */
   async function settled() {
     const worker = t.app.get(PixApiCallbackWorker);
-    for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 40));
+    const bank = t.sandbox.get(SandboxBankEvents);
+    for (let i = 0; i < 20; i++) {
+      await bank.flush();
       await worker.settle();
+      const [{ n }] = await t.sql(
+        `SELECT ((SELECT count(*) FROM sandbox_bank_events WHERE delivered_at IS NULL)
+              + (SELECT count(*) FROM pix_api_callbacks WHERE next_attempt_at <= now()))::int AS n`,
+      );
+      if (!Number(n)) return;
     }
+    throw new Error('the PSP and the service did not settle in 20 rounds');
   }
   async function days(n: number) {
     for (let i = 0; i < n; i++) {
