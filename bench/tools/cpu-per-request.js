@@ -7,11 +7,15 @@
 // (DATABASE_URL set). `auth-limits-tracing`: the limits route's service plain and with tracing on at
 // sampler ratios 0.1 and 1 (as the bench's tracing variants), `cost` = 1 - plain ÷ traced CPU, the
 // share of throughput tracing takes from a CPU-bound replica (other ratios: CPU_TRACING_RATIOS=0,0.1,1).
+// CPU_SERVICE_ENV (a JSON object) adds settings to the service's environment, to see what a setting
+// costs a loaded replica, e.g. CPU_SERVICE_ENV='{"WEBHOOK_POLL_INTERVAL_MS":"60000"}'.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { freshDatabase, startService, startBare, saoPauloDay } = require('../lib');
 
+/** Settings added to every service this tool starts (CPU_SERVICE_ENV). */
+const SERVICE_ENV = JSON.parse(process.env.CPU_SERVICE_ENV || '{}');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
 const SECONDS = Number(process.env.BENCH_DURATION || 6);
 
@@ -24,7 +28,7 @@ async function setup(scenario, db) {
   if (scenario === 'auth-limits-tracing') {
     const { onboard, otlpSink, JWT_SIGNING_KEYS } = require('../auth-limits');
     const sink = await otlpSink({ countSpans: true });
-    const plain = { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
+    const plain = { DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', ...SERVICE_ENV };
     const traced = (ratio) => ({ ...plain, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
     // CPU_TRACING_RATIOS=0,0.1,1 adds sides (ratio 0: the hooks with nothing sampled)
     const ratios = Object.fromEntries((process.env.CPU_TRACING_RATIOS || '0.1,1').split(',').map((r) => [`tracing ${Math.round(Number(r) * 100)} %`, Number(r)]));
@@ -43,14 +47,14 @@ async function setup(scenario, db) {
   if (scenario === 'auth-limits') {
     const { onboard, JWT_SIGNING_KEYS } = require('../auth-limits');
     const floor = await startBare(join(__dirname, '../bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS });
-    const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '' });
+    const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '', ...SERVICE_ENV });
     const o = await onboard(svc.url, db.url);
     const path = `/v1/banking/accounts/${o.tenantId}/limits`;
     const headers = { authorization: `Bearer ${o.token}` };
     return pairOf(floor, svc, { url: `${floor.url}${path}`, headers }, { url: `${svc.url}${path}`, headers });
   }
   const { onboard, JWT_SIGNING_KEYS } = require('../recurrences');
-  const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', REDIS_URL: '' });
+  const svc = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, BILLING_ENGINE_INTERVAL_MS: '0', SANDBOX_BANK_TICK_MS: '0', REDIS_URL: '', ...SERVICE_ENV });
   const { tenantId, token } = await onboard(svc.url);
   const floor = await startBare(join(__dirname, '../bare/recurrences-provider.js'), { DATABASE_URL: db.url, TENANT_ID: tenantId, JWT_SIGNING_KEYS });
   const path = '/v1/banking/pix/automatic/recurrences';

@@ -1,16 +1,18 @@
-// CPU profile of one scenario's route through the compiled service (not a benchmark: no floor).
-// `node bench/tools/profile.js auth-limits|auth-limits-tracing|recurrences [seconds]` starts dist/src/main.js under
+// CPU profile of one scenario's route through the compiled service, or its floor (not a benchmark).
+// `node bench/tools/profile.js auth-limits|auth-limits-floor|auth-limits-tracing|recurrences [seconds]` starts dist/src/main.js under
 // `--cpu-prof`, onboards a tenant the way the scenario does, loads the route with autocannon
 // (50 connections), stops the service with SIGTERM so the profile is written, and prints the
 // top frames by self time and by total time (bench/tools/profile-top.js). `auth-limits-tracing`
 // is the limits route with tracing on (parentbased_traceidratio at PROFILE_SAMPLER_RATIO, default
 // 1), exporting to a sink in this process, as the bench's tracing variants do. PROFILE_INTERVAL_US sets the
 // sampling interval (Node's default is 1000 µs; 100 tells frames of a tenth of a µs per request apart).
+// `auth-limits-floor` profiles the route's Nest floor (bench/bare/auth-limits-nest.js) under the same
+// load, with a token the service issued, so the two profiles can be read side by side.
 const { mkdtempSync, readdirSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { freshDatabase, saoPauloDay, startService } = require('../lib');
+const { freshDatabase, saoPauloDay, startBare, startService } = require('../lib');
 const { top } = require('./profile-top');
 
 /** The service under `--cpu-prof` and its sandbox (the routes call the sandbox bank), as the bench starts them. */
@@ -25,7 +27,17 @@ async function main() {
   let sink = null;
   try {
     let opts;
-    if (scenario === 'auth-limits' || scenario === 'auth-limits-tracing') {
+    if (scenario === 'auth-limits-floor') {
+      const { onboard, JWT_SIGNING_KEYS } = require('../auth-limits');
+      const issuer = await startService({ DATABASE_URL: db.url, JWT_SIGNING_KEYS, REDIS_URL: '' });
+      const o = await onboard(issuer.url, db.url);
+      await issuer.stop();
+      // the floor writes its profile when it exits: on SIGTERM it exits (Node's default would kill it unwritten)
+      const flags = [`--require=${join(__dirname, 'exit-on-sigterm.js')}`, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+      if (process.env.PROFILE_INTERVAL_US) flags.push(`--cpu-prof-interval=${process.env.PROFILE_INTERVAL_US}`);
+      svc = await startBare(join(__dirname, '../bare/auth-limits-nest.js'), { JWT_SIGNING_KEYS, NODE_OPTIONS: flags.join(' ') });
+      opts = { url: `${svc.url}/v1/banking/accounts/${o.tenantId}/limits`, headers: { authorization: `Bearer ${o.token}` } };
+    } else if (scenario === 'auth-limits' || scenario === 'auth-limits-tracing') {
       const { onboard, otlpSink, JWT_SIGNING_KEYS } = require('../auth-limits');
       let tracing = {};
       if (scenario === 'auth-limits-tracing') {
