@@ -30,6 +30,7 @@ describe('npm run bench runs scenarios only', () => {
   it('keeps the profiling tools out of the scenarios', () => {
     expect(readdirSync(join(ROOT, 'bench', 'tools')).sort()).toEqual([
       'cpu-per-request.js',
+      'exit-on-sigterm.js',
       'instructions.js',
       'profile-top.js',
       'profile.js',
