@@ -21,9 +21,8 @@ async function authorize(body, key) {
   return (await postToAdyen('/payments', body, key)).body;
 }
 
-createServer((req, res) => {
-  if (req.url === '/__ready') return send(res, 200, { ok: true });
-  const claims = admit(req, res);
+/** The route after the gateway's check (`claims`: null when it refused the call). */
+function admitted(req, res, claims) {
   if (!claims) return send(res, 401, {});
   let raw = '';
   req.on('data', (d) => (raw += d));
@@ -80,4 +79,11 @@ createServer((req, res) => {
       send(res, 500, { error: String(e.message) });
     }
   });
+}
+
+createServer((req, res) => {
+  if (req.url === '/__ready') return send(res, 200, { ok: true });
+  const claims = admit(req, res);
+  if (claims instanceof Promise) claims.then((c) => admitted(req, res, c));
+  else admitted(req, res, claims);
 }).listen(Number(process.env.PORT), '127.0.0.1');

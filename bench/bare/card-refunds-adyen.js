@@ -27,9 +27,8 @@ async function refundAtAdyen(pspReference, body, key) {
   return r.body;
 }
 
-createServer((req, res) => {
-  if (req.url === '/__ready') return send(res, 200, { ok: true });
-  const claims = admit(req, res);
+/** The route after the gateway's check (`claims`: null when it refused the call). */
+function admitted(req, res, claims) {
   if (!claims) return send(res, 401, {});
   const route = ROUTE.exec(req.url);
   if (req.method !== 'POST' || !route) return send(res, 404, {});
@@ -104,4 +103,11 @@ createServer((req, res) => {
       send(res, 500, { error: String(e.message) });
     }
   });
+}
+
+createServer((req, res) => {
+  if (req.url === '/__ready') return send(res, 200, { ok: true });
+  const claims = admit(req, res);
+  if (claims instanceof Promise) claims.then((c) => admitted(req, res, c));
+  else admitted(req, res, claims);
 }).listen(Number(process.env.PORT), '127.0.0.1');

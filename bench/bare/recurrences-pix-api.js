@@ -91,7 +91,8 @@ psp.listen(0, '127.0.0.1', () => {
     .createServer(async (req, res) => {
       if (req.url === '/__ready') return void res.end('ok');
       if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
-      if (admit(req, res)?.tenant !== tenantId) return void res.writeHead(401).end();
+      const a = admit(req, res);
+      if ((a instanceof Promise ? await a : a)?.tenant !== tenantId) return void res.writeHead(401).end();
       try {
         const b = await readJson(req);
         const id = randomUUID();

@@ -17,10 +17,7 @@ const tenantId = process.env.BARE_TENANT_ID;
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const id = (p) => `${p}_${randomBytes(16).toString('base64url')}`;
 
-function bearerOk(req, res) {
-  const claims = admit(req, res);
-  return claims !== null && claims.tenant === tenantId;
-}
+const bearerOk = (claims) => claims !== null && claims.tenant === tenantId;
 
 function send(res, status, body) {
   const s = JSON.stringify(body);
@@ -28,10 +25,9 @@ function send(res, status, body) {
   res.end(s);
 }
 
-createServer((req, res) => {
-  if (req.url === '/__ready') return send(res, 200, { ok: true });
-  if (req.method !== 'POST' || req.url !== '/v1/acquiring/tokenize-card') return send(res, 404, {});
-  if (!bearerOk(req, res)) return send(res, 401, {});
+/** The route after the gateway's check (`claims`: null when it refused the call). */
+function admitted(req, res, claims) {
+  if (!bearerOk(claims)) return send(res, 401, {});
   let raw = '';
   req.on('data', (d) => (raw += d));
   req.on('end', async () => {
@@ -71,4 +67,12 @@ createServer((req, res) => {
       send(res, 500, { error: String(e.message) });
     }
   });
+}
+
+createServer((req, res) => {
+  if (req.url === '/__ready') return send(res, 200, { ok: true });
+  if (req.method !== 'POST' || req.url !== '/v1/acquiring/tokenize-card') return send(res, 404, {});
+  const claims = admit(req, res);
+  if (claims instanceof Promise) claims.then((c) => admitted(req, res, c));
+  else admitted(req, res, claims);
 }).listen(Number(process.env.PORT), '127.0.0.1');
