@@ -39,7 +39,7 @@ async function seed(pg, tenantId, due) {
       [ids, tenantId, due, '2999-01-01', tx, recs],
     );
     await pg.query(
-      `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date, day_adjustment,
+      `INSERT INTO sandbox.sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date, day_adjustment,
          payer_name, payer_tax_id, authorization_deadline, id_rec, contrato, politica_retentativa)
        SELECT r, r, 'bench', 'Bench Engine', 'ACCEPTED', 4990, 'MONTHLY', $2, 'KEEP_DUE_DATE', 'Bench Payer', '52998224725', $2, r, replace(id::text, '-', ''), 'PERMITE_3R_7D'
        FROM unnest($1::uuid[], $3::text[]) AS v(id, r)`,
@@ -84,7 +84,7 @@ async function engineRun() {
     }
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     const { sent, failed } = (await pg.query(`SELECT count(*) FILTER (WHERE status = 'SENT')::int AS sent, count(*) FILTER (WHERE status = 'SEND_FAILED')::int AS failed FROM pix_billings`)).rows[0];
-    const cobrs = (await pg.query(`SELECT count(*)::int AS n FROM sandbox_bank_billings WHERE id_rec IS NOT NULL`)).rows[0].n;
+    const cobrs = (await pg.query(`SELECT count(*)::int AS n FROM sandbox.sandbox_bank_billings WHERE id_rec IS NOT NULL`)).rows[0].n;
     if (sent !== N || cobrs !== N) throw new Error(`after the run: ${sent} SENT, ${failed} SEND_FAILED, ${cobrs} cobrs at the PSP, ${N} expected`);
     return { ms, sent, cobrs };
   } finally {

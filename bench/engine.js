@@ -100,7 +100,7 @@ async function engineRun() {
     const engineMs = Number(process.hrtime.bigint() - start) / 1e6;
     const { created, sent } = (await pg.query(`SELECT count(*)::int AS created, count(*) FILTER (WHERE status = 'SENT')::int AS sent FROM pix_billings`)).rows[0];
     if (created !== N || sent !== N) throw new Error(`after the run: ${created} created, ${sent} sent, ${N} expected`);
-    const bank = (await pg.query(`SELECT count(*)::int AS n FROM sandbox_bank_billings`)).rows[0].n;
+    const bank = (await pg.query(`SELECT count(*)::int AS n FROM sandbox.sandbox_bank_billings`)).rows[0].n;
     const dup = (await pg.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM pix_billings GROUP BY recurrence_id, cycle HAVING count(*) > 1) d`)).rows[0].n;
     return { engineMs, rawMs, sent, bank, dup };
   } finally {

@@ -33,13 +33,13 @@ async function startStub(url, pki, token) {
       const b = JSON.parse(await readBody(req));
       const txid = req.url.slice('/cobr/'.length);
       const { rows } = await pool.query(
-        `WITH rec AS (SELECT recurrence_id, status, receiver_name FROM sandbox_bank_recurrences WHERE id_rec = $2),
+        `WITH rec AS (SELECT recurrence_id, status, receiver_name FROM sandbox.sandbox_bank_recurrences WHERE id_rec = $2),
          ins AS (
-           INSERT INTO sandbox_bank_billings (id_tx, recurrence_id, status, amount_cents, due_date, id_rec, ajuste_dia_util, receiver, psp_created_at, attempt_date, history)
+           INSERT INTO sandbox.sandbox_bank_billings (id_tx, recurrence_id, status, amount_cents, due_date, id_rec, ajuste_dia_util, receiver, psp_created_at, attempt_date, history)
            SELECT $1, rec.recurrence_id, 'RECEIVED', $3, $4, $2, $5, $6::jsonb || jsonb_build_object('nome', left(rec.receiver_name, 140)), now(), $4,
                   jsonb_build_array(jsonb_build_object('status', 'CRIADA', 'data', now()::text))
            FROM rec WHERE rec.status IN ('ACCEPTED','ACTIVE') ON CONFLICT (id_tx) DO NOTHING RETURNING id_tx, recurrence_id),
-         act AS (UPDATE sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id IN (SELECT recurrence_id FROM ins) AND status = 'ACCEPTED')
+         act AS (UPDATE sandbox.sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id IN (SELECT recurrence_id FROM ins) AND status = 'ACCEPTED')
          SELECT (SELECT id_tx FROM ins) AS id_tx`,
         [txid, b.idRec, Math.round(Number(b.valor.original) * 100), b.calendario.dataDeVencimento, b.ajusteDiaUtil, JSON.stringify(b.recebedor)],
       );
@@ -135,7 +135,7 @@ async function pixApiFloor(url, { workers, n }) {
     await Promise.all(Array.from({ length: workers }, (_, k) => worker(url, workers === 1 ? '' : `AND get_byte(uuid_send(id), 0) % ${workers} = ${k}`, days, send)));
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     const sent = (await pg.query(`SELECT count(*)::int AS n FROM pix_billings WHERE status = 'SENT'`)).rows[0].n;
-    const cobrs = (await pg.query(`SELECT count(*)::int AS n FROM sandbox_bank_billings WHERE id_rec IS NOT NULL`)).rows[0].n;
+    const cobrs = (await pg.query(`SELECT count(*)::int AS n FROM sandbox.sandbox_bank_billings WHERE id_rec IS NOT NULL`)).rows[0].n;
     if (sent !== n || cobrs !== n) throw new Error(`pix-api floor: ${sent} billings SENT, ${cobrs} cobrs, ${n} expected`);
     return ms;
   } finally {

@@ -34,7 +34,7 @@ async function seedDueRecurrences(pg, tenantId, n, due) {
       [ids, tenantId, due, '2999-01-01', tx],
     );
     await pg.query(
-      `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date, day_adjustment, payer_name, payer_tax_id, authorization_deadline)
+      `INSERT INTO sandbox.sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date, day_adjustment, payer_name, payer_tax_id, authorization_deadline)
        SELECT id::text, x, $2, 'Bench Engine', 'ACCEPTED', 4990, 'MONTHLY', $3, 'KEEP_DUE_DATE', 'Bench Payer', '52998224725', $3
        FROM unnest($1::uuid[], $4::text[]) AS v(id, x)`,
       [ids, tenantId, due, tx],
@@ -85,13 +85,13 @@ async function worker(url, rows, part, days) {
       after = made[0].last_id;
       await pg.query('BEGIN');
       await pg.query(
-        `INSERT INTO sandbox_bank_billings (id_tx, billing_id, recurrence_id, status, amount_cents, due_date)
+        `INSERT INTO sandbox.sandbox_bank_billings (id_tx, billing_id, recurrence_id, status, amount_cents, due_date)
          SELECT x, b, r, 'RECEIVED', 4990, d::date FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS v(x, b, r, d)
          ON CONFLICT (id_tx) DO NOTHING`,
         [made.map((r) => r.id_tx), made.map((r) => r.id), made.map((r) => r.recurrence_id), made.map((r) => r.due_date)],
       );
       if (rows === 'service') {
-        await pg.query(`UPDATE sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id = ANY($1) AND status = 'ACCEPTED'`, [made.map((r) => r.recurrence_id)]);
+        await pg.query(`UPDATE sandbox.sandbox_bank_recurrences SET status = 'ACTIVE', updated_at = now() WHERE recurrence_id = ANY($1) AND status = 'ACCEPTED'`, [made.map((r) => r.recurrence_id)]);
       }
       await pg.query('COMMIT');
       await pg.query(

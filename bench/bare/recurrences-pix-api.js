@@ -53,18 +53,18 @@ const psp = https.createServer({ key: pki.serverKey, cert: pki.serverCert, ca: p
     const b = await readJson(req);
     if (req.url === '/locrec') {
       const token = randomBytes(16).toString('base64url');
-      const { rows } = await pool.query(`INSERT INTO sandbox_psp_locrec (token) VALUES ($1) RETURNING id, created_at`, [token]);
+      const { rows } = await pool.query(`INSERT INTO sandbox.sandbox_psp_locrec (token) VALUES ($1) RETURNING id, created_at`, [token]);
       return answer(res, 201, { id: Number(rows[0].id), location: `http://127.0.0.1/sandbox/bank/locrec/${token}`, criacao: rows[0].created_at });
     }
     const idRec = `RR99999008${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(8).toString('base64url').slice(0, 11)}`;
     const dev = b.vinculo.devedor;
     await pool.query(
-      `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
+      `INSERT INTO sandbox.sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
          expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline, id_rec, contrato, politica_retentativa, loc_id)
        VALUES ($1, $1, 'bench', 'Bench', 'PENDING', $2, $3, $4, $5, 'MOVE_FORWARD_NEXT_BUSINESS_DAY', $6, $7, $8, $4, $1, $9, $10, $11)`,
       [idRec, Math.round(Number(b.valor.valorRec) * 100), PER[b.calendario.periodicidade], b.calendario.dataInicial, b.calendario.dataFinal ?? null, dev.nome, dev.cpf ?? dev.cnpj, b.vinculo.objeto ?? null, b.vinculo.contrato, b.politicaRetentativa, b.loc],
     );
-    await pool.query(`UPDATE sandbox_psp_locrec SET id_rec = $1 WHERE id = $2`, [idRec, b.loc]);
+    await pool.query(`UPDATE sandbox.sandbox_psp_locrec SET id_rec = $1 WHERE id = $2`, [idRec, b.loc]);
     answer(res, 201, { idRec, status: 'CRIADA', loc: { id: b.loc } });
   } catch (e) {
     answer(res, 500, { error: String(e.message) });

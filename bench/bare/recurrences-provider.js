@@ -41,7 +41,7 @@ const bank = http.createServer(async (req, res) => {
     const r = await readJson(req);
     await pool.query({
       name: 'floor.bank_insert',
-      text: `INSERT INTO sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
+      text: `INSERT INTO sandbox.sandbox_bank_recurrences (recurrence_id, id_tx, receiver_id, receiver_name, status, amount_cents, periodicity, first_due_date,
          expiration_date, day_adjustment, payer_name, payer_tax_id, description, authorization_deadline)
        VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       values: [r.recurrenceId, r.idTx, r.receiverId, r.receiverName, r.amountCents, r.periodicity, r.firstDueDate, r.expirationDate, r.dayAdjustment, r.payerName, r.payerTaxId, r.description, r.firstDueDate],

@@ -60,3 +60,22 @@ describe('bench pairedRatio', () => {
     expect(pairedRatio(service, floor)).toBe(0.7);
   });
 });
+
+// The sandbox app keeps its tables in its own schema (`sandbox`), outside the service's search
+// path: benchmarks that seed or count the simulated bank's rows in SQL must name the schema. An
+// unqualified name failed every call of two floors and both engine benchmarks, silently for the
+// floors (their 500s only showed as `non2xx`), after the sandbox moved into its own app.
+describe("bench SQL names the sandbox's tables by their schema", () => {
+  const sandboxTables = [...readFileSync(join(ROOT, 'sandbox', 'src', 'tables.ts'), 'utf8').matchAll(/^ {4}(sandbox_\w+): \{/gm)].map((m) => m[1]);
+
+  it('reads the sandbox table list', () => {
+    expect(sandboxTables).toEqual(expect.arrayContaining(['sandbox_bank_recurrences', 'sandbox_bank_billings', 'sandbox_psp_locrec']));
+  });
+
+  it.each(benchFiles(join(ROOT, 'bench')).map((f) => [relative(ROOT, f)]))('%s', (file) => {
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    const unqualified = [...source.matchAll(/(?<![\w.])(sandbox_\w+)/g)].map((m) => m[1]).filter((t) => sandboxTables.includes(t));
+    const unknown = [...source.matchAll(/\bsandbox\.(\w+)/g)].map((m) => m[1]).filter((t) => !sandboxTables.includes(t));
+    expect({ unqualified, unknown }).toEqual({ unqualified: [], unknown: [] });
+  });
+});
