@@ -220,8 +220,18 @@ function summary(r) {
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx + r.errors + r.timeouts };
 }
 
+/**
+ * Prints one figure. A side that failed answers (non-2xx, errors, timeouts) did not do the work
+ * the figure compares, so the line says `invalid` and the scenario exits non-zero: a floor whose
+ * every call failed once made the service look four times faster than it, unnoticed.
+ */
 function pair(name, bare, service, extra = {}) {
   const line = { name, bare, service, ratio: +(service.rps / bare.rps).toFixed(3), p99Ratio: +(service.p99 / Math.max(bare.p99, 1)).toFixed(2), ...extra };
+  const failed = [['bare', bare], ['service', service]].filter(([, side]) => side.non2xx > 0);
+  if (failed.length) {
+    line.invalid = failed.map(([label, side]) => `${label}: ${side.non2xx} failed answers`).join('; ');
+    process.exitCode = 1;
+  }
   process.stdout.write(`${JSON.stringify(line)}\n`);
   return line;
 }

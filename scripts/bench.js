@@ -59,7 +59,7 @@ async function main() {
   process.stdout.write('\nsummary\n');
   for (const l of lines) {
     if (l.bare && l.service) {
-      process.stdout.write(`  ${l.name.padEnd(28)} service ${String(l.service.rps).padStart(7)} req/s (p50 ${l.service.p50} ms, p99 ${l.service.p99} ms)   bare ${String(l.bare.rps).padStart(7)} req/s (p50 ${l.bare.p50} ms, p99 ${l.bare.p99} ms)   ratio ${l.ratio}${l.ofFloor === undefined ? '' : ` (${l.ofFloor} of its floor)`}${l.cost === undefined ? '' : ` (cost ${l.cost}; "bare" is the plain service)`}\n`);
+      process.stdout.write(`  ${l.name.padEnd(28)} service ${String(l.service.rps).padStart(7)} req/s (p50 ${l.service.p50} ms, p99 ${l.service.p99} ms)   bare ${String(l.bare.rps).padStart(7)} req/s (p50 ${l.bare.p50} ms, p99 ${l.bare.p99} ms)   ratio ${l.ratio}${l.ofFloor === undefined ? '' : ` (${l.ofFloor} of its floor)`}${l.cost === undefined ? '' : ` (cost ${l.cost}; "bare" is the plain service)`}${l.invalid ? `   INVALID (${l.invalid})` : ''}\n`);
     } else {
       process.stdout.write(`  ${l.name.padEnd(28)} ${JSON.stringify({ ...l, name: undefined })}\n`);
     }
