@@ -7,13 +7,11 @@
  */
 import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 import { CancelRecurrence } from '../../src/pix-automatic/use-cases/cancel-recurrence';
-import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
-import { SandboxBankEvents } from '../../sandbox/src/bank/sandbox-bank.events';
 import { SandboxPspCallbacks } from '../../sandbox/src/psp/psp-cobr.events';
 import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges, validateCallback } from '../support/pix-api-contract';
 import { http, TestApp } from '../support/test-app';
-import { advance, createRecurrence, day, newTenant, startPixApp } from './support';
+import { advance, createRecurrence, day, newTenant, settled, startPixApp } from './support';
 
 describe('Pix Automático on API Pix, end to end against the sandbox PSP', () => {
   let t: TestApp;
@@ -21,36 +19,10 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
   let exchanges: ReturnType<typeof recordExchanges>;
   const callbacks: { kind: 'rec' | 'cobr'; body: unknown }[] = [];
 
-  /**
-   * The PSP's callbacks of the day delivered and applied: the sandbox's outbox flushed (its
-   * callbacks POSTed to the service) and the service's callback queue empty, twice in a row 20 ms
-   * apart. A queued callback that is not due is being applied by a pass of the worker that its
-   * arrival started (its row leased), so that one is waited for too; applying a callback can make
-   * the PSP change (and call back) again, hence the rounds; the second look catches work started
-   * just after the first.
-   */
-  async function settled() {
-    const worker = t.app.get(PixApiCallbackWorker);
-    const bank = t.sandbox.get(SandboxBankEvents);
-    const deadline = Date.now() + 15_000;
-    let quiet = false;
-    for (;;) {
-      await bank.flush();
-      await worker.settle();
-      const [{ n }] = await t.sql(
-        `SELECT ((SELECT count(*) FROM sandbox_bank_events WHERE delivered_at IS NULL)
-              + (SELECT count(*) FROM pix_api_callbacks))::int AS n`,
-      );
-      if (!Number(n) && quiet) return;
-      quiet = !Number(n);
-      if (Date.now() > deadline) throw new Error(`the PSP and the service did not settle in 15 s (${n} events or callbacks left)`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
   async function days(n: number) {
     for (let i = 0; i < n; i++) {
       await advance(t, 1);
-      await settled();
+      await settled(t);
     }
   }
   const billings = (rid: string) =>
@@ -61,7 +33,7 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
     const r = await createRecurrence(t, ctx, { dayAdjustment: 'KEEP_DUE_DATE', ...over });
     const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]);
     expect((await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${idRec}`, { decision: 'approve' })).status).toBe(200);
-    await settled();
+    await settled(t);
     expect(await recStatus(r.recurrenceId)).toBe('ACCEPTED'); // from the rec callback, read back by GET /rec
     return { rid: r.recurrenceId, idRec };
   }
@@ -98,7 +70,7 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
 
     // The payer cancels the automatic debit in their bank app before the due date.
     expect((await http(t.sandboxUrl, 'POST', `/sandbox/recurrences/${payer.idRec}/cancel`)).status).toBe(200);
-    await settled();
+    await settled(t);
     expect(await recStatus(payer.rid)).toBe('CANCELLED_PAYER');
     expect((await billings(payer.rid)).map((b) => b.status)).toEqual(['CANCELLED_PAYER']);
 
@@ -114,7 +86,7 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
     await days(24); // its send date (due day 40 − 3)
     expect((await billings(receiver.rid)).map((b) => b.status)).toEqual(['ACTIVE']);
     await t.app.get(CancelRecurrence).execute(ctx, receiver.rid);
-    await settled();
+    await settled(t);
     expect(await recStatus(receiver.rid)).toBe('CANCELLED_RECEIVER');
     expect((await billings(receiver.rid)).map((b) => b.status)).toEqual(['CANCELLED_RECEIVER']);
 
@@ -139,7 +111,7 @@ describe('Pix Automático on API Pix, end to end against the sandbox PSP', () =>
     const before = await t.sql(`SELECT count(*)::int AS n FROM webhook_events`);
     const stale = { cobsr: [{ txid: done.id_tx, idRec: 'RR99999008000000000000000000', status: 'ATIVA', atualizacao: [] }] };
     for (let i = 0; i < 3; i++) expect((await http(t.url, 'POST', '/provider/pix-api/cobr', stale)).status).toBe(200);
-    await settled();
+    await settled(t);
     expect((await t.sql(`SELECT status FROM pix_billings WHERE id_tx = $1`, [done.id_tx]))[0].status).toBe('COMPLETED');
     expect(await t.sql(`SELECT count(*)::int AS n FROM webhook_events`)).toEqual(before);
   });

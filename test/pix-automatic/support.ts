@@ -3,6 +3,10 @@ import { Clock } from '../../kernel/platform/clock/clock';
 import { addDays, isBusinessDay } from '../../src/pix-automatic/domain/calendar';
 import { CreateRecurrenceDto } from '../../src/pix-automatic/dto/recurrence.dto';
 import { CreateRecurrence } from '../../src/pix-automatic/use-cases/create-recurrence';
+import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
+import { PixApiReceivedPix } from '../../src/provider/pix-api/pix-api-received-pix';
+import { SandboxBankEvents } from '../../sandbox/src/bank/sandbox-bank.events';
+import { PspPixCallbacks } from '../../sandbox/src/psp/psp-pix.callbacks';
 import { http, startTestApp, TestApp, TestAppOptions } from '../support/test-app';
 
 /**
@@ -76,6 +80,42 @@ export async function advance(t: TestApp, days: number) {
   const r = await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days });
   if (r.status !== 200) throw new Error(`advance failed: ${r.status} ${r.text}`);
   return r.body as { now: string; today: string };
+}
+
+/**
+ * The PSP's callbacks so far delivered and applied (BANK_PROVIDER=pix-api): the sandbox's outboxes
+ * flushed (its rec and cobr callbacks, and its Pix callbacks, POSTed to the service) and the
+ * service's queues empty (the rec and cobr callbacks applied; the received Pix, a cobr's paying
+ * Pix and a Pix whose devoluções changed, read back and applied), twice in a row 20 ms apart. It
+ * waits for that state, not for a fixed time: a queued row that is not due is being applied by a
+ * pass of a worker that its arrival started (its row leased), so it is counted and waited for too;
+ * applying a callback can make the PSP change (and call back) again, hence the rounds; the second
+ * look catches work started just after the first. Fails after 15 s, with what was left.
+ */
+export async function settled(t: TestApp): Promise<void> {
+  const bank = t.sandbox.get(SandboxBankEvents);
+  const pixCallbacks = t.sandbox.get(PspPixCallbacks);
+  const worker = t.app.get(PixApiCallbackWorker);
+  const received = t.app.get(PixApiReceivedPix);
+  const deadline = Date.now() + 15_000;
+  let quiet = false;
+  for (;;) {
+    await bank.flush();
+    await pixCallbacks.deliverDue();
+    await worker.settle();
+    await received.applyDue();
+    const [left] = await t.sql<{ events: number; pix_callbacks: number; callbacks: number; received_pix: number }>(
+      `SELECT (SELECT count(*) FROM sandbox_bank_events WHERE delivered_at IS NULL)::int AS events,
+              (SELECT count(*) FROM sandbox_psp_pix_callbacks WHERE delivered_at IS NULL)::int AS pix_callbacks,
+              (SELECT count(*) FROM pix_api_callbacks)::int AS callbacks,
+              (SELECT count(*) FROM pix_api_pix_received WHERE status = 'PENDING')::int AS received_pix`,
+    );
+    const n = Object.values(left).reduce((a, b) => a + Number(b), 0);
+    if (!n && quiet) return;
+    quiet = !n;
+    if (Date.now() > deadline) throw new Error(`the PSP and the service did not settle in 15 s (left: ${JSON.stringify(left)})`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 export async function statusOf(t: TestApp, recurrenceId: string): Promise<string> {

@@ -6,13 +6,12 @@
  * MED case that lowers what can be refunded, a billing not paid and another recurrence's route.
  * Every exchange with the PSP and every Pix callback is checked against API Pix 2.9.0.
  */
-import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
 import { PspPixCallbacks } from '../../sandbox/src/psp/psp-pix.callbacks';
 import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { recordExchanges, validateCallback } from '../support/pix-api-contract';
 import { eventually, onboardTenant, OnboardedTenant } from '../support/tenant-auth';
 import { http, TestApp } from '../support/test-app';
-import { advance, day, recurrenceBody, startPixApp } from '../pix-automatic/support';
+import { advance, day, recurrenceBody, settled, startPixApp } from '../pix-automatic/support';
 
 describe('Pix refunds of Pix Automático billings over API Pix', () => {
   let t: TestApp;
@@ -21,14 +20,6 @@ describe('Pix refunds of Pix Automático billings over API Pix', () => {
   const pixCallbacks: unknown[] = [];
 
   jest.setTimeout(180_000);
-
-  async function settled() {
-    const worker = t.app.get(PixApiCallbackWorker);
-    for (let i = 0; i < 3; i++) {
-      await new Promise((r) => setTimeout(r, 30));
-      await worker.settle();
-    }
-  }
 
   /** A recurrence created over the tenant API and authorized by the payer at the sandbox PSP. */
   async function authorized(amount: number, dueInDays: number) {
@@ -42,7 +33,7 @@ describe('Pix refunds of Pix Automático billings over API Pix', () => {
     expect(r.status).toBe(200);
     const [{ id_rec: idRec }] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [r.body.recurrenceId]);
     expect((await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${idRec}`, { decision: 'approve' })).status).toBe(200);
-    await settled();
+    await settled(t);
     return r.body.recurrenceId as string;
   }
 
@@ -92,7 +83,7 @@ describe('Pix refunds of Pix Automático billings over API Pix', () => {
     unpaidRid = await authorized(9, 13); // sent (ACTIVE), due the day after
     for (let i = 0; i < 12; i++) {
       await advance(t, 1);
-      await settled();
+      await settled(t);
     }
     for (const [k, rid] of Object.entries(rids)) {
       const [billing] = await billingsOf(rid);
