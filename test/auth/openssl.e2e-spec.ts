@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { guideWalk } from '../support/guide-walk';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 /** Keys, signatures and decryption made by the openssl command line, not by Node. */
@@ -122,13 +123,11 @@ describe('with the openssl command line', () => {
   });
 
   it('the README walk (docs/guide/auth.md) works as written, with openssl, curl and jq', async () => {
-    const md = readFileSync(join(__dirname, '../../docs/guide/auth.md'), 'utf8');
-    const block = /<!-- walk:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walk:end -->/.exec(md);
-    expect(block).not.toBeNull();
+    const walk = guideWalk('auth.md');
     const walkDir = mkdtempSync(join(tmpdir(), 'pp-walk-'));
     try {
       // async: the service answers from this very process
-      const { stdout: out } = await promisify(execFile)('bash', ['-c', block![1]], {
+      const { stdout: out } = await promisify(execFile)('bash', ['-c', walk], {
         cwd: walkDir,
         env: { ...process.env, BASE: t.url, TENANT: tenantId },
         encoding: 'utf8',

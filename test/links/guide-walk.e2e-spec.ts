@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { guideWalk } from '../support/guide-walk';
 import { startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant } from '../support/tenant-auth';
 
@@ -24,12 +25,11 @@ describe.each([
 
   it('creates a link, pays it by card, Pix and boleto, and shows payments and metrics', async () => {
     const { token } = await onboardTenant(t);
-    const md = readFileSync(join(__dirname, '../../docs/guide/links.md'), 'utf8');
-    const block = /<!-- walk:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walk:end -->/.exec(md);
-    expect(block).not.toBeNull();
+    const walk = guideWalk('links.md');
+    // run here rather than by runWalk: the link.json the walk writes in its directory is read below
     const dir = mkdtempSync(join(tmpdir(), 'pp-links-walk-'));
     try {
-      const { stdout } = await promisify(execFile)('bash', ['-c', block![1]], {
+      const { stdout } = await promisify(execFile)('bash', ['-c', walk], {
         cwd: dir,
         env: { ...process.env, BASE: t.url, SANDBOX_URL: t.sandboxUrl, TOKEN: token },
         encoding: 'utf8',
