@@ -66,7 +66,9 @@ describe('bench pairedRatio', () => {
 // unqualified name failed every call of two floors and both engine benchmarks, silently for the
 // floors (their 500s only showed as `non2xx`), after the sandbox moved into its own app.
 describe("bench SQL names the sandbox's tables by their schema", () => {
-  const sandboxTables = [...readFileSync(join(ROOT, 'sandbox', 'src', 'tables.ts'), 'utf8').matchAll(/^ {4}(sandbox_\w+): \{/gm)].map((m) => m[1]);
+  const sandboxTables = [...readFileSync(join(ROOT, 'sandbox', 'src', 'tables.ts'), 'utf8').matchAll(/^ {4}(sandbox_\w+): \{/gm)].map(
+    (m) => m[1],
+  );
 
   it('reads the sandbox table list', () => {
     expect(sandboxTables).toEqual(expect.arrayContaining(['sandbox_bank_recurrences', 'sandbox_bank_billings', 'sandbox_psp_locrec']));
