@@ -83,7 +83,5 @@ function admitted(req, res, claims) {
 
 createServer((req, res) => {
   if (req.url === '/__ready') return send(res, 200, { ok: true });
-  const claims = admit(req, res);
-  if (claims instanceof Promise) claims.then((c) => admitted(req, res, c));
-  else admitted(req, res, claims);
+  admit(req, res, (claims) => admitted(req, res, claims));
 }).listen(Number(process.env.PORT), '127.0.0.1');

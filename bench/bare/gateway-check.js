@@ -96,10 +96,11 @@ function limitsOf(keys = process.env.JWT_SIGNING_KEYS) {
 }
 
 /**
- * For a node:http floor: `admit(req, res)` runs the gate on the request, puts its RateLimit-*
- * headers on `res` (the floor's answer carries them, as the service's does) and returns the
- * token's claims, or null when the gate refused (the floor answers 401); a promise of them when
- * the gate's cached answers had gone stale.
+ * For a node:http floor: `admit(req, res, next)` runs the gate on the request, puts its RateLimit-*
+ * headers on `res` (the floor's answer carries them, as the service's does) and calls
+ * `next(claims)`, with null when the gate refused (the floor answers 401): at once, or when a
+ * cached answer that had gone stale is loaded again. The one place a floor's dispatch meets the
+ * gate's "an answer or a promise of it".
  */
 function admitter(keys) {
   const gate = gatewayChecker(keys);
@@ -107,9 +108,10 @@ function admitter(keys) {
     if (g.headers) for (const k in g.headers) res.setHeader(k, g.headers[k]);
     return g.status === 200 ? g.claims : null;
   };
-  return function admit(req, res) {
+  return function admit(req, res, next) {
     const g = gate(req.headers.authorization, req.socket.remoteAddress);
-    return g instanceof Promise ? g.then((x) => admitted(x, res)) : admitted(g, res);
+    if (g instanceof Promise) g.then((x) => next(admitted(x, res)));
+    else next(admitted(g, res));
   };
 }
 

@@ -87,36 +87,39 @@ const PERIODICIDADE = { WEEKLY: 'SEMANAL', MONTHLY: 'MENSAL', QUARTERLY: 'TRIMES
 
 psp.listen(0, '127.0.0.1', () => {
   const port = psp.address().port;
+  /** The create after the gateway's check. */
+  async function create(req, res) {
+    try {
+      const b = await readJson(req);
+      const id = randomUUID();
+      const idTx = `RR${randomBytes(15).toString('hex').toUpperCase()}`;
+      const amountCents = Math.round(b.amount * 100);
+      const loc = await call(port, '/locrec');
+      const rec = await call(port, '/rec', {
+        vinculo: { contrato: id.replace(/-/g, ''), devedor: { cpf: b.payerTaxId, nome: b.payerName }, objeto: b.description },
+        calendario: { dataInicial: b.firstDueDate, dataFinal: b.expirationDate, periodicidade: PERIODICIDADE[b.periodicity] },
+        valor: { valorRec: (amountCents / 100).toFixed(2) },
+        politicaRetentativa: 'PERMITE_3R_7D',
+        loc: loc.id,
+      });
+      await pool.query({
+        name: 'floor.insert',
+        text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+           payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+        values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, loc.location, b.firstDueDate, rec.idRec],
+      });
+      answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: loc.location });
+    } catch (e) {
+      answer(res, 500, { error: String(e.message) });
+    }
+  }
+
   http
-    .createServer(async (req, res) => {
+    .createServer((req, res) => {
       if (req.url === '/__ready') return void res.end('ok');
       if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
-      const a = admit(req, res);
-      if ((a instanceof Promise ? await a : a)?.tenant !== tenantId) return void res.writeHead(401).end();
-      try {
-        const b = await readJson(req);
-        const id = randomUUID();
-        const idTx = `RR${randomBytes(15).toString('hex').toUpperCase()}`;
-        const amountCents = Math.round(b.amount * 100);
-        const loc = await call(port, '/locrec');
-        const rec = await call(port, '/rec', {
-          vinculo: { contrato: id.replace(/-/g, ''), devedor: { cpf: b.payerTaxId, nome: b.payerName }, objeto: b.description },
-          calendario: { dataInicial: b.firstDueDate, dataFinal: b.expirationDate, periodicidade: PERIODICIDADE[b.periodicity] },
-          valor: { valorRec: (amountCents / 100).toFixed(2) },
-          politicaRetentativa: 'PERMITE_3R_7D',
-          loc: loc.id,
-        });
-        await pool.query({
-          name: 'floor.insert',
-          text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
-             payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-          values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, loc.location, b.firstDueDate, rec.idRec],
-        });
-        answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: loc.location });
-      } catch (e) {
-        answer(res, 500, { error: String(e.message) });
-      }
+      admit(req, res, (claims) => (claims?.tenant === tenantId ? create(req, res) : res.writeHead(401).end()));
     })
     .listen(Number(process.env.PORT), '127.0.0.1');
 });

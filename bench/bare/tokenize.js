@@ -72,7 +72,5 @@ function admitted(req, res, claims) {
 createServer((req, res) => {
   if (req.url === '/__ready') return send(res, 200, { ok: true });
   if (req.method !== 'POST' || req.url !== '/v1/acquiring/tokenize-card') return send(res, 404, {});
-  const claims = admit(req, res);
-  if (claims instanceof Promise) claims.then((c) => admitted(req, res, c));
-  else admitted(req, res, claims);
+  admit(req, res, (claims) => admitted(req, res, claims));
 }).listen(Number(process.env.PORT), '127.0.0.1');
