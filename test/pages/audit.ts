@@ -111,8 +111,9 @@ export async function check(page: Page, audit: Audit, name: string, frame?: Fram
   await page.waitForLoadState('load');
   await screenshot(page, join(SCREENS, `${name}.png`));
   const target: Page | Frame = frame ?? page;
-  // evaluate() runs through the DevTools protocol: the page's CSP still forbids inline code.
-  await target.evaluate(AXE);
+  // evaluate() runs through the DevTools protocol: the page's CSP still forbids inline code. axe is
+  // put in a document once: a page checked in several states keeps it.
+  if (await target.evaluate(`typeof axe === 'undefined'`)) await target.evaluate(AXE);
   const result: any = await target.evaluate(
     `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} }, resultTypes: ['violations'] })`,
   );

@@ -306,30 +306,37 @@ suite('payer pages of the checkout: languages, widths, keyboard, axe', () => {
   it('Pix status polling stops while the page is hidden and resumes when it shows again', async () => {
     const ctx = await context(browser, audit, 'pt-BR', 375, [t.url]);
     const l = await createLink(t, a.auth, { name: 'Rifa', amount: 5, paymentMethods: ['PIX'] });
-    const page = await open(ctx, `/checkout/${l.slug}`);
+    const page = await ctx.newPage();
     const polls: number[] = [];
     page.on('request', (r) => {
       if (r.method() === 'GET' && /\/payments\/[^/]+$/.test(new URL(r.url()).pathname)) polls.push(Date.now());
     });
+    /** Waits (real time, 5 s at most) until `n` polls have been sent, and answers how many were. */
+    const polled = async (n: number) => {
+      for (let i = 0; i < 100 && polls.length < n; i++) await new Promise((r) => setTimeout(r, 50));
+      return polls.length;
+    };
+    // the page's timers on Playwright's clock: its time moves only when the test moves it
+    await page.clock.install();
+    await page.goto(`${t.url}/checkout/${l.slug}`);
     await page.fill('#payer-name', 'Ana Souza');
     await page.fill('#payer-email', 'ana@example.com');
     await page.click('#pay-pix');
     await page.waitForSelector('#pix-result:not([hidden])');
-    await new Promise((r) => setTimeout(r, 3500));
-    expect(polls.length).toBeGreaterThanOrEqual(1); // polls every 1.5 s while shown
+    await page.clock.pauseAt(Date.now() + 2000); // past one 1.5 s interval, then stopped
+    expect(await polled(1)).toBeGreaterThanOrEqual(1); // polls while shown
     const setHidden = (hidden: boolean) =>
       page.evaluate((h) => {
         Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
         document.dispatchEvent(new Event('visibilitychange'));
       }, hidden);
     await setHidden(true);
-    await new Promise((r) => setTimeout(r, 1600)); // a request already in flight may land
-    const before = polls.length;
-    await new Promise((r) => setTimeout(r, 4000));
+    const before = polls.length; // a request already sent may still land
+    await page.clock.runFor(30_000); // twenty intervals of the page's time while hidden
+    await new Promise((r) => setTimeout(r, 500));
     expect(polls.length).toBe(before);
-    await setHidden(false);
-    await new Promise((r) => setTimeout(r, 800));
-    expect(polls.length).toBeGreaterThan(before);
+    await setHidden(false); // shown again: it asks at once, without waiting for an interval
+    expect(await polled(before + 1)).toBeGreaterThan(before);
     await ctx.close();
   });
 
