@@ -30,12 +30,20 @@ export function withDatabase(url: string, db: string): string {
   return u.toString();
 }
 
-/** A fresh, empty database on the test server; dropped by the returned function. */
-export async function freshDatabase(prefix = 't'): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+/**
+ * A fresh database on the test server, dropped by the returned function: empty, or with
+ * `migrated` a copy of the run's migrated template when `npm test` made one
+ * (PP_TEST_TEMPLATE_DB, scripts/test.js), so an app's boot finds no migration to run.
+ */
+export async function freshDatabase(
+  prefix = 't',
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const template = opts.migrated ? process.env.PP_TEST_TEMPLATE_DB : undefined;
   const admin = new Client({ connectionString: withDatabase(serverUrl(), 'postgres') });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   await admin.end();
   return {
     url: withDatabase(serverUrl(), name),
@@ -131,7 +139,7 @@ async function bootBoth(env: NodeJS.ProcessEnv, sink: Writable, wait: boolean): 
  * only over HTTP, as `npm start` runs them.
  */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const db = opts.databaseUrl ? null : await freshDatabase();
+  const db = opts.databaseUrl ? null : await freshDatabase('t', { migrated: true });
   const databaseUrl = opts.databaseUrl ?? db!.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'pp-test-'));
   let captured = '';
