@@ -15,6 +15,12 @@ function alive(pid: number): boolean {
   }
 }
 
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ ticks
+}
+
 describe('the service as a process', () => {
   it('on SIGTERM: readiness 503 first, in-flight requests finish, exit 0 within 10 s', async () => {
     const db = await freshDatabase('proc');
@@ -57,6 +63,34 @@ describe('the service as a process', () => {
       expect(JSON.parse(r.body).name).toBe('Inflight');
       expect(await s.exited).toBe(0);
       expect(Date.now() - t0).toBeLessThan(10000);
+    } finally {
+      s.proc.kill('SIGKILL');
+      await db.drop();
+    }
+  });
+
+  it('its log readers gone (a closed pipe, EPIPE): it keeps serving, idle, and still stops on SIGTERM', async () => {
+    const db = await freshDatabase('proc');
+    const s = await spawnService({
+      DATABASE_URL: db.url,
+      ADMIN_API_KEY: TEST_ADMIN_KEY,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: '0',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-proc-')),
+    });
+    try {
+      await s.waitReady();
+      // what `npm start | head` or a log collector that went away leaves: both pipes closed
+      s.proc.stdout!.destroy();
+      s.proc.stderr!.destroy();
+      for (let i = 0; i < 5; i++) expect((await fetch(`${s.url}/health/live`)).status).toBe(200); // each one logged
+      await new Promise((r) => setTimeout(r, 500));
+      const [cpu0, t0] = [cpuMs(s.proc.pid!), Date.now()];
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(cpuMs(s.proc.pid!) - cpu0).toBeLessThan((Date.now() - t0) / 4); // idle, not writing in a loop
+      expect((await fetch(`${s.url}/health/live`)).status).toBe(200);
+      s.proc.kill('SIGTERM');
+      expect(await Promise.race([s.exited, new Promise((r) => setTimeout(() => r('still running'), 10000))])).toBe(0);
     } finally {
       s.proc.kill('SIGKILL');
       await db.drop();

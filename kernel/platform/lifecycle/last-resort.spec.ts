@@ -35,4 +35,22 @@ describe('the last resort', () => {
       uninstall();
     }
   });
+
+  it('takes an error of its own log streams (EPIPE: the reader went) without logging it, and gives them back when removed', () => {
+    const logged: string[] = [];
+    const before = [process.stdout.listenerCount('error'), process.stderr.listenerCount('error')];
+    const uninstall = installLastResort(
+      (_fatal, msg) => logged.push(msg),
+      () => undefined,
+    );
+    try {
+      const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' });
+      expect(() => process.stderr.emit('error', epipe)).not.toThrow(); // with no listener, emit throws it
+      expect(() => process.stdout.emit('error', epipe)).not.toThrow();
+      expect(logged).toEqual([]);
+    } finally {
+      uninstall();
+    }
+    expect([process.stdout.listenerCount('error'), process.stderr.listenerCount('error')]).toEqual(before);
+  });
 });

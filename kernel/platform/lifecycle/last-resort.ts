@@ -13,6 +13,12 @@
  * - Any other uncaught exception ends the process, on purpose, after it is logged: a throw from a
  *   callback outside every request and job leaves state nobody can vouch for, and the orchestrator
  *   restarts a clean replica.
+ *
+ * The log's own streams come first: stdout and stderr get an `'error'` listener that drops the
+ * error. Without it a closed reader (`npm start | head`, a log collector gone) made each write
+ * to stderr an uncaught EPIPE, which is a lost connection, logged to stderr, failing again: the
+ * process spun on that loop at full CPU and no longer stopped on SIGTERM. Lines written after
+ * the reader went are lost, which is all that can be done with them.
  */
 const LOST_CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
@@ -36,9 +42,14 @@ export function installLastResort(log: LastResortLog, exit: (code: number) => vo
     log(true, `uncaught exception from ${origin}: ending the process`, stackOf(err));
     exit(1);
   };
+  const onLogStreamError = () => undefined; // the reader is gone: nothing to log it to
+  process.stdout.on('error', onLogStreamError);
+  process.stderr.on('error', onLogStreamError);
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
   return () => {
+    process.stdout.off('error', onLogStreamError);
+    process.stderr.off('error', onLogStreamError);
     process.off('unhandledRejection', onRejection);
     process.off('uncaughtException', onException);
   };
