@@ -7,43 +7,20 @@
 // Equal work where the service saves some: the gateway's checks (./gateway-check: the bearer by the
 // service's own codec and its store of verified tokens, allow-list, rate count), and our insert is a prepared statement, as the
 // service's is; the PSP's statements are not prepared, as the sandbox PSP's are not.
-const { randomUUID, randomBytes } = require('node:crypto');
-const http = require('node:http');
+const { randomBytes } = require('node:crypto');
 const https = require('node:https');
 const { mkdtempSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Pool } = require('pg');
 const { ensureDevCertificates } = require('../../dist/kernel/platform/tls/dev-certificates');
-const { admitter } = require('./gateway-check');
+const { readJson, answer, serveCreates } = require('./recurrence-front');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const tenantId = process.env.TENANT_ID;
 const pki = ensureDevCertificates(join(mkdtempSync(join(tmpdir(), 'pp-bench-pki-')), 'psp-certs'));
 const agent = new https.Agent({ keepAlive: true, maxSockets: 50, cert: pki.clientCert, key: pki.clientKey, ca: pki.ca, minVersion: 'TLSv1.2' });
 const TOKEN = randomBytes(32).toString('base64url');
-const admit = admitter(process.env.JWT_SIGNING_KEYS);
-
-function readJson(stream) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    stream.on('data', (c) => chunks.push(c));
-    stream.on('end', () => {
-      try {
-        const t = Buffer.concat(chunks).toString('utf8');
-        resolve(t ? JSON.parse(t) : null);
-      } catch (e) {
-        reject(e);
-      }
-    });
-    stream.on('error', reject);
-  });
-}
-
-function answer(res, status, value) {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
-}
 
 const PER = { SEMANAL: 'WEEKLY', MENSAL: 'MONTHLY', TRIMESTRAL: 'QUARTERLY', SEMESTRAL: 'BIANNUAL', ANUAL: 'ANNUAL' };
 
@@ -87,39 +64,22 @@ const PERIODICIDADE = { WEEKLY: 'SEMANAL', MONTHLY: 'MENSAL', QUARTERLY: 'TRIMES
 
 psp.listen(0, '127.0.0.1', () => {
   const port = psp.address().port;
-  /** The create after the gateway's check. */
-  async function create(req, res) {
-    try {
-      const b = await readJson(req);
-      const id = randomUUID();
-      const idTx = `RR${randomBytes(15).toString('hex').toUpperCase()}`;
-      const amountCents = Math.round(b.amount * 100);
-      const loc = await call(port, '/locrec');
-      const rec = await call(port, '/rec', {
-        vinculo: { contrato: id.replace(/-/g, ''), devedor: { cpf: b.payerTaxId, nome: b.payerName }, objeto: b.description },
-        calendario: { dataInicial: b.firstDueDate, dataFinal: b.expirationDate, periodicidade: PERIODICIDADE[b.periodicity] },
-        valor: { valorRec: (amountCents / 100).toFixed(2) },
-        politicaRetentativa: 'PERMITE_3R_7D',
-        loc: loc.id,
-      });
-      await pool.query({
-        name: 'floor.insert',
-        text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
-           payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-        values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, loc.location, b.firstDueDate, rec.idRec],
-      });
-      answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: loc.location });
-    } catch (e) {
-      answer(res, 500, { error: String(e.message) });
-    }
-  }
-
-  http
-    .createServer((req, res) => {
-      if (req.url === '/__ready') return void res.end('ok');
-      if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
-      admit(req, res, (claims) => (claims?.tenant === tenantId ? create(req, res) : res.writeHead(401).end()));
-    })
-    .listen(Number(process.env.PORT), '127.0.0.1');
+  serveCreates(async ({ body: b, id, idTx, amountCents }) => {
+    const loc = await call(port, '/locrec');
+    const rec = await call(port, '/rec', {
+      vinculo: { contrato: id.replace(/-/g, ''), devedor: { cpf: b.payerTaxId, nome: b.payerName }, objeto: b.description },
+      calendario: { dataInicial: b.firstDueDate, dataFinal: b.expirationDate, periodicidade: PERIODICIDADE[b.periodicity] },
+      valor: { valorRec: (amountCents / 100).toFixed(2) },
+      politicaRetentativa: 'PERMITE_3R_7D',
+      loc: loc.id,
+    });
+    await pool.query({
+      name: 'floor.insert',
+      text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+         payer_name, payer_tax_id, description, authorization_url, next_send_date, id_rec)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, loc.location, b.firstDueDate, rec.idRec],
+    });
+    return { recurrenceId: id, status: 'PENDING', authorizationUrl: loc.location };
+  });
 });

@@ -6,35 +6,13 @@
 // Equal work where the service saves some: the gateway's checks (./gateway-check: the bearer by
 // the service's own codec and its store of verified tokens, allow-list, rate count), and both inserts are prepared statements,
 // as the service's two inserts are (`prepared()` in platform/database/sql.ts).
-const { randomUUID, randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { Pool } = require('pg');
-const { admitter } = require('./gateway-check');
+const { readJson, answer, serveCreates } = require('./recurrence-front');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const tenantId = process.env.TENANT_ID;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-const admit = admitter(process.env.JWT_SIGNING_KEYS);
-
-function readJson(stream) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    stream.on('data', (c) => chunks.push(c));
-    stream.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch (e) {
-        reject(e);
-      }
-    });
-    stream.on('error', reject);
-  });
-}
-
-function answer(res, status, value) {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
-}
 
 const bank = http.createServer(async (req, res) => {
   try {
@@ -66,35 +44,18 @@ function callBank(port, payload) {
 
 bank.listen(0, '127.0.0.1', () => {
   const bankPort = bank.address().port;
-  /** The create after the gateway's check. */
-  async function create(req, res) {
-    try {
-      const b = await readJson(req);
-      const id = randomUUID();
-      const idTx = `RR${randomBytes(15).toString('hex').toUpperCase()}`;
-      const amountCents = Math.round(b.amount * 100);
-      const created = await callBank(bankPort, {
-        recurrenceId: id, idTx, receiverId: tenantId, receiverName: 'Bench Pix', amountCents, periodicity: b.periodicity, firstDueDate: b.firstDueDate,
-        expirationDate: b.expirationDate ?? null, dayAdjustment: b.dayAdjustment, payerName: b.payerName, payerTaxId: b.payerTaxId, description: b.description ?? null,
-      });
-      await pool.query({
-        name: 'floor.insert',
-        text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
-           payer_name, payer_tax_id, description, authorization_url, next_send_date)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, created.authorizationUrl, b.firstDueDate],
-      });
-      answer(res, 200, { recurrenceId: id, status: 'PENDING', authorizationUrl: created.authorizationUrl });
-    } catch (e) {
-      answer(res, 500, { error: String(e.message) });
-    }
-  }
-
-  http
-    .createServer((req, res) => {
-      if (req.url === '/__ready') return void res.end('ok');
-      if (req.method !== 'POST' || req.url !== '/v1/banking/pix/automatic/recurrences') return void res.writeHead(404).end();
-      admit(req, res, (claims) => (claims?.tenant === tenantId ? create(req, res) : res.writeHead(401).end()));
-    })
-    .listen(Number(process.env.PORT), '127.0.0.1');
+  serveCreates(async ({ body: b, id, idTx, amountCents }) => {
+    const created = await callBank(bankPort, {
+      recurrenceId: id, idTx, receiverId: tenantId, receiverName: 'Bench Pix', amountCents, periodicity: b.periodicity, firstDueDate: b.firstDueDate,
+      expirationDate: b.expirationDate ?? null, dayAdjustment: b.dayAdjustment, payerName: b.payerName, payerTaxId: b.payerTaxId, description: b.description ?? null,
+    });
+    await pool.query({
+      name: 'floor.insert',
+      text: `INSERT INTO pix_recurrences (id, tenant_id, id_tx, amount_cents, currency, periodicity, first_due_date, expiration_date, day_adjustment,
+         payer_name, payer_tax_id, description, authorization_url, next_send_date)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      values: [id, tenantId, idTx, amountCents, b.currency, b.periodicity, b.firstDueDate, b.expirationDate ?? null, b.dayAdjustment, b.payerName, b.payerTaxId, b.description ?? null, created.authorizationUrl, b.firstDueDate],
+    });
+    return { recurrenceId: id, status: 'PENDING', authorizationUrl: created.authorizationUrl };
+  });
 });
