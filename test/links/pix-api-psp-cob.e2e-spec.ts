@@ -39,7 +39,7 @@ describe('API Pix charges: the sandbox PSP face and PSP refusals', () => {
         BANK_PROVIDER: 'pix-api',
         PIX_API_PIX_KEY: 'outra-chave@example.com',
         PROVIDER_RETRY_DELAYS_MS: '10',
-        PROVIDER_TIMEOUT_MS: '500',
+        PROVIDER_TIMEOUT_MS: '2000', // under the full suite a TLS call to the sandbox PSP once passed 500 ms
       },
     });
     recorder = recordExchanges(t.sandbox.get(SandboxPspServer));
