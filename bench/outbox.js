@@ -7,10 +7,14 @@
  *   {"name":"outbox","deliveriesPerSecond":…,"lagMsAtEnd":…, …}
  * deliveriesPerSecond = deliveries recorded as DELIVERED / seconds from worker start until the
  * outbox holds no PENDING row; lagMsAtEnd = the outbox lag (age of the oldest due row, what
- * /health/ready reports) at that moment.
+ * /health/ready reports) at that moment; workerCpuUsPerDelivery = the CPU (user + system) this
+ * process, the worker's, spent over the same window per delivery: on a shared machine the rate
+ * moves with what else runs, this much less.
  *
  * Runs against the BUILT app (`npm run build` first): DATABASE_URL=postgres://… node bench/outbox.js
- * Optional: BENCH_EVENTS (default 20000).
+ * Optional: BENCH_EVENTS (default 20000); OUTBOX_PROFILE=file.cpuprofile writes a CPU profile of
+ * this process (the worker's) over the delivery window only, for bench/tools/profile-top.js
+ * (OUTBOX_PROFILE_INTERVAL_US sets its sampling interval, default 1000).
  */
 const { fork } = require('node:child_process');
 const { existsSync, mkdtempSync, rmSync } = require('node:fs');
@@ -127,6 +131,8 @@ async function main() {
     const worker = app.get(DeliveryWorker);
     const store = app.get(OutboxStore);
     const clock = app.get(Clock);
+    const profiler = process.env.OUTBOX_PROFILE ? await startProfile(Number(process.env.OUTBOX_PROFILE_INTERVAL_US || 1000)) : null;
+    const cpu0 = process.cpuUsage();
     const t0 = Date.now();
     worker.start();
     const deadline = t0 + 10 * 60 * 1000;
@@ -146,6 +152,8 @@ async function main() {
       await new Promise((res) => setTimeout(res, 20));
     }
     const elapsedMs = Date.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    if (profiler) await profiler.stop(process.env.OUTBOX_PROFILE);
     const lagMsAtEnd = await store.lagMs(clock.now());
     const delivered = (await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`))[0].n;
     const attempts = (await ds.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts`))[0].n;
@@ -161,6 +169,7 @@ async function main() {
         attempts,
         received,
         seconds: Number((elapsedMs / 1000).toFixed(2)),
+        workerCpuUsPerDelivery: Math.round((cpu.user + cpu.system) / Math.max(1, delivered)),
         publishedPerSecond: Math.round((events / publishMs) * 1000),
       })}\n`,
     );
@@ -171,6 +180,25 @@ async function main() {
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The inspector's CPU profiler on this process; `stop(file)` writes the .cpuprofile. */
+async function startProfile(intervalUs) {
+  const { Session } = require('node:inspector');
+  const { writeFileSync } = require('node:fs');
+  const session = new Session();
+  session.connect();
+  const post = (method, params) => new Promise((res, rej) => session.post(method, params, (e, r) => (e ? rej(e) : res(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: intervalUs });
+  await post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await post('Profiler.stop');
+      session.disconnect();
+      writeFileSync(file, JSON.stringify(profile));
+    },
+  };
 }
 
 main().catch((e) => {
