@@ -36,6 +36,11 @@ function run(cmd, argv, env = process.env) {
   });
 }
 
+/** `url` with its database swapped for `db` (same server, user and options). */
+function databaseAt(url, db) {
+  return Object.assign(new URL(url), { pathname: `/${db}` }).toString();
+}
+
 /**
  * A database migrated once for this run, both apps' migrations as their boot runs them (the
  * sandbox's schema and then the service's), from the compiled dist/ just built. Every test app
@@ -53,13 +58,12 @@ async function migratedTemplate(url) {
   const { runMigrationsLocked } = dist('kernel/platform/database/migrate.js');
   const { SANDBOX_DATABASE } = dist('sandbox/src/sandbox-database.js');
   const name = `pp_template_${Date.now().toString(36)}_${process.pid}`;
-  const at = (db) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
-  const admin = new Client({ connectionString: at('postgres') });
+  const admin = new Client({ connectionString: databaseAt(url, 'postgres') });
   try {
     await admin.connect();
     await admin.query(`CREATE DATABASE "${name}"`);
     for (const layout of [SANDBOX_DATABASE, SERVICE_DATABASE]) {
-      const ds = new DataSource(dataSourceOptions(at(name), 4, 60_000, layout));
+      const ds = new DataSource(dataSourceOptions(databaseAt(url, name), 4, 60_000, layout));
       await ds.initialize();
       try {
         if (layout.schema) await ds.query(`CREATE SCHEMA IF NOT EXISTS "${layout.schema}"`);
@@ -80,7 +84,7 @@ async function migratedTemplate(url) {
 
 async function dropTemplate(url, name) {
   const { Client } = require('pg');
-  const admin = new Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
+  const admin = new Client({ connectionString: databaseAt(url, 'postgres') });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => admin.end());
 }
