@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { HttpTransport } from './http-transport';
+import { HttpTransport, isShutdownAbort } from './http-transport';
 
 interface Seen {
   path: string;
@@ -79,6 +79,89 @@ describe('HttpTransport targets (each URL read once, then reused)', () => {
         expect(await post(t, 'not a url')).toEqual({ kind: 'error', error: 'invalid_url', refused: true, latencyMs: 0 });
     } finally {
       t.close();
+    }
+  });
+});
+
+describe('HttpTransport answers (what a receiver can do to a send)', () => {
+  /** A receiver whose handler is the test's; its open sockets are destroyed on close. */
+  async function server(handler: http.RequestListener) {
+    const s = http.createServer(handler);
+    const sockets = new Set<import('node:net').Socket>();
+    s.on('connection', (c) => {
+      sockets.add(c);
+      c.on('close', () => sockets.delete(c));
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    return {
+      url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/hooks`,
+      close: () => {
+        for (const c of sockets) c.destroy();
+        return new Promise<void>((r) => s.close(() => r()));
+      },
+    };
+  }
+  const transport = () => new HttpTransport({ allowPrivateTargets: true, maxSocketsPerHost: 2, userAgent: 'test-agent' });
+
+  it('keeps the status, Retry-After and the first 1 KiB of an answer, and stops reading an endless one after 64 KiB', async () => {
+    const rx = await server((req, res) => {
+      req.resume();
+      res.writeHead(503, { 'retry-after': '7' });
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump);
+      };
+      pump(); // never ends
+    });
+    const t = transport();
+    try {
+      const o = await t.post({ url: rx.url, headers: {}, body: '{}', timeoutMs: 5000 });
+      expect(o).toMatchObject({ kind: 'response', statusCode: 503, retryAfter: '7' });
+      if (o.kind !== 'response') throw new Error('unreachable');
+      expect(o.snippet!.length).toBeLessThanOrEqual(1100);
+      expect(o.snippet!.startsWith('xxxx')).toBe(true);
+      expect(o.latencyMs).toBeLessThan(5000); // not the timeout: it gave up reading
+    } finally {
+      t.close();
+      await rx.close();
+    }
+  });
+
+  it('answers `timeout after N ms` when the receiver never answers, and `aborted:` for a send stopped by shutdown', async () => {
+    const rx = await server((req) => req.resume()); // reads, never answers
+    const t = transport();
+    try {
+      const o = await t.post({ url: rx.url, headers: {}, body: '{}', timeoutMs: 300 });
+      expect(o).toMatchObject({ kind: 'error', error: 'timeout after 300 ms', refused: false });
+      expect(o.latencyMs).toBeGreaterThanOrEqual(290);
+      const pending = t.post({ url: rx.url, headers: {}, body: '{}', timeoutMs: 10000 });
+      await new Promise((r) => setTimeout(r, 100));
+      t.abortAll();
+      const aborted = await pending;
+      expect(aborted).toMatchObject({ kind: 'error', refused: false });
+      expect(isShutdownAbort(aborted)).toBe(true);
+    } finally {
+      t.close();
+      await rx.close();
+    }
+  });
+
+  it('refuses a name that resolves to loopback when private targets are not allowed, and reports a refused connection by its code', async () => {
+    const t = new HttpTransport({ allowPrivateTargets: false, maxSocketsPerHost: 2, userAgent: 'test-agent' });
+    const open = transport();
+    try {
+      expect(await t.post({ url: 'http://localhost:9/hooks', headers: {}, body: '{}', timeoutMs: 2000 })).toMatchObject({
+        kind: 'error',
+        error: 'target_not_allowed: the destination resolves to a loopback address',
+        refused: true,
+      });
+      const o = await open.post({ url: 'http://127.0.0.1:9/hooks', headers: {}, body: '{}', timeoutMs: 2000 });
+      expect(o).toMatchObject({ kind: 'error', refused: false });
+      if (o.kind === 'error') expect(o.error).toMatch(/ECONNREFUSED/);
+    } finally {
+      t.close();
+      open.close();
     }
   });
 });

@@ -1,14 +1,14 @@
 /**
- * One POST to a receiver over node:http / node:https with keep-alive agents. The destination
- * address is checked when the socket is opened: a name is resolved by our own `lookup`, which
- * refuses private, loopback and link-local answers (unless allowed), so a public name that
- * resolves to 10.0.0.1 or 169.254.169.254 is refused at send time, not only at registration;
- * literal addresses are checked before connecting. Redirects are not followed. The timeout
- * covers connect, request and reading the answer; only the first 1 KiB of the answer is kept.
+ * One POST to a receiver over undici's HTTP/1.1 client with a keep-alive pool per origin (see
+ * the decision record "The webhook transport on undici"). The destination address is checked
+ * when a socket is opened: a name is resolved by our own `lookup`, which refuses private,
+ * loopback and link-local answers (unless allowed), so a public name that resolves to 10.0.0.1
+ * or 169.254.169.254 is refused at send time, not only at registration; literal addresses are
+ * checked before connecting. Redirects are not followed. The timeout covers connect, request and
+ * reading the answer; only the first 1 KiB of the answer is kept.
  */
 import { LookupAddress, lookup as dnsLookup } from 'node:dns';
-import * as http from 'node:http';
-import * as https from 'node:https';
+import { Agent, Dispatcher } from 'undici';
 import { isIpLiteral, judgeAddress, stripBrackets } from './address-policy';
 import { HttpOutcome, responseSnippet, SNIPPET_MAX_BYTES } from './attempt-outcome';
 import { endSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
@@ -52,10 +52,8 @@ class AbortedError extends Error {
 
 /** Where a receiver's URL says to connect, read from it once (see `HttpTransport.target`). */
 interface Target {
-  secure: boolean;
-  protocol: string;
-  hostname: string;
-  port: string | number;
+  /** `scheme://host:port`: the pool the request goes to */
+  origin: string;
   path: string;
   /** the client span's attributes: host and port, never the path or query */
   spanAttributes: Readonly<Record<string, string | number>>;
@@ -74,115 +72,76 @@ export function isShutdownAbort(outcome: HttpOutcome): boolean {
 }
 
 export class HttpTransport {
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
-  private readonly active = new Set<http.ClientRequest>();
+  private readonly agent: Agent;
+  /** how to stop each request in flight */
+  private readonly active = new Set<() => void>();
   private readonly targets = new Map<string, Target | Unsendable>();
 
   constructor(private readonly opts: HttpTransportOptions) {
-    const agentOpts = {
-      keepAlive: true,
-      keepAliveMsecs: 1000,
-      maxSockets: opts.maxSocketsPerHost,
-      maxFreeSockets: opts.maxSocketsPerHost,
-      scheduling: 'lifo' as const,
-    };
-    this.httpAgent = new http.Agent(agentOpts);
-    this.httpsAgent = new https.Agent(agentOpts);
+    this.agent = new Agent({
+      connections: opts.maxSocketsPerHost,
+      pipelining: 1,
+      // the request's own timer (timeoutMs) bounds every phase; these only back it up
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: { lookup: this.guardedLookup },
+    });
   }
 
+  /** One attempt. The outcome is always an answer or an error, never a rejection. */
   async post(req: PostRequest): Promise<HttpOutcome> {
-    const first = await this.once(req);
-    // A kept-alive socket the receiver closed just as we reused it: the request never reached it; try once on a fresh socket.
-    if (first.kind === 'error' && (first as any).reusedReset) return this.once(req);
-    return first;
+    const t = this.target(req.url);
+    if ('refused' in t) return { kind: 'error', error: t.refused, refused: true, latencyMs: 0 };
+    const started = performance.now();
+    const latency = () => Math.max(0, Math.round(performance.now() - started));
+    const headers: Record<string, string> = { ...req.headers, 'Content-Type': 'application/json', 'User-Agent': this.opts.userAgent };
+    // a client span per attempt (tracing on), its `traceparent` added to the headers
+    const span = startClientSpan('POST webhook', t.spanAttributes, headers, true);
+    const ac = new AbortController();
+    let cause: TimeoutError | AbortedError | null = null;
+    const timer = setTimeout(() => {
+      cause = new TimeoutError(req.timeoutMs);
+      ac.abort(cause);
+    }, req.timeoutMs);
+    const stop = () => {
+      cause ??= new AbortedError();
+      ac.abort(cause);
+    };
+    this.active.add(stop);
+    let o: HttpOutcome;
+    try {
+      const res = await this.agent.request({ origin: t.origin, path: t.path, method: 'POST', headers, body: req.body, signal: ac.signal });
+      const snippet = await readSnippet(res.body);
+      o = {
+        kind: 'response',
+        statusCode: res.statusCode,
+        retryAfter: headerValue(res.headers['retry-after']),
+        snippet: responseSnippet(snippet),
+        latencyMs: latency(),
+      };
+    } catch (err: any) {
+      const e = cause ?? err;
+      o = {
+        kind: 'error',
+        error: describe(e),
+        refused: e instanceof TargetRefusedError || e?.code === 'ETARGETREFUSED',
+        latencyMs: latency(),
+      };
+    }
+    clearTimeout(timer);
+    this.active.delete(stop);
+    endSpan(span, o.kind === 'response' ? o.statusCode : undefined, o.kind === 'error' ? { code: errorCode(o.error) } : undefined);
+    return o;
   }
 
   /** Stops every request in flight (shutdown): each answers an `aborted:` error. */
   abortAll(): void {
-    for (const r of this.active) r.destroy(new AbortedError());
+    for (const stop of this.active) stop();
   }
 
   close(): void {
     this.abortAll();
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
-  }
-
-  private once(req: PostRequest): Promise<HttpOutcome> {
-    const started = performance.now();
-    const latency = () => Math.max(0, Math.round(performance.now() - started));
-    return new Promise<HttpOutcome>((resolve) => {
-      let settled = false;
-      const done = (o: HttpOutcome) => {
-        if (settled) return;
-        settled = true;
-        endSpan(span, o.kind === 'response' ? o.statusCode : undefined, o.kind === 'error' ? { code: errorCode(o.error) } : undefined);
-        clearTimeout(timer);
-        this.active.delete(cr);
-        resolve(o);
-      };
-      const t = this.target(req.url);
-      if ('refused' in t) {
-        settled = true;
-        resolve({ kind: 'error', error: t.refused, refused: true, latencyMs: 0 });
-        return;
-      }
-      const headers: Record<string, string> = {
-        ...req.headers,
-        'Content-Type': 'application/json',
-        'Content-Length': String(Buffer.byteLength(req.body)),
-        'User-Agent': this.opts.userAgent,
-      };
-      // a client span per attempt (tracing on), its `traceparent` added to the headers
-      const span = startClientSpan('POST webhook', t.spanAttributes, headers, true);
-      const cr = (t.secure ? https : http).request({
-        protocol: t.protocol,
-        hostname: t.hostname,
-        port: t.port,
-        path: t.path,
-        method: 'POST',
-        agent: t.secure ? this.httpsAgent : this.httpAgent,
-        lookup: this.guardedLookup,
-        headers,
-      });
-      this.active.add(cr);
-      const timer = setTimeout(() => cr.destroy(new TimeoutError(req.timeoutMs)), req.timeoutMs);
-      cr.on('error', (err: any) => {
-        const refused = err instanceof TargetRefusedError || err?.code === 'ETARGETREFUSED';
-        const o: HttpOutcome & { reusedReset?: boolean } = { kind: 'error', error: describe(err), refused, latencyMs: latency() };
-        if (cr.reusedSocket && err?.code === 'ECONNRESET') o.reusedReset = true;
-        done(o);
-      });
-      cr.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        let read = 0;
-        const finish = () =>
-          done({
-            kind: 'response',
-            statusCode: res.statusCode ?? 0,
-            retryAfter: headerValue(res.headers['retry-after']),
-            snippet: responseSnippet(Buffer.concat(chunks)),
-            latencyMs: latency(),
-          });
-        res.on('data', (c: Buffer) => {
-          read += c.length;
-          if (kept < SNIPPET_MAX_BYTES + 4) {
-            chunks.push(c.subarray(0, SNIPPET_MAX_BYTES + 4 - kept));
-            kept += Math.min(c.length, SNIPPET_MAX_BYTES + 4 - kept);
-          }
-          if (read > MAX_READ_BYTES) {
-            res.destroy();
-            finish();
-          }
-        });
-        res.on('end', finish);
-        res.on('error', () => finish());
-        res.on('close', finish);
-      });
-      cr.end(req.body);
-    });
+    void this.agent.destroy().catch(() => undefined);
   }
 
   /**
@@ -200,10 +159,10 @@ export class HttpTransport {
       const verdict = isIpLiteral(u.hostname) ? judgeAddress(hostname, this.opts.allowPrivateTargets) : { allowed: true as const };
       if (!verdict.allowed) t = { refused: new TargetRefusedError(verdict.range).message };
       else {
-        const secure = u.protocol === 'https:';
-        const port = u.port || (secure ? 443 : 80);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+        const port = u.port || (u.protocol === 'https:' ? 443 : 80);
         const spanAttributes = Object.freeze({ 'http.request.method': 'POST', 'server.address': hostname, 'server.port': Number(port) });
-        t = { secure, protocol: u.protocol, hostname, port, path: `${u.pathname}${u.search}`, spanAttributes };
+        t = { origin: u.origin, path: `${u.pathname}${u.search}`, spanAttributes };
       }
     } catch {
       t = { refused: 'invalid_url' };
@@ -229,6 +188,35 @@ export class HttpTransport {
 /** The code at the head of an outcome's error (`ECONNREFUSED: …`, `timeout after …`), for the span. */
 function errorCode(error: string): string {
   return /^[A-Za-z_]+/.exec(error)?.[0] ?? 'error';
+}
+
+/**
+ * Reads the answer's body for its first bytes: at most SNIPPET_MAX_BYTES + 4 kept, and at most
+ * MAX_READ_BYTES read before the connection is dropped (a hostile receiver cannot stream forever).
+ * A body that fails midway still gives what came.
+ */
+function readSnippet(body: Dispatcher.ResponseData['body']): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let read = 0;
+    const finish = () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    body.on('data', (c: Buffer) => {
+      read += c.length;
+      if (kept < SNIPPET_MAX_BYTES + 4) {
+        const part = c.subarray(0, SNIPPET_MAX_BYTES + 4 - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      if (read > MAX_READ_BYTES) {
+        body.destroy();
+        finish();
+      }
+    });
+    body.on('end', finish);
+    body.on('error', finish);
+    body.on('close', finish);
+  });
 }
 
 function headerValue(h: string | string[] | undefined): string | undefined {
