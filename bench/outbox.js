@@ -9,7 +9,9 @@
  * outbox holds no PENDING row; lagMsAtEnd = the outbox lag (age of the oldest due row, what
  * /health/ready reports) at that moment; workerCpuUsPerDelivery = the CPU (user + system) this
  * process, the worker's, spent over the same window per delivery: on a shared machine the rate
- * moves with what else runs, this much less.
+ * moves with what else runs, this much less. receiverCpuUsPerDelivery is the receiver's own;
+ * machine (Linux) is the whole machine over the window: busyShare of all its CPU time,
+ * stealShare taken by the hypervisor, cpuUsPerDelivery of busy time per delivery.
  *
  * Runs against the BUILT app (`npm run build` first): DATABASE_URL=postgres://… node bench/outbox.js
  * Optional: BENCH_EVENTS (default 20000); OUTBOX_PROFILE=file.cpuprofile writes a CPU profile of
@@ -38,6 +40,10 @@ if (process.argv[2] === '--receiver') {
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
   process.on('message', (m) => {
     if (m === 'count') process.send({ count });
+    if (m === 'cpu') {
+      const u = process.cpuUsage();
+      process.send({ cpu: u.user + u.system });
+    }
     if (m === 'exit') server.close(() => process.exit(0));
   });
   return;
@@ -132,6 +138,8 @@ async function main() {
     const store = app.get(OutboxStore);
     const clock = app.get(Clock);
     const profiler = process.env.OUTBOX_PROFILE ? await startProfile(Number(process.env.OUTBOX_PROFILE_INTERVAL_US || 1000)) : null;
+    const receiverCpu0 = await ask('cpu', 'cpu');
+    const machine0 = machineTicks();
     const cpu0 = process.cpuUsage();
     const t0 = Date.now();
     worker.start();
@@ -153,6 +161,8 @@ async function main() {
     }
     const elapsedMs = Date.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const machine1 = machineTicks();
+    const receiverCpu = (await ask('cpu', 'cpu')) - receiverCpu0;
     if (profiler) await profiler.stop(process.env.OUTBOX_PROFILE);
     const lagMsAtEnd = await store.lagMs(clock.now());
     const delivered = (await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`))[0].n;
@@ -170,6 +180,8 @@ async function main() {
         received,
         seconds: Number((elapsedMs / 1000).toFixed(2)),
         workerCpuUsPerDelivery: Math.round((cpu.user + cpu.system) / Math.max(1, delivered)),
+        receiverCpuUsPerDelivery: Math.round(receiverCpu / Math.max(1, delivered)),
+        machine: machineShare(machine0, machine1, delivered),
         publishedPerSecond: Math.round((events / publishMs) * 1000),
       })}\n`,
     );
@@ -180,6 +192,37 @@ async function main() {
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The machine's CPU time counters (Linux `/proc/stat`, in clock ticks), or null elsewhere. */
+function machineTicks() {
+  try {
+    const f = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal = 0] = f;
+    return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the whole machine did over the window: the share of its CPU time that was busy (every
+ * process: worker, receiver, PostgreSQL, anything else), the share the hypervisor gave to other
+ * guests (steal), and the busy CPU per delivery. A rate with busy near 1 is the machine's
+ * ceiling, not the worker's.
+ */
+function machineShare(a, b, delivered) {
+  if (!a || !b) return null;
+  const busy = b.busy - a.busy;
+  const idle = b.idle - a.idle;
+  const steal = b.steal - a.steal;
+  const all = busy + idle + steal || 1;
+  const tickUs = 1e6 / 100; // USER_HZ is 100 on Linux
+  return {
+    busyShare: Number((busy / all).toFixed(3)),
+    stealShare: Number((steal / all).toFixed(3)),
+    cpuUsPerDelivery: Math.round((busy * tickUs) / Math.max(1, delivered)),
+  };
 }
 
 /** The inspector's CPU profiler on this process; `stop(file)` writes the .cpuprofile. */

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverUrl } from '../support/test-app';
@@ -25,6 +25,13 @@ describe('bench/outbox.js', () => {
       expect(line).toMatchObject({ name: 'outbox', events: 300, delivered: 300, received: 300 });
       expect(line.deliveriesPerSecond).toBeGreaterThan(0);
       expect(line.workerCpuUsPerDelivery).toBeGreaterThan(0);
+      expect(line.receiverCpuUsPerDelivery).toBeGreaterThan(0);
+      // the whole machine over the window (Linux /proc/stat; null elsewhere): shares of its CPU time, and per delivery
+      if (!existsSync('/proc/stat')) expect(line.machine).toBeNull();
+      else expect(line.machine.busyShare).toBeGreaterThan(0);
+      expect(line.machine?.busyShare ?? 0).toBeLessThanOrEqual(1);
+      expect(line.machine?.stealShare ?? 0).toBeGreaterThanOrEqual(0);
+      if (line.machine) expect(line.machine.cpuUsPerDelivery).toBeGreaterThan(0);
       // a V8 CPU profile of the delivery window, in which the worker's own code was sampled
       const p = JSON.parse(readFileSync(profile, 'utf8')) as { nodes: { callFrame: { url: string } }[]; samples: number[] };
       expect(p.samples.length).toBeGreaterThan(0);
