@@ -14,4 +14,8 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_DEPS.join('|')})/)`],
   testTimeout: 60000,
   maxWorkers: 2,
+  // A worker past this heap after a file is replaced by a fresh one: the suite's workers grew to
+  // 1.3-1.7 GB of module registries, and marking that heap is time the tests wait for
+  // (docs/decisions.md, "Jest workers recycled").
+  workerIdleMemoryLimit: '700MB',
 };
