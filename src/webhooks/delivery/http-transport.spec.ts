@@ -8,10 +8,30 @@ interface Seen {
   body: string;
 }
 
-/** A receiver on 127.0.0.1 that records each request's path and headers and answers 200. */
+/** A receiver on 127.0.0.1 whose handler is the test's; its open sockets are destroyed on close. */
+async function server(handler: http.RequestListener): Promise<{ port: number; url: string; close: () => Promise<void> }> {
+  const s = http.createServer(handler);
+  const sockets = new Set<import('node:net').Socket>();
+  s.on('connection', (c) => {
+    sockets.add(c);
+    c.on('close', () => sockets.delete(c));
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/hooks`,
+    close: () => {
+      for (const c of sockets) c.destroy();
+      return new Promise<void>((r) => s.close(() => r()));
+    },
+  };
+}
+
+/** A receiver that records each request's path, headers and body and answers 200. */
 async function receiver(): Promise<{ port: number; seen: Seen[]; close: () => Promise<void> }> {
   const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
+  const rx = await server((req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
@@ -20,12 +40,7 @@ async function receiver(): Promise<{ port: number; seen: Seen[]; close: () => Pr
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as AddressInfo).port,
-    seen,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  return { port: rx.port, seen, close: rx.close };
 }
 
 describe('HttpTransport targets (each URL read once, then reused)', () => {
@@ -72,11 +87,12 @@ describe('HttpTransport targets (each URL read once, then reused)', () => {
     }
   });
 
-  it('answers invalid_url for what is not a URL, every time', async () => {
+  it('answers invalid_url for what is not a URL, or not an http(s) one, every time', async () => {
     const t = new HttpTransport({ allowPrivateTargets: true, maxSocketsPerHost: 2, userAgent: 'test-agent' });
     try {
       for (let i = 0; i < 2; i++)
-        expect(await post(t, 'not a url')).toEqual({ kind: 'error', error: 'invalid_url', refused: true, latencyMs: 0 });
+        for (const url of ['not a url', 'ftp://127.0.0.1/hooks', 'file:///etc/passwd'])
+          expect(await post(t, url)).toEqual({ kind: 'error', error: 'invalid_url', refused: true, latencyMs: 0 });
     } finally {
       t.close();
     }
@@ -84,23 +100,6 @@ describe('HttpTransport targets (each URL read once, then reused)', () => {
 });
 
 describe('HttpTransport answers (what a receiver can do to a send)', () => {
-  /** A receiver whose handler is the test's; its open sockets are destroyed on close. */
-  async function server(handler: http.RequestListener) {
-    const s = http.createServer(handler);
-    const sockets = new Set<import('node:net').Socket>();
-    s.on('connection', (c) => {
-      sockets.add(c);
-      c.on('close', () => sockets.delete(c));
-    });
-    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    return {
-      url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/hooks`,
-      close: () => {
-        for (const c of sockets) c.destroy();
-        return new Promise<void>((r) => s.close(() => r()));
-      },
-    };
-  }
   const transport = () => new HttpTransport({ allowPrivateTargets: true, maxSocketsPerHost: 2, userAgent: 'test-agent' });
 
   it('keeps the status, Retry-After and the first 1 KiB of an answer, and stops reading an endless one after 64 KiB', async () => {

@@ -1,6 +1,6 @@
 /**
  * One POST to a receiver over undici's HTTP/1.1 client with a keep-alive pool per origin (see
- * the decision record "The webhook transport on undici"). The destination address is checked
+ * docs/decisions/webhooks.md, "the webhook transport on undici"). The destination address is checked
  * when a socket is opened: a name is resolved by our own `lookup`, which refuses private,
  * loopback and link-local answers (unless allowed), so a public name that resolves to 10.0.0.1
  * or 169.254.169.254 is refused at send time, not only at registration; literal addresses are
@@ -153,23 +153,21 @@ export class HttpTransport {
   private target(url: string): Target | Unsendable {
     const known = this.targets.get(url);
     if (known) return known;
-    let t: Target | Unsendable;
-    try {
-      const u = new URL(url);
-      const hostname = stripBrackets(u.hostname);
-      const verdict = isIpLiteral(u.hostname) ? judgeAddress(hostname, this.opts.allowPrivateTargets) : { allowed: true as const };
-      if (!verdict.allowed) t = { refused: new TargetRefusedError(verdict.range).message };
-      else {
-        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
-        const port = u.port || (u.protocol === 'https:' ? 443 : 80);
-        const spanAttributes = Object.freeze({ 'http.request.method': 'POST', 'server.address': hostname, 'server.port': Number(port) });
-        t = { origin: u.origin, path: `${u.pathname}${u.search}`, spanAttributes };
-      }
-    } catch {
-      t = { refused: 'invalid_url' };
-    }
+    const t = this.read(url);
     if (this.targets.size < TARGETS_KEPT) this.targets.set(url, t);
     return t;
+  }
+
+  /** What {@link target} keeps for a URL: where to send, or why not (a URL that does not parse, or is not http(s), is `invalid_url`). */
+  private read(url: string): Target | Unsendable {
+    const u = URL.parse(url);
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) return { refused: 'invalid_url' };
+    const hostname = stripBrackets(u.hostname);
+    const verdict = isIpLiteral(u.hostname) ? judgeAddress(hostname, this.opts.allowPrivateTargets) : { allowed: true as const };
+    if (!verdict.allowed) return { refused: new TargetRefusedError(verdict.range).message };
+    const port = u.port || (u.protocol === 'https:' ? 443 : 80);
+    const spanAttributes = Object.freeze({ 'http.request.method': 'POST', 'server.address': hostname, 'server.port': Number(port) });
+    return { origin: u.origin, path: `${u.pathname}${u.search}`, spanAttributes };
   }
 
   /** dns.lookup, refusing the whole answer when any address is not allowed. */
