@@ -7,6 +7,10 @@
 // (DATABASE_URL set). `auth-limits-tracing`: the limits route's service plain and with tracing on at
 // sampler ratios 0.1 and 1 (as the bench's tracing variants), `cost` = 1 - plain ÷ traced CPU, the
 // share of throughput tracing takes from a CPU-bound replica (other ratios: CPU_TRACING_RATIOS=0,0.1,1).
+// Each figure is also given by user time alone (`userUs`, `userCost`, `floorOverServiceUser`): on
+// loopback the kernel's work for the answer's write (waking the load generator) is charged to the
+// server as system time, and it grows when the load generator idles more, so it follows a slower
+// side rather than measuring its own code.
 // CPU_SERVICE_ENV (a JSON object) adds settings to the service's environment, to see what a setting
 // costs a loaded replica, e.g. CPU_SERVICE_ENV='{"WEBHOOK_POLL_INTERVAL_MS":"60000"}'.
 const { readFileSync } = require('node:fs');
@@ -19,9 +23,10 @@ const SERVICE_ENV = JSON.parse(process.env.CPU_SERVICE_ENV || '{}');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 4);
 const SECONDS = Number(process.env.BENCH_DURATION || 6);
 
+/** A process's CPU seconds so far: user (its JavaScript and native code) and system (the kernel's work for it, its socket writes included). */
 function cpuSeconds(pid) {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in USER_HZ ticks
+  return { user: Number(f[11]) / 100, system: Number(f[12]) / 100 }; // utime, stime, in USER_HZ ticks
 }
 
 async function setup(scenario, db) {
@@ -79,6 +84,7 @@ async function main() {
     const sides = s.sides;
     for (const [, , opts] of sides) await autocannon({ connections: 50, ...opts, duration: 3 });
     const us = Object.fromEntries(sides.map(([name]) => [name, []]));
+    const userUs = Object.fromEntries(sides.map(([name]) => [name, []]));
     const spansBefore = s.sink?.spans() ?? 0;
     let expected = 0;
     for (let r = 0; r < ROUNDS; r++) {
@@ -87,7 +93,10 @@ async function main() {
         const res = await autocannon({ connections: 50, ...opts, duration: SECONDS });
         // a side that refuses (401, 404, 429) does less work than one that answers
         if (res.non2xx || res.errors) throw new Error(`${name}: ${res.non2xx} non-2xx answers, ${res.errors} errors`);
-        us[name].push(Math.round(((cpuSeconds(pid) - before) * 1e7) / res.requests.total) / 10);
+        const after = cpuSeconds(pid);
+        const per = (seconds) => Math.round((seconds * 1e7) / res.requests.total) / 10;
+        us[name].push(per(after.user + after.system - before.user - before.system));
+        userUs[name].push(per(after.user - before.user));
         expected += (s.ratios?.[name] ?? 0) * res.requests.total;
       }
     }
@@ -96,8 +105,21 @@ async function main() {
     const paired = (a, b) => median(a.map((x, i) => x / b[i]));
     const line =
       scenario === 'auth-limits-tracing'
-        ? { name: `${scenario} cpu/request`, us, cost: Object.fromEntries(sides.slice(1).map(([n]) => [n, +(1 - paired(us.plain, us[n])).toFixed(3)])) }
-        : { name: `${scenario} cpu/request`, floorUs: us.floor, serviceUs: us.service, floorOverService: +paired(us.floor, us.service).toFixed(3) };
+        ? {
+            name: `${scenario} cpu/request`,
+            us,
+            cost: Object.fromEntries(sides.slice(1).map(([n]) => [n, +(1 - paired(us.plain, us[n])).toFixed(3)])),
+            // the same by user time alone: tracing's own code, without the kernel's share (the answer's write on loopback)
+            userUs,
+            userCost: Object.fromEntries(sides.slice(1).map(([n]) => [n, +(1 - paired(userUs.plain, userUs[n])).toFixed(3)])),
+          }
+        : {
+            name: `${scenario} cpu/request`,
+            floorUs: us.floor,
+            serviceUs: us.service,
+            floorOverService: +paired(us.floor, us.service).toFixed(3),
+            floorOverServiceUser: +paired(userUs.floor, userUs.service).toFixed(3),
+          };
     if (s.sink) {
       // spans the SDK dropped (its queue full while an export is out) cost nothing and would flatter the cost
       await new Promise((r) => setTimeout(r, 6000)); // the batch processor's last partial batch (5 s delay)
