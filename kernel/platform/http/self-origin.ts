@@ -20,6 +20,18 @@ export function selfOrigin(host: HttpAdapterHost): string {
 }
 
 /**
+ * Resolves once this process's HTTP server is listening (at once when it already is), so work
+ * that needs {@link selfOrigin} (registering our callback URL at the PSP) starts the moment the
+ * address exists instead of failing before `listen` and waiting out a retry: a Pix paid in that
+ * gap had its callback dropped by the PSP. Never resolves for an app that is not served.
+ */
+export function whenListening(host: HttpAdapterHost): Promise<void> {
+  const server = host.httpAdapter?.getHttpServer?.() as { listening?: boolean; once?: (e: string, f: () => void) => void } | undefined;
+  if (!server?.once || server.listening) return Promise.resolve();
+  return new Promise((resolve) => server.once!('listening', () => resolve()));
+}
+
+/**
  * The origin this process listens on, read from the socket (not PUBLIC_URL, which is what the
  * payer's browser uses and may be a proxy): the sandbox app's default for the URLs it hands out
  * (a boleto's download), on any port.

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
-import { selfOrigin } from '../../../kernel/platform/http/self-origin';
+import { selfOrigin, whenListening } from '../../../kernel/platform/http/self-origin';
 import { PixApiClient, PixApiRejection } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiConfig } from './pix-api.config';
@@ -10,8 +10,10 @@ import { PixApiConfig } from './pix-api.config';
 /**
  * Registers this service's callback URL for the receiver's key at start-up (pix-api only):
  * `PUT /webhook/{PIX_API_PIX_KEY}` with `{webhookUrl}` (PIX_API_WEBHOOK_URL, default this
- * server's `/provider/pix-api`; the PSP appends `/pix`). PUT is idempotent at the PSP, so every
- * replica and restart may do it; until it succeeds (PSP down) it tries again every minute.
+ * server's `/provider/pix-api`; the PSP appends `/pix`), as soon as the server listens (the PSP
+ * drops the callback of a Pix paid before it; the received-Pix job then finds it only on its next
+ * pass). PUT is idempotent at the PSP, so every replica and restart may do it; until it succeeds
+ * (PSP down) it tries again every second for a minute, then every minute.
  */
 @Injectable()
 export class PixApiPixWebhookRegistrar implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -30,14 +32,14 @@ export class PixApiPixWebhookRegistrar implements OnApplicationBootstrap, OnAppl
   onApplicationBootstrap(): void {
     if (!this.config.enabled) return;
     this.jobs.schedule({ name: 'pix-api-pix-webhook', everyMs: 60_000, needsDatabase: false, run: () => this.register() });
-    void this.firstTries();
+    void whenListening(this.adapterHost).then(() => this.firstTries());
   }
 
   onApplicationShutdown(): void {
     this.stopped = true;
   }
 
-  /** At start, every second for a minute (the server must be listening, the PSP up), then the job's minute. */
+  /** Once listening, every second for a minute until the PSP takes it, then the job's minute. */
   private async firstTries(): Promise<void> {
     for (let i = 0; i < 60 && !this.stopped; i++) {
       try {

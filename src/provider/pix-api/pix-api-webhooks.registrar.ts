@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
-import { selfOrigin } from '../../../kernel/platform/http/self-origin';
+import { selfOrigin, whenListening } from '../../../kernel/platform/http/self-origin';
 import { PIX_API_CALLER, PspCaller } from './pix-api-billings';
 import { Inject } from '@nestjs/common';
 import { PixApiCobrConfig } from './pix-api-cobr.config';
@@ -9,8 +9,8 @@ import { PixApiCobrConfig } from './pix-api-cobr.config';
 /**
  * Registers this service's callback URL at the PSP at start-up (pix-api only): `PUT /webhookrec`
  * and `PUT /webhookcobr` with `{webhookUrl}` (PIX_API_WEBHOOK_URL, default this server's
- * `/provider/pix-api`). PUT is idempotent at the PSP, so every replica and every restart may do
- * it; until both succeed (PSP down) it tries again every minute.
+ * `/provider/pix-api`), as soon as the server listens. PUT is idempotent at the PSP, so every
+ * replica and every restart may do it; until both succeed (PSP down) it tries again every minute.
  */
 @Injectable()
 export class PixApiWebhookRegistrar implements OnModuleInit {
@@ -26,7 +26,11 @@ export class PixApiWebhookRegistrar implements OnModuleInit {
 
   onModuleInit(): void {
     if (!this.config.enabled) return;
-    this.jobs.schedule({ name: 'pix-api-webhooks', everyMs: 60_000, immediately: true, run: () => this.register() });
+    this.jobs.schedule({ name: 'pix-api-webhooks', everyMs: 60_000, run: () => this.register() });
+    // not the job's first pass: that starts when the database is ready, which may be before `listen`
+    void whenListening(this.adapterHost)
+      .then(() => this.register())
+      .catch((e) => this.logger.warn(`PSP callbacks not registered yet (tried again in a minute): ${e?.message ?? e}`));
   }
 
   webhookUrl(): string {
