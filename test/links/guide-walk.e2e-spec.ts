@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { guideWalk } from '../support/guide-walk';
+import { guideWalk, runWalk } from '../support/guide-walk';
 import { startTestApp, TestApp } from '../support/test-app';
 import { onboardTenant } from '../support/tenant-auth';
 
@@ -26,15 +24,11 @@ describe.each([
   it('creates a link, pays it by card, Pix and boleto, and shows payments and metrics', async () => {
     const { token } = await onboardTenant(t);
     const walk = guideWalk('links.md');
-    // run here rather than by runWalk: the link.json the walk writes in its directory is read below
+    // in a directory of this test's: the link.json the walk writes there is read below
     const dir = mkdtempSync(join(tmpdir(), 'pp-links-walk-'));
     try {
-      const { stdout } = await promisify(execFile)('bash', ['-c', walk], {
-        cwd: dir,
-        env: { ...process.env, BASE: t.url, SANDBOX_URL: t.sandboxUrl, TOKEN: token },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      // a failure names the step and shows what the walk printed by then (runWalk's error)
+      const stdout = await runWalk(walk, { BASE: t.url, SANDBOX_URL: t.sandboxUrl, TOKEN: token }, 60_000, dir);
       const lines = stdout.trim().split('\n');
       expect(JSON.parse(lines[0])).toMatchObject({
         grossAmount: 155.43,

@@ -20,15 +20,16 @@ export function expectedLines(walk: string): string[] {
  * Runs a walk as a reader would, with bash in an empty directory, and answers what it printed.
  * When it fails, the error holds what it had printed by then and its stderr, which names the step
  * that stopped it (a failed curl prints its status, and the output so far says how far it got).
+ * `dir`: run there and leave it, for a test that reads the files the walk writes (its own to remove).
  */
-export async function runWalk(walk: string, env: Record<string, string>, timeoutMs = 60_000): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'pp-walk-'));
+export async function runWalk(walk: string, env: Record<string, string>, timeoutMs = 60_000, dir?: string): Promise<string> {
+  const cwd = dir ?? mkdtempSync(join(tmpdir(), 'pp-walk-'));
   try {
     return await new Promise<string>((resolve, reject) => {
       execFile(
         'bash',
         ['-c', walk],
-        { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: timeoutMs },
+        { cwd, env: { ...process.env, ...env }, encoding: 'utf8', timeout: timeoutMs },
         (err, stdout, stderr) => {
           if (!err) return resolve(stdout);
           const why = err.killed ? `killed after ${timeoutMs} ms` : `exit code ${String(err.code)}`;
@@ -37,6 +38,6 @@ export async function runWalk(walk: string, env: Record<string, string>, timeout
       );
     });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!dir) rmSync(cwd, { recursive: true, force: true });
   }
 }
