@@ -13,6 +13,9 @@ import { CONFIG_SECTIONS } from '../../src/config.sections';
 import { loadConfig } from '../../kernel/platform/config/config';
 import { ClockSync } from '../../kernel/platform/clock/clock-sync.service';
 import { DatabaseLifecycle } from '../../kernel/platform/database/database.lifecycle';
+import { sqlPoolOf } from '../../kernel/platform/database/sql';
+import { PeriodicJobs } from '../../kernel/platform/jobs/periodic-jobs';
+import { DataSource } from 'typeorm';
 import { freePorts } from './ports';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
@@ -199,13 +202,92 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       return (await pg.query(text, params as any[])).rows;
     },
     async close() {
+      const watch = (step: string, work: Promise<unknown>) => watchedStep(step, work, { app, sandbox, databaseUrl, logs: () => captured });
       await pg.end().catch(() => undefined);
-      await app.close();
-      await sandbox.close();
-      await db?.drop();
+      await watch('the service app.close()', app.close());
+      await watch('the sandbox app.close()', sandbox.close());
+      if (db) await watch('DROP DATABASE', db.drop());
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A close step slower than this has its report written (jest's hook timeout is 60 s). */
+const SLOW_CLOSE_MS = 15_000;
+
+/**
+ * Awaits one step of closing a test app; past SLOW_CLOSE_MS it writes to stderr what the apps
+ * still wait for (jobs with a pass in progress, each SQL pool's clients, the database's sessions,
+ * the process's handles, the last log lines) and goes on waiting, so a hang that fails a suite's
+ * `afterAll` says where it is.
+ */
+async function watchedStep(
+  step: string,
+  work: Promise<unknown>,
+  apps: { app: NestFastifyApplication; sandbox: NestFastifyApplication; databaseUrl: string; logs: () => string },
+): Promise<void> {
+  const started = Date.now();
+  const timer = setTimeout(() => {
+    void closeReport(step, started, apps).then(
+      (r) => process.stderr.write(r),
+      (e) => process.stderr.write(`slow close: ${step}: the report failed: ${e?.message ?? e}\n`),
+    );
+  }, SLOW_CLOSE_MS);
+  try {
+    await work;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function closeReport(
+  step: string,
+  started: number,
+  {
+    app,
+    sandbox,
+    databaseUrl,
+    logs,
+  }: { app: NestFastifyApplication; sandbox: NestFastifyApplication; databaseUrl: string; logs: () => string },
+): Promise<string> {
+  const of = (name: string, a: NestFastifyApplication) => {
+    const out: Record<string, unknown> = {};
+    try {
+      out.jobsInProgress = a.get(PeriodicJobs).inProgress();
+    } catch (e: any) {
+      out.jobsInProgress = `unknown (${e?.message})`;
+    }
+    try {
+      const p = sqlPoolOf(a.get(DataSource));
+      out.sqlPool = { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount, ending: p.ending, ended: p.ended };
+    } catch (e: any) {
+      out.sqlPool = `unknown (${e?.message})`;
+    }
+    return `${name}: ${JSON.stringify(out)}`;
+  };
+  let sessions = '';
+  const c = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    const r = await c.query(
+      `SELECT pid, state, wait_event_type, wait_event, now() - query_start AS running_for, left(query, 200) AS query
+         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    sessions = r.rows.map((x) => JSON.stringify(x)).join('\n  ');
+  } catch (e: any) {
+    sessions = `unknown (${e?.message})`;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+  const handles = process.getActiveResourcesInfo().reduce<Record<string, number>>((m, h) => ((m[h] = (m[h] ?? 0) + 1), m), {});
+  return [
+    `\nslow close: ${step} has not ended after ${Date.now() - started} ms (${expect.getState().testPath ?? ''})`,
+    of('service', app),
+    of('sandbox', sandbox),
+    `database sessions:\n  ${sessions || '(none)'}`,
+    `active handles: ${JSON.stringify(handles)}`,
+    `last log lines:\n${logs().split('\n').slice(-40).join('\n')}\n`,
+  ].join('\n');
 }
 
 /** JSON over real HTTP (fetch), answering status, headers and parsed body. */

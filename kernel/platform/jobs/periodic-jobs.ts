@@ -39,6 +39,8 @@ class Job implements PeriodicJob {
   failuresInARow = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** When the pass in progress started (ms since the epoch), or null. */
+  runningSince: number | null = null;
   private again = false;
   private stopped = false;
 
@@ -65,6 +67,7 @@ class Job implements PeriodicJob {
   runNow(): Promise<void> {
     if (this.stopped) return this.running ?? Promise.resolve();
     // each pass is a span (tracing on), the root of its own trace
+    this.runningSince ??= Date.now();
     this.running ??= inJobSpan(this.spec.name, () => this.spec.run())
       .then(
         () => {
@@ -78,6 +81,7 @@ class Job implements PeriodicJob {
       )
       .finally(() => {
         this.running = null;
+        this.runningSince = null;
         if (this.again) {
           this.again = false;
           this.kick();
@@ -144,6 +148,12 @@ export class PeriodicJobs implements OnModuleDestroy {
   /** The names of the jobs this process runs (what is mounted is what polls). */
   scheduled(): string[] {
     return this.jobs.map((j) => j.spec.name);
+  }
+
+  /** The jobs with a pass in progress and how long each has run (what a slow shutdown waits for). */
+  inProgress(): { job: string; forMs: number }[] {
+    const now = Date.now();
+    return this.jobs.filter((j) => j.runningSince !== null).map((j) => ({ job: j.spec.name, forMs: now - j.runningSince! }));
   }
 
   /** Degraded while any job has failed FAILING_AFTER passes in a row; names them. */
