@@ -1,21 +1,28 @@
-import { Injectable } from '@nestjs/common';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { HttpAdapterHost } from '@nestjs/core';
 
 /**
- * `http://127.0.0.1:<port>` of this process's HTTP server, read when first needed (after
- * `listen`): the default address of its own receivers (the API Pix callbacks the service
- * registers at the PSP), so a server on a random port (tests) or on PORT is reached over real
- * HTTP without configuration.
+ * `http://<host>:<port>` of this process's HTTP server, read from its socket when first needed
+ * (after `listen`), not PUBLIC_URL (what the payer's browser uses, which may be a proxy): the
+ * default address of the receivers the service registers at the PSP (the API Pix callbacks) and
+ * of the URLs the sandbox hands out (a boleto's download, a recurrence's location), so a server
+ * on a random port (tests) or on PORT is reached over real HTTP without configuration. A server
+ * on every IPv4 address is reached at 127.0.0.1, on every IPv6 address at [::1].
  */
 export function selfOrigin(host: HttpAdapterHost): string {
-  const server = host.httpAdapter?.getHttpServer?.();
+  const server = host.httpAdapter?.getHttpServer?.() as Server | undefined;
   const addr = server?.address?.() as AddressInfo | string | null | undefined;
   if (!addr || typeof addr === 'string') {
     throw new Error('the HTTP server is not listening yet: cannot tell its own address');
   }
-  const ip = addr.address === '0.0.0.0' || addr.address === '::' || addr.address === '' ? '127.0.0.1' : addr.address;
-  const h = ip.includes(':') ? `[${ip}]` : ip;
+  const h =
+    addr.address === '0.0.0.0' || addr.address === ''
+      ? '127.0.0.1'
+      : addr.address === '::'
+        ? '[::1]'
+        : addr.address.includes(':')
+          ? `[${addr.address}]`
+          : addr.address;
   return `http://${h}:${addr.port}`;
 }
 
@@ -26,32 +33,7 @@ export function selfOrigin(host: HttpAdapterHost): string {
  * gap had its callback dropped by the PSP. Never resolves for an app that is not served.
  */
 export function whenListening(host: HttpAdapterHost): Promise<void> {
-  const server = host.httpAdapter?.getHttpServer?.() as { listening?: boolean; once?: (e: string, f: () => void) => void } | undefined;
+  const server = host.httpAdapter?.getHttpServer?.() as Server | undefined;
   if (!server?.once || server.listening) return Promise.resolve();
-  return new Promise((resolve) => server.once!('listening', () => resolve()));
-}
-
-/**
- * The origin this process listens on, read from the socket (not PUBLIC_URL, which is what the
- * payer's browser uses and may be a proxy): the sandbox app's default for the URLs it hands out
- * (a boleto's download), on any port.
- */
-@Injectable()
-export class SelfOrigin {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
-
-  get(): string {
-    const server = this.adapterHost.httpAdapter?.getHttpServer?.();
-    const addr = server?.address?.() as AddressInfo | string | null | undefined;
-    if (!addr || typeof addr === 'string') throw new Error('the HTTP server is not listening yet');
-    const host =
-      addr.address === '0.0.0.0' || addr.address === ''
-        ? '127.0.0.1'
-        : addr.address === '::'
-          ? '[::1]'
-          : addr.family === 'IPv6'
-            ? `[${addr.address}]`
-            : addr.address;
-    return `http://${host}:${addr.port}`;
-  }
+  return new Promise((resolve) => server.once('listening', () => resolve()));
 }

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { SelfOrigin } from '../../../kernel/platform/http/self-origin';
 import { AcquirerCardApiController, AcquirerChargesApiController } from './acquirer-api.controller';
 import { BankAppController } from './bank-app.controller';
 import { AcquirerKeyGuard } from './sandbox-acquirer.guard';
@@ -37,7 +36,6 @@ import { SandboxRefunds } from './sandbox-refunds.service';
     SandboxDisputesController,
   ],
   providers: [
-    SelfOrigin,
     SandboxCardService,
     SandboxPixService,
     SandboxBoletoService,

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { CodedError } from '../../../../kernel/common/formats/coded-error';
 import { formatLine } from '../../../../kernel/common/formats/boleto';
 import type { AdyenAmount, AdyenPaymentResponse } from '../../../../kernel/common/protocols/adyen';
 import { isValidTaxId } from '../../../../kernel/common/tax-id';
 import { Clock, saoPauloDate } from '../../../../kernel/platform/clock/clock';
-import { SelfOrigin } from '../../../../kernel/platform/http/self-origin';
+import { selfOrigin } from '../../../../kernel/platform/http/self-origin';
 import { SandboxBoletoService } from '../sandbox-boleto.service';
 import { AdyenAnswerError, pspReferenceOf } from './sandbox-adyen-checkout';
 
@@ -33,7 +34,7 @@ const text = (v: unknown): v is string => typeof v === 'string' && v.trim().leng
 export class SandboxAdyenBoletos {
   constructor(
     private readonly boletos: SandboxBoletoService,
-    private readonly self: SelfOrigin,
+    private readonly adapterHost: HttpAdapterHost,
     private readonly clock: Clock,
   ) {}
 
@@ -68,7 +69,7 @@ export class SandboxAdyenBoletos {
         type: 'voucher',
         paymentMethodType: 'boletobancario',
         reference: formatLine(issued.digitableLine),
-        downloadUrl: `${this.self.get()}/sandbox/boletos/${encodeURIComponent(issued.boletoId)}`,
+        downloadUrl: `${selfOrigin(this.adapterHost)}/sandbox/boletos/${encodeURIComponent(issued.boletoId)}`,
         expiresAt: `${issued.dueDate}T23:59:59`,
         initialAmount: checked.amount,
         totalAmount: checked.amount,
