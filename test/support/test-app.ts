@@ -202,14 +202,27 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       return (await pg.query(text, params as any[])).rows;
     },
     async close() {
-      const watch = (step: string, work: Promise<unknown>) => watchedStep(step, work, { app, sandbox, databaseUrl, logs: () => captured });
-      await pg.end().catch(() => undefined);
+      const watch = (step: string, work: Promise<unknown>) =>
+        watchedStep(step, work, { app, sandbox, databaseUrl, pool: pg, logs: () => captured });
+      await watch(
+        'the test pool end()',
+        pg.end().catch(() => undefined),
+      );
       await watch('the service app.close()', app.close());
       await watch('the sandbox app.close()', sandbox.close());
       if (db) await watch('DROP DATABASE', db.drop());
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+interface CloseWatch {
+  app: NestFastifyApplication;
+  sandbox: NestFastifyApplication;
+  databaseUrl: string;
+  /** The test's own pool (`sql()`). */
+  pool: Pool;
+  logs: () => string;
 }
 
 /** A close step slower than this has its report written (jest's hook timeout is 60 s). */
@@ -221,11 +234,7 @@ const SLOW_CLOSE_MS = 15_000;
  * the process's handles, the last log lines) and goes on waiting, so a hang that fails a suite's
  * `afterAll` says where it is.
  */
-async function watchedStep(
-  step: string,
-  work: Promise<unknown>,
-  apps: { app: NestFastifyApplication; sandbox: NestFastifyApplication; databaseUrl: string; logs: () => string },
-): Promise<void> {
+async function watchedStep(step: string, work: Promise<unknown>, apps: CloseWatch): Promise<void> {
   const started = Date.now();
   const timer = setTimeout(() => {
     void closeReport(step, started, apps).then(
@@ -240,16 +249,7 @@ async function watchedStep(
   }
 }
 
-async function closeReport(
-  step: string,
-  started: number,
-  {
-    app,
-    sandbox,
-    databaseUrl,
-    logs,
-  }: { app: NestFastifyApplication; sandbox: NestFastifyApplication; databaseUrl: string; logs: () => string },
-): Promise<string> {
+async function closeReport(step: string, started: number, { app, sandbox, databaseUrl, pool, logs }: CloseWatch): Promise<string> {
   const of = (name: string, a: NestFastifyApplication) => {
     const out: Record<string, unknown> = {};
     try {
@@ -284,6 +284,7 @@ async function closeReport(
     `\nslow close: ${step} has not ended after ${Date.now() - started} ms (${expect.getState().testPath ?? ''})`,
     of('service', app),
     of('sandbox', sandbox),
+    `test pool: ${JSON.stringify({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })}`,
     `database sessions:\n  ${sessions || '(none)'}`,
     `active handles: ${JSON.stringify(handles)}`,
     `last log lines:\n${logs().split('\n').slice(-40).join('\n')}\n`,
