@@ -1,81 +1,62 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
-import { selfOrigin, whenListening } from '../../../kernel/platform/http/self-origin';
-import { PixApiClient, PixApiRejection } from './pix-api-client';
+import { PixApiClient } from './pix-api-client';
 import { PixApiCobConfig } from './pix-api-cob.config';
 import { PixApiConfig } from './pix-api.config';
+import { PspCallbackRegistrar } from './psp-callback-registrar';
 
 /**
- * Registers this service's callback URL for the receiver's key at start-up (pix-api only):
+ * Registers this service's callback URL for the receiver's key (pix-api only):
  * `PUT /webhook/{PIX_API_PIX_KEY}` with `{webhookUrl}` (PIX_API_WEBHOOK_URL, default this
- * server's `/provider/pix-api`; the PSP appends `/pix`), as soon as the server listens (the PSP
- * drops the callback of a Pix paid before it; the received-Pix job then finds it only on its next
- * pass). PUT is idempotent at the PSP, so every replica and restart may do it; until it succeeds
- * (PSP down) it tries again every second for a minute, then every minute.
+ * server's `/provider/pix-api`; the PSP appends `/pix`), when and as often as
+ * {@link PspCallbackRegistrar} says.
  */
 @Injectable()
 export class PixApiPixWebhookRegistrar implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('PixApiPixWebhook');
-  private registered: Promise<boolean> | null = null;
-  private stopped = false;
+  private readonly registrar: PspCallbackRegistrar;
 
   constructor(
-    private readonly client: PixApiClient,
-    private readonly pixApi: PixApiConfig,
+    client: PixApiClient,
+    pixApi: PixApiConfig,
     private readonly config: PixApiCobConfig,
-    private readonly jobs: PeriodicJobs,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
+    jobs: PeriodicJobs,
+    adapterHost: HttpAdapterHost,
+  ) {
+    this.registrar = new PspCallbackRegistrar(
+      {
+        name: 'pix-api-pix-webhook',
+        label: 'PSP Pix webhook',
+        registered: '/pix',
+        configuredUrl: config.webhookUrl,
+        put: async (webhookUrl) => {
+          await client.call({
+            operation: 'putWebhook',
+            method: 'PUT',
+            path: `/webhook/${encodeURIComponent(pixApi.pixKey)}`,
+            body: { webhookUrl },
+            idempotent: true,
+          });
+        },
+      },
+      jobs,
+      adapterHost,
+    );
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.config.enabled) return;
-    this.jobs.schedule({ name: 'pix-api-pix-webhook', everyMs: 60_000, needsDatabase: false, run: () => this.register() });
-    void whenListening(this.adapterHost).then(() => this.firstTries());
+    if (this.config.enabled) this.registrar.start();
   }
 
   onApplicationShutdown(): void {
-    this.stopped = true;
-  }
-
-  /** Once listening, every second for a minute until the PSP takes it, then the job's minute. */
-  private async firstTries(): Promise<void> {
-    for (let i = 0; i < 60 && !this.stopped; i++) {
-      try {
-        await this.register();
-        return;
-      } catch (e: any) {
-        this.logger.warn(`PSP Pix webhook not registered yet: ${e?.message ?? e}`);
-        if (e instanceof PixApiRejection) return; // refused: the minute's job tries again, no point in hurrying
-        await sleep(1000, undefined, { ref: false });
-      }
-    }
+    this.registrar.stop();
   }
 
   webhookUrl(): string {
-    return this.config.webhookUrl ?? `${selfOrigin(this.adapterHost)}/provider/pix-api`;
+    return this.registrar.webhookUrl();
   }
 
-  /** Once per process (a call during the first one joins it; a failed one is tried again later). */
   register(): Promise<boolean> {
-    this.registered ??= this.put().catch((e) => {
-      this.registered = null;
-      throw e;
-    });
-    return this.registered;
-  }
-
-  private async put(): Promise<boolean> {
-    const webhookUrl = this.webhookUrl();
-    await this.client.call({
-      operation: 'putWebhook',
-      method: 'PUT',
-      path: `/webhook/${encodeURIComponent(this.pixApi.pixKey)}`,
-      body: { webhookUrl },
-      idempotent: true,
-    });
-    this.logger.log(`PSP Pix callbacks registered at ${webhookUrl}/pix`);
-    return true;
+    return this.registrar.register();
   }
 }

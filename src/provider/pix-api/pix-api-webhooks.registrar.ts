@@ -1,63 +1,59 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
-import { selfOrigin, whenListening } from '../../../kernel/platform/http/self-origin';
 import { PIX_API_CALLER, PspCaller } from './pix-api-billings';
-import { Inject } from '@nestjs/common';
 import { PixApiCobrConfig } from './pix-api-cobr.config';
+import { PspCallbackRegistrar } from './psp-callback-registrar';
 
 /**
- * Registers this service's callback URL at the PSP at start-up (pix-api only): `PUT /webhookrec`
- * and `PUT /webhookcobr` with `{webhookUrl}` (PIX_API_WEBHOOK_URL, default this server's
- * `/provider/pix-api`), as soon as the server listens. PUT is idempotent at the PSP, so every
- * replica and every restart may do it; until both succeed (PSP down) it tries again every minute.
+ * Registers this service's Pix Automático callback URL (pix-api only): `PUT /webhookrec` and
+ * `PUT /webhookcobr` with `{webhookUrl}` (PIX_API_WEBHOOK_URL, default this server's
+ * `/provider/pix-api`), when and as often as {@link PspCallbackRegistrar} says.
  */
 @Injectable()
-export class PixApiWebhookRegistrar implements OnModuleInit {
-  private readonly logger = new Logger('PixApiWebhooks');
-  private registered: Promise<boolean> | null = null;
+export class PixApiWebhookRegistrar implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly registrar: PspCallbackRegistrar;
 
   constructor(
-    @Inject(PIX_API_CALLER) private readonly psp: PspCaller,
+    @Inject(PIX_API_CALLER) psp: PspCaller,
     private readonly config: PixApiCobrConfig,
-    private readonly jobs: PeriodicJobs,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
+    jobs: PeriodicJobs,
+    adapterHost: HttpAdapterHost,
+  ) {
+    this.registrar = new PspCallbackRegistrar(
+      {
+        name: 'pix-api-webhooks',
+        label: 'PSP callbacks',
+        registered: '/rec and /cobr',
+        configuredUrl: config.webhookUrl,
+        put: async (webhookUrl) => {
+          for (const [path, operation] of [
+            ['/webhookrec', 'putWebhookRec'],
+            ['/webhookcobr', 'putWebhookCobr'],
+          ]) {
+            await psp.call({ operation, method: 'PUT', path, body: { webhookUrl }, idempotent: true });
+          }
+        },
+      },
+      jobs,
+      adapterHost,
+    );
+  }
 
-  onModuleInit(): void {
-    if (!this.config.enabled) return;
-    this.jobs.schedule({ name: 'pix-api-webhooks', everyMs: 60_000, run: () => this.register() });
-    // not the job's first pass: that starts when the database is ready, which may be before `listen`
-    void whenListening(this.adapterHost)
-      .then(() => this.register())
-      .catch((e) => this.logger.warn(`PSP callbacks not registered yet (tried again in a minute): ${e?.message ?? e}`));
+  onApplicationBootstrap(): void {
+    if (this.config.enabled) this.registrar.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.registrar.stop();
   }
 
   webhookUrl(): string {
-    return this.config.webhookUrl ?? `${selfOrigin(this.adapterHost)}/provider/pix-api`;
+    return this.registrar.webhookUrl();
   }
 
   /** Both PUTs once per process (a call during the first one joins it; a failed one is tried again later). */
   register(): Promise<boolean> {
-    this.registered ??= this.put().catch((e) => {
-      this.registered = null;
-      throw e;
-    });
-    return this.registered;
-  }
-
-  private async put(): Promise<boolean> {
-    const webhookUrl = this.webhookUrl();
-    for (const kind of ['webhookrec', 'webhookcobr']) {
-      await this.psp.call({
-        operation: `put${kind === 'webhookrec' ? 'WebhookRec' : 'WebhookCobr'}`,
-        method: 'PUT',
-        path: `/${kind}`,
-        body: { webhookUrl },
-        idempotent: true,
-      });
-    }
-    this.logger.log(`PSP callbacks registered at ${webhookUrl}/rec and /cobr`);
-    return true;
+    return this.registrar.register();
   }
 }
