@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { PixApiClient } from './pix-api-client';
@@ -13,50 +13,22 @@ import { PspCallbackRegistrar } from './psp-callback-registrar';
  * {@link PspCallbackRegistrar} says.
  */
 @Injectable()
-export class PixApiPixWebhookRegistrar implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly registrar: PspCallbackRegistrar;
-
-  constructor(
-    client: PixApiClient,
-    pixApi: PixApiConfig,
-    private readonly config: PixApiCobConfig,
-    jobs: PeriodicJobs,
-    adapterHost: HttpAdapterHost,
-  ) {
-    this.registrar = new PspCallbackRegistrar(
+export class PixApiPixWebhookRegistrar extends PspCallbackRegistrar {
+  constructor(client: PixApiClient, pixApi: PixApiConfig, config: PixApiCobConfig, jobs: PeriodicJobs, adapterHost: HttpAdapterHost) {
+    const path = `/webhook/${encodeURIComponent(pixApi.pixKey)}`;
+    const put = async (webhookUrl: string) =>
+      void (await client.call({ operation: 'putWebhook', method: 'PUT', path, body: { webhookUrl }, idempotent: true }));
+    super(
       {
         name: 'pix-api-pix-webhook',
         label: 'PSP Pix webhook',
         registered: '/pix',
         configuredUrl: config.webhookUrl,
-        put: async (webhookUrl) => {
-          await client.call({
-            operation: 'putWebhook',
-            method: 'PUT',
-            path: `/webhook/${encodeURIComponent(pixApi.pixKey)}`,
-            body: { webhookUrl },
-            idempotent: true,
-          });
-        },
+        enabled: config.enabled,
+        put,
       },
       jobs,
       adapterHost,
     );
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.config.enabled) this.registrar.start();
-  }
-
-  onApplicationShutdown(): void {
-    this.registrar.stop();
-  }
-
-  webhookUrl(): string {
-    return this.registrar.webhookUrl();
-  }
-
-  register(): Promise<boolean> {
-    return this.registrar.register();
   }
 }

@@ -10,7 +10,11 @@ function harness(put: (url: string) => Promise<void>) {
   const scheduled: PeriodicJobSpec[] = [];
   const jobs = { schedule: (spec: PeriodicJobSpec) => void scheduled.push(spec) } as unknown as PeriodicJobs;
   const host = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
-  const registrar = new PspCallbackRegistrar({ name: 'test-callbacks', label: 'test callbacks', registered: '/x', put }, jobs, host);
+  const registrar = new PspCallbackRegistrar(
+    { name: 'test-callbacks', label: 'test callbacks', registered: '/x', enabled: true, put },
+    jobs,
+    host,
+  );
   const listen = () => new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const close = () => new Promise((r) => server.close(r));
   return { server, scheduled, registrar, listen, close };
@@ -27,7 +31,7 @@ describe('PspCallbackRegistrar: when and how often our callbacks are registered 
       if (fails-- > 0) throw unreachable();
     });
     try {
-      h.registrar.start();
+      h.registrar.onApplicationBootstrap();
       await new Promise((r) => setTimeout(r, 200));
       expect(urls).toEqual([]); // not listening: its own address does not exist yet
       expect(h.scheduled.map((s) => [s.name, s.everyMs, s.needsDatabase])).toEqual([['test-callbacks', 60_000, false]]);
@@ -41,7 +45,7 @@ describe('PspCallbackRegistrar: when and how often our callbacks are registered 
       await h.scheduled[0].run();
       expect(urls).toHaveLength(2);
     } finally {
-      h.registrar.stop();
+      h.registrar.onApplicationShutdown();
       await h.close();
     }
   });
@@ -53,22 +57,45 @@ describe('PspCallbackRegistrar: when and how often our callbacks are registered 
       throw new PixApiRejection('putWebhook', { status: 400, title: 'Chave inválida' });
     });
     try {
-      h.registrar.start();
+      h.registrar.onApplicationBootstrap();
       await h.listen();
       await new Promise((r) => setTimeout(r, 1500));
       expect(calls).toBe(1);
       await expect(h.scheduled[0].run()).rejects.toBeInstanceOf(PixApiRejection);
       expect(calls).toBe(2);
     } finally {
-      h.registrar.stop();
+      h.registrar.onApplicationShutdown();
       await h.close();
     }
+  });
+
+  it('off (the bank is not API Pix): no job, no PUT, even once listening', async () => {
+    let calls = 0;
+    const server: Server = createServer((_req, res) => res.end());
+    const scheduled: PeriodicJobSpec[] = [];
+    const r = new PspCallbackRegistrar(
+      { name: 'off', label: 'off', registered: '', enabled: false, put: async () => void calls++ },
+      { schedule: (spec: PeriodicJobSpec) => void scheduled.push(spec) } as unknown as PeriodicJobs,
+      { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost,
+    );
+    r.onApplicationBootstrap();
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', () => res()));
+    await new Promise((res) => setTimeout(res, 100));
+    await new Promise((res) => server.close(res));
+    expect([scheduled.length, calls]).toEqual([0, 0]);
   });
 
   it('PIX_API_WEBHOOK_URL, when set, is what is registered', () => {
     const h = harness(async () => undefined);
     const r = new PspCallbackRegistrar(
-      { name: 'n', label: 'l', registered: '', configuredUrl: 'https://pay.example.com.br/provider/pix-api', put: async () => undefined },
+      {
+        name: 'n',
+        label: 'l',
+        registered: '',
+        enabled: true,
+        configuredUrl: 'https://pay.example.com.br/provider/pix-api',
+        put: async () => undefined,
+      },
       { schedule: () => undefined } as unknown as PeriodicJobs,
       { httpAdapter: { getHttpServer: () => h.server } } as unknown as HttpAdapterHost,
     );

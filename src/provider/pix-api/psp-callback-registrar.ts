@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
@@ -15,6 +15,8 @@ export interface PspCallbacks {
   registered: string;
   /** PIX_API_WEBHOOK_URL, or unset: this server's own `/provider/pix-api`. */
   configuredUrl?: string;
+  /** Whether this process registers them at all (its bank protocol is API Pix). */
+  enabled: boolean;
   /** The idempotent PUTs that register `webhookUrl` (every replica and restart may make them). */
   put(webhookUrl: string): Promise<void>;
 }
@@ -31,8 +33,9 @@ const EVERY_MS = 60_000;
  * made before the registration), then every second for a minute while the PSP is unreachable, then
  * every minute until it succeeds. A refusal (4xx) is an answer, not an outage: it is left to the
  * minute. Once registered, the process does not register again; a try during another joins it.
+ * Each kind is a provider that extends this with its PUTs.
  */
-export class PspCallbackRegistrar {
+export class PspCallbackRegistrar implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger: Logger;
   private registered: Promise<boolean> | null = null;
   private stopped = false;
@@ -45,14 +48,15 @@ export class PspCallbackRegistrar {
     this.logger = new Logger(callbacks.name);
   }
 
-  /** Schedules the job and the first tries (at bootstrap). */
-  start(): void {
+  /** Schedules the job and the first tries. */
+  onApplicationBootstrap(): void {
+    if (!this.callbacks.enabled) return;
     this.jobs.schedule({ name: this.callbacks.name, everyMs: EVERY_MS, needsDatabase: false, run: () => this.register() });
     void whenListening(this.adapterHost).then(() => this.firstTries());
   }
 
-  /** No more first tries (shutdown; the job stops with the others). */
-  stop(): void {
+  /** No more first tries (the job stops with the others). */
+  onApplicationShutdown(): void {
     this.stopped = true;
   }
 
@@ -60,6 +64,7 @@ export class PspCallbackRegistrar {
     return this.callbacks.configuredUrl ?? `${selfOrigin(this.adapterHost)}/provider/pix-api`;
   }
 
+  /** The PUTs once per process (a call during the first one joins it; a failed one is tried again later). */
   register(): Promise<boolean> {
     this.registered ??= this.put().catch((e) => {
       this.registered = null;
