@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
@@ -64,6 +65,55 @@ describe('the service as a process', () => {
       expect(await s.exited).toBe(0);
       expect(Date.now() - t0).toBeLessThan(10000);
     } finally {
+      s.proc.kill('SIGKILL');
+      await db.drop();
+    }
+  });
+
+  it('on SIGTERM with a silent connection open and a request answered after the close began: exit 0 well before the hard exit', async () => {
+    // Node's server.close() waits for a connection that sent nothing until its headers timeout
+    // (60 s or more), and for a request in flight at close until its kept-alive connection times
+    // out (72 s): either reached the 9.5 s hard exit, code 1, with the pools never closed.
+    const db = await freshDatabase('proc');
+    const s = await spawnService({
+      DATABASE_URL: db.url,
+      ADMIN_API_KEY: TEST_ADMIN_KEY,
+      SHUTDOWN_DRAIN_MS: '100',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pp-proc-')),
+    });
+    const silent = new Socket();
+    const agent = new Agent({ keepAlive: true });
+    try {
+      await s.waitReady();
+      await new Promise<void>((resolve, reject) => silent.once('error', reject).connect(Number(new URL(s.url).port), '127.0.0.1', resolve));
+      // headers and part of the body now, the rest a second after SIGTERM (the close has begun by then)
+      const body = JSON.stringify({ name: 'Late', allowedCidrs: ['127.0.0.1'] });
+      const answer = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+        const req = request(
+          `${s.url}/admin/tenants`,
+          {
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-admin-key': TEST_ADMIN_KEY },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+          },
+        );
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        s.proc.once('exit', () => req.destroy());
+        setTimeout(() => req.end(body.slice(10)), 1100);
+      });
+      const t0 = Date.now();
+      s.proc.kill('SIGTERM');
+      expect(await answer).toEqual({ status: 201, connection: 'close' });
+      expect(await s.exited).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(5000);
+    } finally {
+      silent.destroy();
+      agent.destroy();
       s.proc.kill('SIGKILL');
       await db.drop();
     }

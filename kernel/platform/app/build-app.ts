@@ -15,6 +15,7 @@ import { installJsonBodyParser } from '../http/json-body';
 import { installTracingHooks } from '../tracing/http-tracing';
 import { Tracing } from '../tracing/tracing.service';
 import { installValidationFastPath } from '../http/validation-fast-path';
+import { drainConnectionsOnClose } from '../http/connection-drain';
 import { AppLogger } from '../logging/app-logger';
 import { MetricsService } from '../metrics/metrics.service';
 import { buildOpenApiDocument, DocumentFace, SWAGGER_UI_CSS } from '../openapi/openapi';
@@ -69,6 +70,8 @@ export async function buildApp(root: DynamicModule, config: LoadedConfig, face: 
   const validationPipe = installValidationFastPath(VALIDATION_OPTIONS, (msg) => new Logger('Validation').warn(msg));
   // on bodies and query strings only, not as a global pipe (see bindInputPipe)
   bindInputPipe(app, new RequestInputPipe(new InputBoundaryPipe(), validationPipe));
+  // At close, connections that would hold it open for their clients' timeouts are ended (connection-drain.ts)
+  drainConnectionsOnClose(app.getHttpAdapter().getInstance());
   // First, so the request span covers the other hooks (and a 503 before the database is ready).
   if (app.get(Tracing).enabled) installTracingHooks(app.getHttpAdapter().getInstance());
   installHttpHooks(app.getHttpAdapter().getInstance(), {

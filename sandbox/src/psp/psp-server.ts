@@ -2,6 +2,7 @@ import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nest
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, Server } from 'node:https';
+import { ConnectionDrain } from '../../../kernel/platform/http/connection-drain';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
@@ -47,6 +48,7 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
   private readonly observers = new Set<(req: PspRequest, answer: PspAnswer) => void>();
   private readonly tokens = new Map<string, { clientId: string; expiresAt: number }>();
   private server: Server | null = null;
+  private connections: ConnectionDrain | null = null;
   private listening: string | undefined;
   /** Tokens issued since start (the sandbox's own statistics, for tests and the operator). */
   tokensIssued = 0;
@@ -69,6 +71,7 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
       { key: pki.serverKey, cert: pki.serverCert, ca: pki.ca, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.2' },
       (req, res) => void this.handle(req, res),
     );
+    this.connections = new ConnectionDrain(this.server);
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(this.config.port, this.config.host, () => resolve());
@@ -91,7 +94,8 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.server) return;
-    this.server.closeAllConnections();
+    // every connection, TLS handshakes included (closeAllConnections sees only those past it)
+    this.connections?.destroyAll();
     await new Promise((r) => this.server!.close(r));
     this.server = null;
   }
