@@ -22,6 +22,37 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ ticks
 }
 
+/** POST /admin/tenants with its headers and the body's first bytes now and the rest after `restAfterMs`: a request in flight. */
+function tenantInFlight(
+  url: string,
+  name: string,
+  restAfterMs: number,
+  agent?: Agent,
+): { answer: Promise<{ status: number; connection?: string; body: string }>; cut: () => void } {
+  const body = JSON.stringify({ name, allowedCidrs: ['127.0.0.1'] });
+  let cut = () => undefined as void;
+  const answer = new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
+    const req = request(
+      `${url}/admin/tenants`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-admin-key': TEST_ADMIN_KEY },
+      },
+      (res) => {
+        let b = '';
+        res.on('data', (d) => (b += d));
+        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: b }));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.slice(0, 10));
+    cut = () => void req.destroy();
+    setTimeout(() => req.end(body.slice(10)), restAfterMs);
+  });
+  return { answer, cut };
+}
+
 describe('the service as a process', () => {
   it('on SIGTERM: readiness 503 first, in-flight requests finish, exit 0 within 10 s', async () => {
     const db = await freshDatabase('proc');
@@ -34,24 +65,7 @@ describe('the service as a process', () => {
     try {
       await s.waitReady();
       // An in-flight request: headers and half the body now, the rest after SIGTERM.
-      const body = JSON.stringify({ name: 'Inflight', allowedCidrs: ['127.0.0.1'] });
-      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(
-          `${s.url}/admin/tenants`,
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-admin-key': TEST_ADMIN_KEY },
-          },
-          (res) => {
-            let b = '';
-            res.on('data', (d) => (b += d));
-            res.on('end', () => resolve({ status: res.statusCode!, body: b }));
-          },
-        );
-        req.on('error', reject);
-        req.write(body.slice(0, 10));
-        setTimeout(() => req.end(body.slice(10)), 700);
-      });
+      const { answer } = tenantInFlight(s.url, 'Inflight', 700);
       await new Promise((r) => setTimeout(r, 100));
       const t0 = Date.now();
       s.proc.kill('SIGTERM');
@@ -87,28 +101,11 @@ describe('the service as a process', () => {
       await s.waitReady();
       await new Promise<void>((resolve, reject) => silent.once('error', reject).connect(Number(new URL(s.url).port), '127.0.0.1', resolve));
       // headers and part of the body now, the rest a second after SIGTERM (the close has begun by then)
-      const body = JSON.stringify({ name: 'Late', allowedCidrs: ['127.0.0.1'] });
-      const answer = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
-        const req = request(
-          `${s.url}/admin/tenants`,
-          {
-            method: 'POST',
-            agent,
-            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-admin-key': TEST_ADMIN_KEY },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
-          },
-        );
-        req.on('error', reject);
-        req.write(body.slice(0, 10));
-        s.proc.once('exit', () => req.destroy());
-        setTimeout(() => req.end(body.slice(10)), 1100);
-      });
+      const { answer, cut } = tenantInFlight(s.url, 'Late', 1100, agent);
+      s.proc.once('exit', cut);
       const t0 = Date.now();
       s.proc.kill('SIGTERM');
-      expect(await answer).toEqual({ status: 201, connection: 'close' });
+      expect(await answer).toMatchObject({ status: 201, connection: 'close' });
       expect(await s.exited).toBe(0);
       expect(Date.now() - t0).toBeLessThan(5000);
     } finally {
