@@ -33,11 +33,6 @@ export class ConnectionDrain {
     });
   }
 
-  /** The connections open now. */
-  get size(): number {
-    return this.open.size;
-  }
-
   /** As the server stops listening: cut the silent connections, make the busy ones the last of theirs. */
   drain(): void {
     for (const socket of this.open) {
