@@ -25,6 +25,7 @@ const { createServer } = require('node:http');
 const { join } = require('node:path');
 const { Client } = require('pg');
 const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair, pairedRatio, processes, pinLoad } = require('./lib');
+const { interval, cycleRatios, verdict, sameBuild } = require('./support/stats');
 
 const JWT_SIGNING_KEYS = 'bench:bench-signing-secret-0123456789abcdef0123';
 
@@ -150,13 +151,39 @@ async function main() {
     const at = (servers) => servers.map((server) => ({ url: `${server.url}${path}`, headers, pid: server.proc.pid }));
     // short rounds, many cycles: each ratio is the median of the ratios within a cycle (pairedRatio)
     const [b, f, s, ...t] = await alternate([at(bare), at(floor), at(svc), ...traced.map((x) => at(x.s))], CYCLES, ROUND_SECONDS);
-    pair('auth.limits (Nest floor)', b, f, { goal: 'reference: an empty NestJS + Fastify app with the same check', ratio: pairedRatio(f, b), pinned });
-    pair('auth.limits (in-process)', b, s, { goal: 'ofFloor >= 0.8 and ratio >= 0.5', ratio: pairedRatio(s, b), ofFloor: pairedRatio(s, f) });
+    // each figure with its 90 % interval over the cycles and its verdict against the goal
+    // (support/stats.js): `unsettled` says this run cannot tell the figure from its goal
+    const within = (a, c) => interval(cycleRatios(a, c));
+    pair('auth.limits (Nest floor)', b, f, { goal: 'reference: an empty NestJS + Fastify app with the same check', ratio: pairedRatio(f, b), interval: within(f, b), pinned });
+    const [ofBare, ofFloor] = [within(s, b), within(s, f)];
+    pair('auth.limits (in-process)', b, s, {
+      goal: 'ofFloor >= 0.8 and ratio >= 0.5',
+      ratio: pairedRatio(s, b),
+      interval: ofBare,
+      ofFloor: pairedRatio(s, f),
+      ofFloorInterval: ofFloor,
+      verdict: { ofFloor: verdict(ofFloor, 0.8, true), ratio: verdict(ofBare, 0.5, true) },
+    });
     traced.forEach((x, i) => {
       const cost = +(1 - pairedRatio(t[i], s)).toFixed(3);
+      const [low, high] = within(t[i], s);
+      const costInterval = [+(1 - high).toFixed(3), +(1 - low).toFixed(3)];
       // `bare` here is the plain service of the same rounds, so `ratio` is tracing ÷ plain
-      pair(`auth.limits (tracing ${x.label})`, s, t[i], { sampler: `parentbased_traceidratio ${x.ratio}`, ratio: pairedRatio(t[i], s), cost, goal: `cost <= ${x.goal}`, met: cost <= x.goal, ofBare: pairedRatio(t[i], b) });
+      pair(`auth.limits (tracing ${x.label})`, s, t[i], {
+        sampler: `parentbased_traceidratio ${x.ratio}`,
+        ratio: pairedRatio(t[i], s),
+        cost,
+        costInterval,
+        goal: `cost <= ${x.goal}`,
+        met: cost <= x.goal,
+        verdict: verdict(costInterval, x.goal, false),
+        ofBare: pairedRatio(t[i], b),
+      });
     });
+    // the instrument against itself: each side's second process ÷ its first (the same build)
+    const sides = [['bare', b], ['floor', f], ['service', s], ...traced.map((x, i) => [`tracing ${x.label}`, t[i]])];
+    const aa = Object.fromEntries(sides.map(([label, side]) => [label, sameBuild(side)]).filter(([, v]) => v));
+    if (Object.keys(aa).length) process.stdout.write(`${JSON.stringify({ name: 'auth.limits (same build)', goal: 'reference: process 2 ÷ process 1 of each side, 1 on a perfect instrument', sides: aa })}\n`);
     if (process.env.REDIS_URL) {
       const redis = await service({ REDIS_URL: process.env.REDIS_URL });
       const r = await compare(at(bare)[0], at([redis])[0]);

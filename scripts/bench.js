@@ -21,6 +21,11 @@ function runScenario(name, env) {
   });
 }
 
+/** A figure's 90 % interval over its cycles, where the scenario gives one (bench/support/stats.js). */
+const span = (i) => (Array.isArray(i) ? ` [${i[0]}–${i[1]}]` : '');
+/** A scenario's verdicts against its goals: met, missed, or unsettled (the interval holds the goal). */
+const verdicts = (v) => (v === undefined ? '' : `   ${typeof v === 'string' ? v : Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`);
+
 async function main() {
   execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: 'inherit' });
   const all = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.js') && f !== 'lib.js').map((f) => f.replace(/\.js$/, ''));
@@ -59,7 +64,7 @@ async function main() {
   process.stdout.write('\nsummary\n');
   for (const l of lines) {
     if (l.bare && l.service) {
-      process.stdout.write(`  ${l.name.padEnd(28)} service ${String(l.service.rps).padStart(7)} req/s (p50 ${l.service.p50} ms, p99 ${l.service.p99} ms)   bare ${String(l.bare.rps).padStart(7)} req/s (p50 ${l.bare.p50} ms, p99 ${l.bare.p99} ms)   ratio ${l.ratio}${l.ofFloor === undefined ? '' : ` (${l.ofFloor} of its floor)`}${l.cost === undefined ? '' : ` (cost ${l.cost}; "bare" is the plain service)`}${l.invalid ? `   INVALID (${l.invalid})` : ''}\n`);
+      process.stdout.write(`  ${l.name.padEnd(28)} service ${String(l.service.rps).padStart(7)} req/s (p50 ${l.service.p50} ms, p99 ${l.service.p99} ms)   bare ${String(l.bare.rps).padStart(7)} req/s (p50 ${l.bare.p50} ms, p99 ${l.bare.p99} ms)   ratio ${l.ratio}${span(l.interval)}${l.ofFloor === undefined ? '' : ` (${l.ofFloor}${span(l.ofFloorInterval)} of its floor)`}${l.cost === undefined ? '' : ` (cost ${l.cost}${span(l.costInterval)}; "bare" is the plain service)`}${verdicts(l.verdict)}${l.invalid ? `   INVALID (${l.invalid})` : ''}\n`);
     } else {
       process.stdout.write(`  ${l.name.padEnd(28)} ${JSON.stringify({ ...l, name: undefined })}\n`);
     }
