@@ -32,6 +32,7 @@ describe('npm run bench runs scenarios only', () => {
       'cpu-per-request.js',
       'exit-on-sigterm.js',
       'instructions.js',
+      'pool-runs.js',
       'profile-top.js',
       'profile.js',
       'start-ready.js',

@@ -69,3 +69,33 @@ describe('the bench says how sure a paired ratio is', () => {
     expect(sameBuild({ rounds: [100, 110, 90] })).toBeNull(); // one process: nothing to pair
   });
 });
+
+// Several runs pooled: fresh processes each run, so the pool also averages the draw of processes.
+describe('the bench pools the cycles of several auth-limits runs', () => {
+  const { pool } = require('../../bench/tools/pool-runs') as { pool: (texts: string[]) => Record<string, any> };
+  /** The saved stdout of one run: the lines pool-runs reads, around a log line and the summary. */
+  const run = (floor: number[], service: number[], bare: number[], traced10: number[]) =>
+    [
+      '> node scripts/bench.js auth-limits',
+      JSON.stringify({ name: 'auth.limits (Nest floor)', bare: { cycles: bare }, service: { cycles: floor } }),
+      JSON.stringify({ name: 'auth.limits (in-process)', bare: { cycles: bare }, service: { cycles: service } }),
+      JSON.stringify({ name: 'auth.limits (tracing 10 %)', bare: { cycles: service }, service: { cycles: traced10 } }),
+      'summary',
+    ].join('\n');
+
+  it('gives each goal the median of all runs’ per-cycle ratios, a cost as 1 − ratio, with its verdict', () => {
+    const a = run([100, 100, 100], [85, 86, 84], [200, 200, 200], [84, 85, 83]);
+    const b = run([100, 100], [88, 90], [150, 150], [70, 72]);
+    const p = pool([a, b]);
+    expect(p.runs).toBe(2);
+    expect(p.ofFloor).toMatchObject({ value: 0.86, cycles: 5, goal: '>= 0.8', verdict: 'met' });
+    expect(p.ofBare.cycles).toBe(5);
+    // tracing ÷ plain per cycle: 0.988, 0.988, 0.988, 0.795, 0.8 → median 0.988, cost 0.012
+    expect(p['tracing 10 % cost'].value).toBe(0.012);
+    const [low, high] = p['tracing 10 % cost'].interval;
+    expect(low).toBeLessThanOrEqual(0.012);
+    expect(high).toBeGreaterThan(0.05); // the slow run's cycles could have been the median
+    expect(p['tracing 10 % cost'].verdict).toBe('unsettled');
+    expect(p['tracing 100 % cost']).toBeUndefined(); // no such line in these runs
+  });
+});
