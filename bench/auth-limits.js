@@ -14,7 +14,10 @@
 // process loaded once a cycle; each ratio is the median over cycles of the ratio within a cycle
 // (`pairedRatio`), and the server loaded has CPU 0 to itself while this process, the load, has
 // CPU 1 (`pinLoad`, BENCH_PIN=0 to leave it out): a slow spell of the VM then moves both sides of
-// a cycle alike instead of whichever side it fell on.
+// a cycle alike instead of whichever side it fell on. Each goal's figure is printed with its 90 %
+// interval over the cycles and a verdict (met, missed, unsettled: the interval holds the goal), and
+// the `same build` line gives each side's second process ÷ its first, the instrument measured
+// against itself (support/stats.js); `node bench/tools/pool-runs.js` pools several saved runs.
 //
 // Tracing (BENCH_TRACING=0 leaves it out): two more services in the same rounds, with
 // OpenTelemetry on, sampler parentbased_traceidratio at 0.1 and at 1.0, exporting OTLP/HTTP
