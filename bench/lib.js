@@ -8,6 +8,7 @@ const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { waitHealthReady } = require('../test/support/health-ready');
+const { cycleRatios, median } = require('./support/stats');
 
 const ROOT = join(__dirname, '..');
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -141,12 +142,12 @@ async function alternate(optsList, rounds = ROUNDS, duration = DURATION) {
   for (let i = 0; i < rounds; i++) {
     for (let k = 0; k < sides.length; k++) for (let j = 0; j < sides[k].length; j++) seen[k][j].push(summary(await run(sides[k][j], duration)));
   }
-  const median = (xs) => [...xs].sort((x, y) => x.rps - y.rps)[Math.floor(xs.length / 2)];
+  const medianRound = (xs) => [...xs].sort((x, y) => x.rps - y.rps)[Math.floor(xs.length / 2)];
   return seen.map((perProcess, k) => {
     const rps = perProcess.map((xs) => xs.map((x) => x.rps));
     // a cycle's figure for the side: the mean of its processes' rounds in that cycle
     const cycles = rps[0].map((_, i) => Math.round(rps.reduce((sum, xs) => sum + xs[i], 0) / rps.length));
-    return { ...median(perProcess.flat()), rounds: Array.isArray(optsList[k]) ? rps : rps[0], cycles };
+    return { ...medianRound(perProcess.flat()), rounds: Array.isArray(optsList[k]) ? rps : rps[0], cycles };
   });
 }
 
@@ -156,8 +157,7 @@ async function alternate(optsList, rounds = ROUNDS, duration = DURATION) {
  * covers alike, so the ratio of a cycle holds, and the median drops the cycles it cut across.
  */
 function pairedRatio(a, b) {
-  const r = a.cycles.map((x, i) => x / b.cycles[i]).sort((x, y) => x - y);
-  return +r[Math.floor(r.length / 2)].toFixed(3);
+  return +median(cycleRatios(a, b)).toFixed(3);
 }
 
 /**
