@@ -1,4 +1,4 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { Attributes, AttributeValue, context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { TraceState } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -142,12 +142,37 @@ describe('OTLP protobuf trace body', () => {
 
   it('keeps at most 1 MB between exports: a batch of huge attributes does not pin its size', () => {
     FastProtobufTraceSerializer.serializeRequest([spans[0]]);
-    expect(retainedEncoderBytes()).toBe(64 * 1024);
+    expect(retainedEncoderBytes().buffer).toBe(64 * 1024);
     // 80 × 40 KB (the 'big' span): a 3.2 MB body, written whole, then the buffer is given back
     const body = FastProtobufTraceSerializer.serializeRequest(Array.from({ length: 80 }, () => spans[3]))!;
     expect(body.length).toBeGreaterThan(1 << 20);
-    expect(retainedEncoderBytes()).toBe(64 * 1024);
+    expect(retainedEncoderBytes().buffer).toBe(64 * 1024);
     same([spans[0]]);
+  });
+
+  /** spans[0] (the server span) with other span attributes. */
+  const withAttributes = (attributes: Attributes): ReadableSpan =>
+    Object.create(spans[0], { attributes: { value: attributes } }) as ReadableSpan;
+
+  it('writes a pair it has kept the same way as one it has not: each value kind under one key, and a key over its length', () => {
+    const key = 'pair.kinds';
+    const long = 'k'.repeat(129);
+    const values: AttributeValue[] = [1, '1', true, false, 0, 1.5, -2, 'ação', '', 'x'.repeat(128), 'x'.repeat(129)];
+    // twice over: the first pass keeps each pair, the second writes the kept bytes
+    for (let pass = 0; pass < 2; pass++) {
+      for (const v of values) same([withAttributes({ [key]: v, [long]: v, 'http.route': '/v1/x', 'http.response.status_code': 200 })]);
+      same(values.map((v) => withAttributes({ [key]: v })));
+    }
+  });
+
+  it('keeps a bounded number of pairs: ids under one key, and many keys, are still written right once the slots are taken', () => {
+    const ids = Array.from({ length: 2000 }, (_, i) => withAttributes({ 'payment.id': `pay_${i.toString(36).padStart(20, '0')}` }));
+    same(ids);
+    same(ids);
+    const keys = Array.from({ length: 5000 }, (_, i) => withAttributes({ [`k${i}.${'k'.repeat(100)}`]: 'v'.repeat(100) }));
+    same(keys);
+    same(keys);
+    expect(retainedEncoderBytes().pairs).toBeLessThanOrEqual(128 * 1024);
   });
 
   it('reads the collector answer as the SDK does', () => {

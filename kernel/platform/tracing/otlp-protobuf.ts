@@ -8,8 +8,9 @@ import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
  * buffer kept between exports. It writes exactly the bytes of the SDK's own
  * `ProtobufTraceSerializer` (`otlp-protobuf.spec.ts` compares the two over every field and value
  * kind), at a fraction of its cost: ids are written from their hex in place (the SDK allocates an
- * array per id), and there is no second sizing pass (a nested message reserves its length's
- * bytes and moves its body only when the guess was wrong). Export runs on the request thread, so
+ * array per id), there is no second sizing pass (a nested message reserves its length's
+ * bytes and moves its body only when the guess was wrong), and the span attributes most spans
+ * repeat (a route, a status) are copied from their bytes kept after the first encoding. Export runs on the request thread, so
  * with every request sampled this was the largest part of tracing's cost
  * (docs/decisions/request-cost.md). Responses are read by the SDK's deserializer.
  */
@@ -163,11 +164,60 @@ function fixed64(time: HrTime): void {
 function attributes(attrs: Attributes, field: number): void {
   for (const key in attrs) {
     if (!Object.prototype.hasOwnProperty.call(attrs, key)) continue;
+    const value = attrs[key];
+    const known = field === SPAN_ATTRIBUTES ? knownPair(key, value) : undefined;
+    if (known !== undefined) {
+      copy(known);
+      continue;
+    }
+    const start = pos;
     tag(field, 2);
     const kv = open(1);
-    keyValue(key, attrs[key]);
+    keyValue(key, value);
     close(kv, 1);
+    if (field === SPAN_ATTRIBUTES) remember(key, value, start);
   }
+}
+
+/**
+ * Most spans carry the same few span attributes (method, route, scheme, status, a statement's
+ * name): each such pair's whole field (tag, length, key and value) is kept as bytes after its
+ * first encoding and copied after that, the same bytes for a fraction of the work. Only pairs
+ * with a scalar value of at most {@link PAIR_CHARS} characters are kept, at most
+ * {@link PAIR_VALUES} values per key and {@link PAIR_BUDGET} bytes in all: a high-cardinality
+ * attribute (an id) takes its key's few slots and is encoded as before once they are full.
+ */
+const SPAN_ATTRIBUTES = 9;
+const PAIR_CHARS = 128;
+const PAIR_VALUES = 64;
+const PAIR_BUDGET = 1 << 17;
+const pairs = new Map<string, Map<string | number | boolean, Uint8Array>>();
+let pairBytes = 0;
+
+function knownPair(key: string, value: unknown): Uint8Array | undefined {
+  const values = pairs.get(key);
+  return values === undefined ? undefined : values.get(value as string | number | boolean);
+}
+
+/** Keeps the field just written (from `start`) for its pair, while the pair qualifies and the budget holds. */
+function remember(key: string, value: unknown, start: number): void {
+  const kind = typeof value;
+  if (kind === 'string') {
+    if ((value as string).length > PAIR_CHARS) return;
+  } else if (kind !== 'number' && kind !== 'boolean') return;
+  if (key.length > PAIR_CHARS || pairBytes + (pos - start) > PAIR_BUDGET) return;
+  let values = pairs.get(key);
+  if (values === undefined) pairs.set(key, (values = new Map()));
+  else if (values.size >= PAIR_VALUES) return;
+  values.set(value as string | number | boolean, buf.slice(start, pos));
+  pairBytes += pos - start;
+}
+
+function copy(bytes: Uint8Array): void {
+  const n = bytes.length;
+  ensure(n);
+  for (let i = 0; i < n; i++) buf[pos + i] = bytes[i];
+  pos += n;
 }
 
 function keyValue(key: string, value: unknown): void {
@@ -331,12 +381,24 @@ type Resource = ReadableSpan['resource'];
 function encodeExportRequest(spans: ReadableSpan[]): Uint8Array {
   // grouped by resource, then scope, in first-seen order (the SDK's order)
   const byResource = new Map<Resource, Map<Scope, ReadableSpan[]>>();
+  // a batch is mostly runs of spans of one resource and scope: a span like the one before joins
+  // its list without the two lookups
+  let lastResource: Resource | undefined;
+  let lastScope: Scope | undefined;
+  let lastList: ReadableSpan[] = [];
   for (const s of spans) {
+    if (s.resource === lastResource && s.instrumentationScope === lastScope) {
+      lastList.push(s);
+      continue;
+    }
     let scopes = byResource.get(s.resource);
     if (!scopes) byResource.set(s.resource, (scopes = new Map()));
-    const list = scopes.get(s.instrumentationScope);
+    let list = scopes.get(s.instrumentationScope);
     if (list) list.push(s);
-    else scopes.set(s.instrumentationScope, [s]);
+    else scopes.set(s.instrumentationScope, (list = [s]));
+    lastResource = s.resource;
+    lastScope = s.instrumentationScope;
+    lastList = list;
   }
   pos = 0;
   for (const [resource, scopes] of byResource) {
@@ -395,7 +457,7 @@ function encodeExportRequest(spans: ReadableSpan[]): Uint8Array {
   return body;
 }
 
-/** The bytes the encoder keeps between exports (tests). */
-export function retainedEncoderBytes(): number {
-  return buf.length;
+/** The bytes the encoder keeps between exports: its buffer and the kept pairs (tests). */
+export function retainedEncoderBytes(): { buffer: number; pairs: number } {
+  return { buffer: buf.length, pairs: pairBytes };
 }
