@@ -35,6 +35,7 @@ describe('npm run bench runs scenarios only', () => {
       'pool-runs.js',
       'profile-top.js',
       'profile.js',
+      'span-cost.js',
       'start-ready.js',
     ]);
   });
