@@ -322,6 +322,35 @@ function span(s: ReadableSpan): void {
   tag(8, 1);
   fixed64(s.endTime);
   if (s.attributes) attributes(s.attributes, 9);
+  const code = s.status.code;
+  if (
+    s.droppedAttributesCount === 0 &&
+    s.events.length === 0 &&
+    s.droppedEventsCount === 0 &&
+    s.links.length === 0 &&
+    s.droppedLinksCount === 0 &&
+    !s.status.message &&
+    code >= 0 &&
+    code < 0x80
+  ) {
+    // how most spans end, in one write (the fields below, each by its own call, cost as much again)
+    ensure(16);
+    buf[pos] = 0x50; // dropped attributes (field 10, varint): 0
+    buf[pos + 1] = 0;
+    buf[pos + 2] = 0x60; // dropped events (12): 0
+    buf[pos + 3] = 0;
+    buf[pos + 4] = 0x70; // dropped links (14): 0
+    buf[pos + 5] = 0;
+    buf[pos + 6] = 0x7a; // status (15, two bytes long): its code (3) alone
+    buf[pos + 7] = 2;
+    buf[pos + 8] = 0x18;
+    buf[pos + 9] = code;
+    buf[pos + 10] = 0x85; // flags (16, fixed32): a two-byte tag
+    buf[pos + 11] = 0x01;
+    view.setUint32(pos + 12, flags(ctx.traceFlags, parent?.isRemote), true);
+    pos += 16;
+    return;
+  }
   tag(10, 0);
   varint(s.droppedAttributesCount);
   for (const e of s.events) event(e);
