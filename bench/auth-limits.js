@@ -108,10 +108,11 @@ function spansIn(buf, depth = 0) {
 }
 
 /**
- * Cycles of rounds and a round's length (BENCH_ROUNDS, BENCH_DURATION override them): 15 cycles of
- * 2 s rounds, every process loaded once a cycle, so a cycle lasts ~20 s with 2 processes a side.
+ * Cycles of rounds and a round's length (BENCH_ROUNDS, BENCH_DURATION override them): 16 cycles of
+ * 2 s rounds, every process loaded once a cycle, so a cycle lasts ~20 s with 2 processes a side;
+ * an even count, so as many cycles run the sides in reverse order as in order (`alternate`).
  */
-const CYCLES = Number(process.env.BENCH_ROUNDS || 15);
+const CYCLES = Number(process.env.BENCH_ROUNDS || 16);
 const ROUND_SECONDS = Number(process.env.BENCH_DURATION || 2);
 
 /** Tracing variants: the sampler ratio and the cost goal (1 - tracing ÷ plain). */

@@ -129,9 +129,21 @@ async function compare(bareOpts, serviceOpts, rounds = ROUNDS) {
 }
 
 /**
- * `compare` for any number of servers: warm each up, then rounds of each in turn; medians. A side
- * may be an array of opts, one per process running the same build (see `processes`): its rounds on
- * all of them are pooled, its median taken over the pool, and `rounds` lists them process by process.
+ * The rounds of cycle `i` as [side, process] pairs, for sides of `counts[k]` processes: every
+ * process once, in the given order, and in the reverse order every other cycle (ABBA), so
+ * whatever a round owes to its place in the cycle (a drift across the cycle, what the round before
+ * left behind) falls on every side and process alike over two cycles.
+ */
+function cycleOrder(counts, i) {
+  const order = counts.flatMap((n, k) => Array.from({ length: n }, (_, j) => [k, j]));
+  return i % 2 === 0 ? order : order.reverse();
+}
+
+/**
+ * `compare` for any number of servers: warm each up, then rounds of each in turn (the order
+ * reversed every other cycle); medians. A side may be an array of opts, one per process running
+ * the same build (see `processes`): its rounds on all of them are pooled, its median taken over the
+ * pool, and `rounds` lists them process by process.
  * An opts' `pid` is the server's process, given CPU 0 for its rounds when the scenario pinned (`pinLoad`).
  */
 async function alternate(optsList, rounds = ROUNDS, duration = DURATION) {
@@ -140,7 +152,7 @@ async function alternate(optsList, rounds = ROUNDS, duration = DURATION) {
   for (const side of sides) for (const opts of side) await run(opts, WARMUP);
   const seen = sides.map((side) => side.map(() => []));
   for (let i = 0; i < rounds; i++) {
-    for (let k = 0; k < sides.length; k++) for (let j = 0; j < sides[k].length; j++) seen[k][j].push(summary(await run(sides[k][j], duration)));
+    for (const [k, j] of cycleOrder(sides.map((side) => side.length), i)) seen[k][j].push(summary(await run(sides[k][j], duration)));
   }
   const medianRound = (xs) => [...xs].sort((x, y) => x.rps - y.rps)[Math.floor(xs.length / 2)];
   return seen.map((perProcess, k) => {
@@ -259,4 +271,4 @@ async function onboard(url) {
 }
 
 
-module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, pairedRatio, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES, pinLoad };
+module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, cycleOrder, pairedRatio, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES, pinLoad };

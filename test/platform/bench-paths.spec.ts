@@ -63,6 +63,33 @@ describe('bench pairedRatio', () => {
   });
 });
 
+// A cycle that always loads the sides in one order gives each side the same place in every cycle,
+// and whatever a place costs (a drift across the cycle, what the round before left) never averages out.
+describe('bench cycleOrder', () => {
+  const { cycleOrder } = require(join(ROOT, 'bench', 'lib.js')) as { cycleOrder: (counts: number[], i: number) => number[][] };
+
+  it('loads every process once a cycle, in order, then in reverse order the next cycle', () => {
+    expect(cycleOrder([1, 2], 0)).toEqual([
+      [0, 0],
+      [1, 0],
+      [1, 1],
+    ]);
+    expect(cycleOrder([1, 2], 1)).toEqual([
+      [1, 1],
+      [1, 0],
+      [0, 0],
+    ]);
+    expect(cycleOrder([1, 2], 2)).toEqual(cycleOrder([1, 2], 0));
+  });
+
+  it('puts each side at each place equally often over two cycles', () => {
+    const counts = [2, 2, 2, 2, 2];
+    const places = counts.map(() => 0);
+    for (const i of [0, 1]) cycleOrder(counts, i).forEach(([k], place) => (places[k] += place));
+    expect(new Set(places).size).toBe(1);
+  });
+});
+
 // The sandbox app keeps its tables in its own schema (`sandbox`), outside the service's search
 // path: benchmarks that seed or count the simulated bank's rows in SQL must name the schema. An
 // unqualified name failed every call of two floors and both engine benchmarks, silently for the
