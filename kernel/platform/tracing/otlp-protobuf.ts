@@ -8,10 +8,10 @@ import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
  * buffer kept between exports. It writes exactly the bytes of the SDK's own
  * `ProtobufTraceSerializer` (`otlp-protobuf.spec.ts` compares the two over every field and value
  * kind), at a fraction of its cost: ids are written from their hex in place (the SDK allocates an
- * array per id), there is no second sizing pass (a nested message reserves its length's
- * bytes and moves its body only when the guess was wrong), and the span attributes most spans
- * repeat (a route, a status) are copied from their bytes kept after the first encoding. Export runs on the request thread, so
- * with every request sampled this was the largest part of tracing's cost
+ * array per id), there is no second sizing pass (a nested message reserves its length's bytes
+ * and moves its body only when the guess was wrong), and the span attributes most spans repeat (a
+ * route, a status) are copied from their bytes kept after the first encoding. Export runs on the
+ * request thread, so with every request sampled this was the largest part of tracing's cost
  * (docs/decisions/request-cost.md). Responses are read by the SDK's deserializer.
  */
 export const FastProtobufTraceSerializer: ISerializer<ReadableSpan[], IExportTraceServiceResponse> = {
