@@ -271,4 +271,4 @@ async function onboard(url) {
 }
 
 
-module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, cycleOrder, pairedRatio, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES, pinLoad };
+module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, cycleOrder, pairedRatio, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES, pinLoad, focus };

@@ -8,11 +8,15 @@
 // sampling interval (Node's default is 1000 µs; 100 tells frames of a tenth of a µs per request apart).
 // `auth-limits-floor` profiles the route's Nest floor (bench/bare/auth-limits-nest.js) under the same
 // load, with a token the service issued, so the two profiles can be read side by side.
+// The server is pinned as the bench pins it (alone on CPU 0, the load on CPU 1; BENCH_PIN=0 leaves
+// it out). Unpinned, the scheduler shares the server's CPU with the load, and a profile charges
+// that to the answer's write: 21 µs a request for the service against 14 for its floor, a gap the
+// pinned rounds of the bench do not have (pinned: 13.6 against 14.7; request-cost.md, 2026-12-02, later).
 const { mkdtempSync, readdirSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { freshDatabase, saoPauloDay, startBare, startService } = require('../lib');
+const { focus, freshDatabase, pinLoad, saoPauloDay, startBare, startService } = require('../lib');
 const { top } = require('./profile-top');
 
 /** The service under `--cpu-prof` and its sandbox (the routes call the sandbox bank), as the bench starts them. */
@@ -21,6 +25,9 @@ const start = (dir, env) => startService(env, { nodeArgs: ['--cpu-prof', `--cpu-
 async function main() {
   const [scenario = 'auth-limits', seconds = '15'] = process.argv.slice(2);
   const dir = mkdtempSync(join(tmpdir(), `prof-${scenario}-`));
+  // pinned as the bench pins (BENCH_PIN=0 leaves it out): this process, the load, on CPU 1 with
+  // what it starts, and the server profiled alone on CPU 0 while it is loaded
+  const pinned = pinLoad();
   const db = await freshDatabase('prof');
   let window;
   let svc;
@@ -58,6 +65,7 @@ async function main() {
       });
       opts = { url: `${svc.url}/v1/banking/pix/automatic/recurrences`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${o.token}` }, body };
     } else throw new Error(`unknown scenario ${scenario}`);
+    focus(svc.proc.pid);
     const r = await autocannon({ connections: 50, pipelining: 1, duration: Number(seconds), ...opts });
     const loaded = Date.now();
     await svc.stop();
@@ -65,7 +73,7 @@ async function main() {
     // the window of the load, in ms back from the profile's end (its first second, a warm-up, is left out)
     window = [Date.now() - loaded + Number(seconds) * 1000 - 1000, Date.now() - loaded];
     const non2xx = r.non2xx + r.errors + r.timeouts;
-    console.log(JSON.stringify({ scenario, rps: Math.round(r.requests.average), requests: r.requests.total, p99: r.latency.p99, non2xx, window }));
+    console.log(JSON.stringify({ scenario, pinned, rps: Math.round(r.requests.average), requests: r.requests.total, p99: r.latency.p99, non2xx, window }));
     // a profile of refusals (401, 429, 502) is a profile of the error path, not of the route
     if (non2xx) throw new Error(`${non2xx} of ${r.requests.total} answers were not 2xx: the profile would not be of the route`);
   } finally {
