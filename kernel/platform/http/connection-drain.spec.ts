@@ -7,22 +7,28 @@ import { drainConnectionsOnClose } from './connection-drain';
  * What an HTTP server's close waits for, with and without the drain: Fastify as the apps build it
  * (`return503OnClosing`, `forceCloseConnections: 'idle'`), real sockets, a keep-alive client.
  */
-async function server(drained: boolean, hold: Promise<void>): Promise<{ app: FastifyInstance; port: number }> {
+async function server(drained: boolean, hold: Promise<void>): Promise<{ app: FastifyInstance; port: number; entered: Promise<void> }> {
   const app = Fastify({ return503OnClosing: true, forceCloseConnections: 'idle' });
   if (drained) drainConnectionsOnClose(app);
+  // resolved once a request is in a handler: a close before that would find the connection idle
+  // (a fixed wait was not enough on a loaded CI machine, where the close reset the connection)
+  let enter!: () => void;
+  const entered = new Promise<void>((r) => (enter = r));
   app.get('/held', async () => {
+    enter();
     await hold;
     return { ok: true };
   });
   app.get('/streamed', async (_req, reply) => {
     reply.raw.writeHead(200, { 'content-type': 'text/plain' });
     reply.raw.write('first part;');
+    enter();
     await hold;
     reply.raw.end('last part');
     return reply;
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, port: (app.server.address() as { port: number }).port };
+  return { app, port: (app.server.address() as { port: number }).port, entered };
 }
 
 /** Resolves with the close's duration, or null when it has not ended within `ms`. */
@@ -78,11 +84,11 @@ describe('ConnectionDrain: an app closes when its work ends, not when its client
   it('a request in flight at close: answered in full with Connection: close, and the close ends with it (without the drain, the kept-alive connection holds it)', async () => {
     for (const drained of [true, false]) {
       let release!: () => void;
-      const { app, port } = await server(drained, new Promise((r) => (release = r)));
+      const { app, port, entered } = await server(drained, new Promise((r) => (release = r)));
       const agent = new Agent({ keepAlive: true });
       cleanup.push(() => agent.destroy());
       const answer = get(port, '/held', agent);
-      await new Promise((r) => setTimeout(r, 50)); // the request is in the handler
+      await entered; // the request is in the handler
       const closing = closeWithin(app, 1500);
       setTimeout(release, 100);
       expect(await answer).toEqual({ status: 200, connection: drained ? 'close' : 'keep-alive', body: '{"ok":true}' });
@@ -98,11 +104,11 @@ describe('ConnectionDrain: an app closes when its work ends, not when its client
 
   it('an answer whose headers were out before the close: its connection ends once the answer has', async () => {
     let release!: () => void;
-    const { app, port } = await server(true, new Promise((r) => (release = r)));
+    const { app, port, entered } = await server(true, new Promise((r) => (release = r)));
     const agent = new Agent({ keepAlive: true });
     cleanup.push(() => agent.destroy());
     const answer = get(port, '/streamed', agent);
-    await new Promise((r) => setTimeout(r, 50));
+    await entered;
     const closing = closeWithin(app, 1500);
     setTimeout(release, 100);
     expect(await answer).toMatchObject({ status: 200, body: 'first part;last part' });
