@@ -78,4 +78,20 @@ describe.each([
     const after = await detail(c.t, c.tenant.auth, l.linkId);
     expect(after.payments[0]).toMatchObject({ disputedAmount: item.amount, refundableAmount: 0 });
   });
+
+  it("a Pix received over the bank edge's own protocol (BANK_PROVIDER=service) is refused with what to do", async () => {
+    const { c } = edge;
+    const l = await createLink(c.t, c.tenant.auth, { amount: 25, paymentMethods: ['PIX'] });
+    const pix = await pay(c.t, l.slug, { method: 'PIX', payer: PAYER(3) });
+    expect((await http(c.t.sandboxUrl, 'POST', `/sandbox/pix/${pix.body.pix.txid}/pay`)).status).toBe(200);
+    const item = await until(async () => {
+      const p = (await detail(c.t, c.tenant.auth, l.linkId)).payments[0];
+      return ['AUTHORIZED', 'SETTLED'].includes(p?.status) ? p : null;
+    }, 15000);
+    const r = await api(c, 'POST', `/v1/acquiring/links/${l.linkId}/payments/${item.id}/refunds`, { reason: 'other' });
+    expect([r.status, r.body.error]).toEqual([409, 'payment_not_refundable']);
+    expect(r.body.message).toMatch(/BANK_PROVIDER=pix-api/);
+    expect(r.body.message).not.toMatch(/Nothing to refund/);
+    expect(await c.t.sql(`SELECT count(*)::int AS n FROM refunds WHERE payment_id = $1`, [item.id])).toEqual([{ n: 0 }]);
+  });
 });

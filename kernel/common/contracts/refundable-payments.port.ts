@@ -26,6 +26,8 @@ export interface RefundablePayment {
   state: 'captured' | 'authorized' | 'not_refundable';
   /** The payment's status as its own routes show it (for messages). */
   status: string;
+  /** With `not_refundable` for a payment that did take money: why it cannot be refunded here and what to do (the error's message). */
+  notRefundableBecause?: string;
   /** What may go back in all: the captured amount (the authorized one for `authorized`). */
   capCents: number;
   /** The acquirer's id of the payment (Adyen's pspReference), when it has one. */

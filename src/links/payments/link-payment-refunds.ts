@@ -6,6 +6,10 @@ import { PaymentsRepository } from './payments.repository';
 
 /** Paid by a Pix the PSP received: a link's Pix (AUTHORIZED or SETTLED) or a boleto paid by its Pix QR. */
 const PAID_BY_PIX: Record<string, readonly string[]> = { PIX: ['AUTHORIZED', 'SETTLED'], BOLETO: ['PAID_PIX'], CARD: [] };
+/** Why a Pix the acquirer received cannot be given back, and what to do (the 409's message). */
+const PIX_WITHOUT_API_PIX =
+  "This Pix was received over the bank edge's own protocol (BANK_PROVIDER=service), which cannot give a Pix back: " +
+  'run the service with BANK_PROVIDER=pix-api (what npm start does) to refund Pix by devolução';
 /** A link's card payments are sales: accepted (or captured) took the money, refunded at the acquirer. */
 const CARD_PAID: readonly string[] = ['ACCEPTED', 'CAPTURED'];
 
@@ -28,9 +32,11 @@ export class LinkPaymentRefundsOfLinks extends LinkPaymentRefunds {
   async find(tenantId: string | null, paymentId: string, linkId?: string): Promise<RefundablePayment | null> {
     const p = await this.payments.find(paymentId);
     if (!p || (tenantId !== null && p.tenantId !== tenantId) || (linkId !== undefined && p.linkId !== linkId)) return null;
-    const paidByPix = this.devolucoes.enabled && !!PAID_BY_PIX[p.method]?.includes(p.status);
+    const receivedPix = !!PAID_BY_PIX[p.method]?.includes(p.status);
+    const paidByPix = this.devolucoes.enabled && receivedPix;
     const pix = paidByPix ? await this.devolucoes.receivedFor(p.id) : null;
-    return refundable(p, paidByPix, pix);
+    const r = refundable(p, paidByPix, pix);
+    return receivedPix && !paidByPix ? { ...r, notRefundableBecause: PIX_WITHOUT_API_PIX } : r;
   }
 }
 

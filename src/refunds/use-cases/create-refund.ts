@@ -51,7 +51,10 @@ export class CreateRefund {
     if (!p) throw RefundErrors.error('payment_not_found', NOT_FOUND[ref.kind]);
     // rail pix without its Pix yet (PAID_PIX reported before the PSP's callback): taken, and sent once the Pix is known
     if (p.state === 'not_refundable' || (p.rail === 'card' && !p.acquirerTransactionId))
-      throw RefundErrors.error('payment_not_refundable', `Nothing to refund: the ${NOUN[ref.kind]} is ${p.status}`);
+      throw RefundErrors.error(
+        'payment_not_refundable',
+        p.notRefundableBecause ?? `Nothing to refund: the ${NOUN[ref.kind]} is ${p.status}`,
+      );
     const cents = dto.amount === undefined ? null : toCents(dto.amount);
     if (p.rail === 'payout' && !dto.payout)
       throw RefundErrors.error('validation_error', 'The request has invalid fields', {
