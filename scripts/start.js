@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: compiles when the sources are newer than the build, then runs the apps.
 // Outside production: the service and the sandbox app, each its own process (the sandbox at
-// http://127.0.0.1:3001, where the service looks by default), each with its embedded or
+// http://127.0.0.1:3001, where the service looks by default; BANK_PROVIDER=pix-api unless set), each with its embedded or
 // configured PostgreSQL; Ctrl-C or SIGTERM stops both, and when one stops the other is stopped.
 // With NODE_ENV=production: the service alone, in this process. `npm run sandbox`
 // (`start.js --sandbox`): the sandbox alone, in this process.
@@ -39,7 +39,10 @@ if (process.argv.includes('--sandbox')) {
 }
 else if (production) require(entries.service);
 else {
-  const children = ['service', 'sandbox'].map((name) => spawn(process.execPath, [entries[name]], { stdio: 'inherit', env: process.env }));
+  // The pair speaks the real protocol to the sandbox's bank: API Pix to its PSP, which can give a
+  // Pix back (devolução); the home-made `service` protocol cannot. Every guide's walk runs on this.
+  const env = { ...process.env, BANK_PROVIDER: process.env.BANK_PROVIDER || 'pix-api' };
+  const children = ['service', 'sandbox'].map((name) => spawn(process.execPath, [entries[name]], { stdio: 'inherit', env }));
   let stopping = false;
   const stop = (signal) => {
     if (stopping) return;
