@@ -1,9 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { guideWalk } from '../support/guide-walk';
+import { guideWalk, runWalk } from '../support/guide-walk';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 /** Keys, signatures and decryption made by the openssl command line, not by Node. */
@@ -124,20 +123,11 @@ describe('with the openssl command line', () => {
 
   it('the README walk (docs/guide/auth.md) works as written, with openssl, curl and jq', async () => {
     const walk = guideWalk('auth.md');
-    const walkDir = mkdtempSync(join(tmpdir(), 'pp-walk-'));
-    try {
-      // async: the service answers from this very process
-      const { stdout: out } = await promisify(execFile)('bash', ['-c', walk], {
-        cwd: walkDir,
-        env: { ...process.env, BASE: t.url, TENANT: tenantId },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      const lines = out.trim().split('\n');
-      expect(JSON.parse(lines[0])).toEqual({ verified: true });
-      expect(JSON.parse(lines[lines.length - 1])).toMatchObject({ accountId: tenantId, tenantId, rateLimit: { limit: 100 } });
-    } finally {
-      rmSync(walkDir, { recursive: true, force: true });
-    }
+    // its step 0 plays the operator (npm run tenant:create, in this app's database)
+    const out = await runWalk(walk, { BASE: t.url, DATABASE_URL: t.databaseUrl });
+    const lines = out.trim().split('\n');
+    expect(JSON.parse(lines[0])).toEqual({ verified: true });
+    const [made] = await t.sql(`SELECT id FROM tenants WHERE name = 'ACME' ORDER BY created_at DESC LIMIT 1`);
+    expect(JSON.parse(lines[lines.length - 1])).toMatchObject({ accountId: made.id, tenantId: made.id, rateLimit: { limit: 100 } });
   });
 });

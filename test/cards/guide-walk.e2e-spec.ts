@@ -13,7 +13,7 @@ describe.each(['generic', 'adyen'])('cards guide walk-through (ACQUIRER_PROVIDER
     const walk = guideWalk('cards.md');
     // every "# → …" line of the guide is an output line of the script
     const expected = expectedLines(walk).map((l) => l.replace(/ \(single use\)$/, ''));
-    const stdout = await runWalk(walk, { BASE: c.t.url, SANDBOX_URL: c.t.sandboxUrl, TOKEN: c.tenant.token });
+    const stdout = await runWalk(walk, { BASE: c.t.url, SANDBOX_URL: c.t.sandboxUrl, DATABASE_URL: c.t.databaseUrl });
     expect(stdout.trim().split('\n')).toEqual(expected);
     // The walk really went through the configured card edge: on adyen every payment was sent to
     // Adyen's /payments (an attempt answered Authorised, its pspReference the acquirer's id) and
@@ -21,8 +21,7 @@ describe.each(['generic', 'adyen'])('cards guide walk-through (ACQUIRER_PROVIDER
     const payments = await c.t.sql(
       `SELECT p.status, p.acquirer_transaction_id AS acquirer, a.psp_reference AS psp, a.result_code
            FROM card_payments p LEFT JOIN adyen_payment_attempts a ON a.reference = p.id
-          WHERE p.tenant_id = $1 ORDER BY p.created_at`,
-      [c.tenant.tenantId],
+          WHERE p.tenant_id = (SELECT id FROM tenants WHERE name = 'Guia de cartões') ORDER BY p.created_at`,
     );
     const acquirer = provider === 'adyen' ? /^[0-9A-F]{16}$/ : /^ctx_[0-9a-f]+$/;
     expect(payments).toEqual(

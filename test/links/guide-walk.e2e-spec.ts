@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { guideWalk, runWalk } from '../support/guide-walk';
+import { guideWalk, runWalk, walkFolder } from '../support/guide-walk';
 import { startTestApp, TestApp } from '../support/test-app';
-import { onboardTenant } from '../support/tenant-auth';
 
 /**
  * docs/guide/links.md: the curl walk runs as written against a fresh service, on both bank edges
@@ -22,13 +21,13 @@ describe.each([
   afterAll(() => t.close());
 
   it('creates a link, pays it by card, Pix and boleto, and shows payments and metrics', async () => {
-    const { token } = await onboardTenant(t);
     const walk = guideWalk('links.md');
     // in a directory of this test's: the link.json the walk writes there is read below
     const dir = mkdtempSync(join(tmpdir(), 'pp-links-walk-'));
     try {
       // a failure names the step and shows what the walk printed by then (runWalk's error)
-      const stdout = await runWalk(walk, { BASE: t.url, SANDBOX_URL: t.sandboxUrl, TOKEN: token }, 60_000, dir);
+      // (its step 0 makes the walk's own tenant in this app's database)
+      const stdout = await runWalk(walk, { BASE: t.url, SANDBOX_URL: t.sandboxUrl, DATABASE_URL: t.databaseUrl }, 60_000, dir);
       const lines = stdout.trim().split('\n');
       expect(JSON.parse(lines[0])).toMatchObject({
         grossAmount: 155.43,
@@ -62,7 +61,7 @@ describe.each([
         `SELECT p.method, p.acquirer_id, a.kind, a.psp_reference, a.result_code
            FROM links_payments p LEFT JOIN adyen_payment_attempts a ON a.reference = p.id::text
           WHERE p.link_id = (SELECT id FROM links WHERE slug = $1) ORDER BY p.created_at`,
-        [JSON.parse(readFileSync(join(dir, 'link.json'), 'utf8')).slug],
+        [JSON.parse(readFileSync(join(walkFolder(dir), 'link.json'), 'utf8')).slug],
       );
       const attempt = (kind: string, resultCode: string) =>
         acquirer === 'adyen'
