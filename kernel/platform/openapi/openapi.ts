@@ -17,7 +17,7 @@ export const SERVICE_DOCUMENT: DocumentFace = {
   title: 'Payments Platform API',
   description:
     'Access credentials and bearer tokens, automatic recurring Pix debit, payment links with a hosted checkout, hosted card tokenization, 3DS and outbound webhooks. ' +
-    'Every error answers the envelope `{statusCode, error, message, requestId, details?, ip?}`. `/v1` routes pass, in order: IP allow-list, bearer token, rate limit (100/min per tenant by default), validation, idempotency.',
+    'Every error answers the envelope `{statusCode, error, message, requestId, details?, ip?}`. `/v1` routes pass, in order: bearer token (401 `invalid_token` without a valid one, from any address), the tenant’s IP allow-list (403 `ip_not_allowed`), token expiry and key revocation, rate limit (100/min per tenant by default, 429), validation (400), `Idempotency-Key`.',
 };
 
 export function buildOpenApiDocument(app: INestApplication, publicUrl: string, face: DocumentFace = SERVICE_DOCUMENT): OpenAPIObject {

@@ -30,7 +30,7 @@ export class TokenController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'issueToken',
-    summary: 'Exchange client_id and client_secret for a 1-hour bearer token (also at /v1/auth/token)',
+    summary: 'Exchange client_id and client_secret for a 1-hour bearer token (one operation, at /v1/oauth/token and /v1/auth/token)',
     description:
       'Limited per client id (TOKEN_RATE_LIMIT_PER_MINUTE, default 20) and per caller IP (TOKEN_IP_RATE_LIMIT_PER_MINUTE, default 100). No refresh token: call again to renew.',
     security: [],
