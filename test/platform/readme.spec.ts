@@ -26,4 +26,25 @@ describe('README.md', () => {
     expect(readme).toContain('(ARCHITECTURE.md)');
     expect(readme).toContain('(docs/decisions.md)');
   });
+
+  it('leads with what a newcomer does first: run, credentials, a first call, the guides; benchmark detail lives in bench/README.md', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const at = (s: string) => readme.indexOf(s);
+    const steps = [
+      '## Quick start',
+      'npm ci && npm start',
+      'npm run -s tenant:create',
+      'npm run -s credentials:setup',
+      '/v1/oauth/token',
+      '/limits',
+    ];
+    for (const s of steps) expect([s, at(s) > 0]).toEqual([s, true]);
+    for (let i = 1; i < steps.length; i++) expect(at(steps[i])).toBeGreaterThan(at(steps[i - 1]));
+    expect(at('## Quick start')).toBeLessThan(at('## Run and test'));
+    expect(at('## Flows, step by step with curl')).toBeGreaterThan(0);
+    const bench = readme.slice(at('## Benchmarks'));
+    expect(bench.split('\n').length).toBeLessThan(15);
+    expect(bench).toContain('(bench/README.md)');
+    expect(readFileSync(join(ROOT, 'bench/README.md'), 'utf8')).toContain('| `auth-limits` |');
+  });
 });
