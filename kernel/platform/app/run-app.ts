@@ -19,6 +19,8 @@ export interface RunnableApp {
   embeddedDir?: string;
   /** The variable that sets its port (named in the message when the port is taken). */
   portVariable?: string;
+  /** The variable that sets its operator port (OPS_PORT: /metrics, /docs, /admin apart). */
+  opsPortVariable?: string;
   create(config: LoadedConfig): Promise<NestFastifyApplication>;
 }
 
@@ -62,6 +64,9 @@ export async function runApp(spec: RunnableApp): Promise<void> {
   if (!(await portFree(platform.port, platform.host))) {
     fail(`Port ${platform.port} is already in use (is another "npm start" running?). Stop it or set ${spec.portVariable ?? 'PORT'}.`);
   }
+  if (platform.opsPort !== undefined && !(await portFree(platform.opsPort, platform.host))) {
+    fail(`Port ${platform.opsPort} (${spec.opsPortVariable ?? 'OPS_PORT'}) is already in use. Stop the other process or set another.`);
+  }
 
   let embedded: EmbeddedPostgres | null = null;
   if (!database.url) {
@@ -89,7 +94,11 @@ export async function runApp(spec: RunnableApp): Promise<void> {
         : `Could not listen: ${e?.message}`,
     );
   }
-  say(`listening on ${platform.publicUrl} (Swagger UI at ${platform.publicUrl}/docs); boot took ${Date.now() - started} ms`);
+  say(
+    platform.opsPort === undefined
+      ? `listening on ${platform.publicUrl} (Swagger UI at ${platform.publicUrl}/docs); boot took ${Date.now() - started} ms`
+      : `listening on ${platform.publicUrl}; /metrics, /docs and /admin on port ${platform.opsPort} only; boot took ${Date.now() - started} ms`,
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
