@@ -142,7 +142,8 @@ describe('the deployment files give every variable a production boot requires (a
     const names = [...Object.keys(configMap.data), ...fromSecret, ...Object.keys(literal)];
 
     it('gives every required variable, for the generic acquirer and the service bank, on Adyen and over API Pix', () => {
-      for (const variant of [{}, { ACQUIRER_PROVIDER: 'adyen' }, { BANK_PROVIDER: 'pix-api' }]) {
+      const variants: Record<string, string>[] = [{}, { ACQUIRER_PROVIDER: 'adyen' }, { BANK_PROVIDER: 'pix-api' }];
+      for (const variant of variants) {
         for (const name of requiredIn(CONFIG_SECTIONS, variant))
           expect({ variant, name, given: names.includes(name) }).toEqual({ variant, name, given: true });
       }

@@ -4,7 +4,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigSection, ConfigValidationError, loadConfig, LoadedConfig } from '../config/config';
 import { DevSecretStore } from '../config/env';
 import { DatabaseConfig, PlatformConfig } from '../config/platform.config';
-import { DataDirInUseError, EmbeddedPostgres } from '../database/embedded-postgres';
+import { DataDirInUseError, EmbeddedPostgres, EmbeddedPostgresError, EmbeddedPostgresMissingError } from '../database/embedded-postgres';
+import { firstLine } from '../database/embedded-postgres-access';
 import { installLastResort } from '../lifecycle/last-resort';
 import { ShutdownState } from '../lifecycle/shutdown.state';
 
@@ -76,7 +77,11 @@ export async function runApp(spec: RunnableApp): Promise<void> {
     try {
       database.url = await embedded.start();
     } catch (e: any) {
-      fail(e instanceof DataDirInUseError ? e.message : `Could not start the embedded PostgreSQL: ${e?.message ?? e}`);
+      fail(
+        e instanceof DataDirInUseError || e instanceof EmbeddedPostgresError || e instanceof EmbeddedPostgresMissingError
+          ? e.message
+          : `Could not start the embedded PostgreSQL: ${firstLine(e)}`,
+      );
     }
     say(
       `embedded PostgreSQL ready on 127.0.0.1:${database.embeddedPort} (data in ${spec.embeddedDir ? resolve(config.dataDir, spec.embeddedDir) : config.dataDir}/postgres)`,
