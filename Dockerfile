@@ -23,10 +23,18 @@ COPY package.json package-lock.json ./
 COPY packages/react-native-card/package.json packages/react-native-card/package.json
 COPY scripts/prune-runtime.js /tmp/prune-runtime.js
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts && node /tmp/prune-runtime.js node_modules && rm /tmp/prune-runtime.js && npm cache clean --force
+# DATA_DIR, owned by the user the apps run as: the sandbox writes its PSP's development PKI there
+# (a named volume mounted here starts with this owner), the service reads that PKI from it.
+ENV DATA_DIR=/app/.data
+RUN mkdir -p /app/.data && chown node:node /app/.data
 # The sandbox app for a staging environment (`docker build --target sandbox`): the kernel it
 # builds on and its own code, none of the service's; the service's image below has none of the
 # sandbox's.
 FROM runtime-deps AS sandbox
+# The sandbox PSP makes its mutual-TLS PKI with the openssl command (kernel/platform/tls).
+RUN apt-get update && apt-get install -y --no-install-recommends openssl && rm -rf /var/lib/apt/lists/*
+# Its API Pix server listens on every interface in a container: the service's container calls it.
+ENV SANDBOX_PSP_HOST=0.0.0.0
 COPY --from=build /app/dist/kernel dist/kernel
 COPY --from=build /app/dist/sandbox dist/sandbox
 USER node

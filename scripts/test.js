@@ -111,7 +111,14 @@ async function main() {
     require('node:fs').chmodSync(dir, 0o755);
     const port = embeddedPort(env);
     embedded = new EmbeddedPostgres(dir, port, 'test', (m) => process.stderr.write(`${m}\n`), 'postgres');
-    env.DATABASE_URL = await embedded.start();
+    try {
+      env.DATABASE_URL = await embedded.start();
+    } catch (e) {
+      // one line saying what to do (EmbeddedPostgresError), never a stack
+      rmSync(dir, { recursive: true, force: true });
+      process.stderr.write(`\nno DATABASE_URL, and ${String(e?.message ?? e).split('\n')[0]}\n\n`);
+      process.exit(1);
+    }
     process.stderr.write(`no DATABASE_URL: tests use an embedded PostgreSQL on port ${port}\n`);
   }
   // this run's own, on this run's server (a run started from inside the suite has another)

@@ -19,6 +19,9 @@ import { PixAutomaticModule } from './pix-automatic/pix-automatic.module';
 import { TestClockModule } from '../kernel/platform/clock/test-clock.controller';
 import { PixApiCobrModule } from './provider/pix-api/pix-api-cobr.module';
 
+/** The service's name in its log lines and boot messages. */
+export const SERVICE_APP_NAME = 'payments-platform';
+
 @Module({})
 export class AppModule {
   static forRoot(config: LoadedConfig, opts: PlatformOptions = {}): DynamicModule {
@@ -26,7 +29,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        PlatformModule.forRoot(opts),
+        PlatformModule.forRoot(SERVICE_APP_NAME, opts),
         IdempotencyModule,
         TenantsModule,
         GatewayModule,

@@ -14,6 +14,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { BreakerRegistry } from './resilience/breaker-registry';
 import { Tracing } from './tracing/tracing.service';
+import { OpsServer } from './http/ops-port';
 
 export interface PlatformOptions {
   /** Tests capture log lines here to prove nothing secret is logged. */
@@ -26,13 +27,18 @@ export interface PlatformOptions {
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(opts: PlatformOptions = {}): DynamicModule {
+  /** `appName`: the `service` of every log line the app writes (its composition root names it). */
+  static forRoot(appName: string, opts: PlatformOptions = {}): DynamicModule {
     return {
       module: PlatformModule,
       imports: [TerminusModule.forRoot({ errorLogStyle: 'json', logger: false }), DatabaseModule.forRoot(opts.database)],
       controllers: [HealthController, MetricsController],
       providers: [
-        { provide: RootLog, inject: [PlatformConfig], useFactory: (c: PlatformConfig) => createRootLog(c.logLevel, opts.logDestination) },
+        {
+          provide: RootLog,
+          inject: [PlatformConfig],
+          useFactory: (c: PlatformConfig) => createRootLog(c.logLevel, appName, opts.logDestination),
+        },
         AppLogger,
         { provide: Clock, useClass: SystemClock },
         DayPassedSignal,
@@ -43,6 +49,7 @@ export class PlatformModule {
         BreakerRegistry,
         PeriodicJobs,
         Tracing,
+        OpsServer,
       ],
       exports: [
         AppLogger,

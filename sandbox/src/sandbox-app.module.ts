@@ -7,6 +7,9 @@ import { SandboxModule } from './sandbox.module';
 import { SANDBOX_DATABASE } from './sandbox-database';
 import { SandboxThreeDsModule } from './three-ds/sandbox-three-ds.module';
 
+/** The sandbox app's name in its log lines and boot messages. */
+export const SANDBOX_APP_NAME = 'payments-sandbox';
+
 /** The sandbox app's composition root: the platform kernel and the simulated parties. */
 @Module({})
 export class SandboxAppModule {
@@ -15,7 +18,7 @@ export class SandboxAppModule {
       module: SandboxAppModule,
       imports: [
         ConfigModule.forRoot(config),
-        PlatformModule.forRoot({ ...opts, database: SANDBOX_DATABASE }),
+        PlatformModule.forRoot(SANDBOX_APP_NAME, { ...opts, database: SANDBOX_DATABASE }),
         SandboxModule,
         SandboxAcquirerModule,
         SandboxThreeDsModule,

@@ -1,6 +1,6 @@
 /**
  * The sandbox app reads the same environment as the service (`npm start` hands both the same),
- * under its own names where the two would collide: SANDBOX_PORT (3001), SANDBOX_HOST,
+ * under its own names where the two would collide: SANDBOX_PORT (3001), SANDBOX_OPS_PORT, SANDBOX_HOST,
  * SANDBOX_PUBLIC_URL, SANDBOX_DATABASE_URL (else DATABASE_URL: the sandbox keeps its tables in its
  * own `sandbox` schema, so one database can hold both apps) and SANDBOX_EMBEDDED_PG_PORT (54330).
  * Everything else (secrets, LOG_LEVEL, DATA_DIR…) is shared as it is.
@@ -10,6 +10,8 @@ export function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return {
     ...env,
     PORT: port,
+    // the service's OPS_PORT is not the sandbox's: unset unless SANDBOX_OPS_PORT says
+    OPS_PORT: env.SANDBOX_OPS_PORT,
     HOST: env.SANDBOX_HOST ?? env.HOST,
     // unset: http://localhost:<port>, and pages take the origin each request came in on
     PUBLIC_URL: env.SANDBOX_PUBLIC_URL,

@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
-import { loadConfig } from '../../kernel/platform/config/config';
-import { configProblems } from '../support/config-problems';
+import { execFileSync } from 'node:child_process';
+import { ConfigValidationError, loadConfig } from '../../kernel/platform/config/config';
+import { configProblems, devConfigProblems } from '../support/config-problems';
 import { PlatformConfig } from '../../kernel/platform/config/platform.config';
 
 const problems = configProblems;
@@ -54,5 +55,42 @@ describe('configuration validated at boot', () => {
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).ADMIN_API_KEY).toBe(a);
+  });
+
+  it('production refuses to start without DATABASE_URL, naming it; development keeps the embedded default', () => {
+    const production = problems({ NODE_ENV: 'production' });
+    expect(production).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^DATABASE_URL is required when NODE_ENV=production: set DATABASE_URL/)]),
+    );
+    expect(problems({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' }).join('\n')).not.toMatch(/DATABASE_URL/);
+    expect(devConfigProblems({}).join('\n')).not.toMatch(/DATABASE_URL/);
+  });
+
+  it('the refusal of missing production secrets says how to make them: npm run secrets:generate', () => {
+    let message = '';
+    try {
+      loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db', SANDBOX_URL: 'http://sandbox:3001' });
+    } catch (e) {
+      if (e instanceof ConfigValidationError) message = e.message;
+    }
+    expect(message).toMatch(/ADMIN_API_KEY is required in production/);
+    expect(message).toContain('npm run secrets:generate');
+    // a refusal with no missing secret does not send the operator to make new ones
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    try {
+      loadConfig(CONFIG_SECTIONS, { NODE_ENV: 'development', DATA_DIR: dir, PORT: 'eighty' });
+    } catch (e) {
+      if (e instanceof ConfigValidationError) message = e.message;
+    }
+    expect(message).toMatch(/PORT must be an integer/);
+    expect(message).not.toContain('secrets:generate');
+  });
+
+  it('git ignores the .env secrets:generate writes and the development data directory', () => {
+    const root = join(__dirname, '..', '..');
+    const ignored = execFileSync('git', ['check-ignore', '.env', '.data/x', '.data/secrets.json'], { cwd: root, encoding: 'utf8' });
+    expect(ignored.trim().split('\n')).toEqual(['.env', '.data/x', '.data/secrets.json']);
+    const docker = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n');
+    expect(docker).toEqual(expect.arrayContaining(['.env', '.data']));
   });
 });

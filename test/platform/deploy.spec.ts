@@ -4,6 +4,7 @@ import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { parse, parseAllDocuments } from 'yaml';
 import { satisfies } from 'semver';
 
@@ -14,6 +15,7 @@ const KINDS: Record<string, new (o: any) => { validate(): void }> = {
   HorizontalPodAutoscaler,
   PodDisruptionBudget,
   ConfigMap,
+  NetworkPolicy,
 } as any;
 
 describe('deployment files (they cannot run here; checked by schema and by rule)', () => {
@@ -26,7 +28,9 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
       'ConfigMap',
       'Deployment',
       'HorizontalPodAutoscaler',
+      'NetworkPolicy',
       'PodDisruptionBudget',
+      'Service',
       'Service',
     ]);
     for (const m of manifests) expect(() => new KINDS[m.kind](m).validate()).not.toThrow();
@@ -70,15 +74,18 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
     expect(docker).toMatch(/^USER node$/m);
   });
 
-  it('compose starts the sandbox app beside the service under the sandbox profile, from its own image target', () => {
+  it('compose starts the sandbox app beside the service (a staging environment), from its own image target', () => {
     const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'));
     const sandbox = compose.services.sandbox;
-    expect(sandbox.profiles).toEqual(['sandbox']);
+    expect(sandbox.profiles).toBeUndefined();
     expect(sandbox.build).toEqual({ context: '.', target: 'sandbox' });
     expect(sandbox.healthcheck).toBeDefined();
     expect(sandbox.environment.SANDBOX_SERVICE_URL).toBe('http://service:3000');
     expect(sandbox.environment.SANDBOX_DATABASE_URL).toBe(compose.services.service.environment.DATABASE_URL);
-    expect(compose.services.service.environment.SANDBOX_URL).toBe('${SANDBOX_URL:-}');
+    expect(compose.services.service.environment.SANDBOX_URL).toBe('http://sandbox:3001');
+    // the sandbox writes its PSP's PKI to DATA_DIR, which the service reads (read-only)
+    expect(sandbox.volumes).toContain('sandbox-data:/app/.data');
+    expect(compose.services.service.volumes).toContain('sandbox-data:/app/.data:ro');
     const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     const stages = [...docker.matchAll(/^FROM \S+ AS (\S+)$/gm)].map((m) => m[1]);
     expect(stages).toContain('sandbox');
@@ -100,5 +107,47 @@ describe('deployment files (they cannot run here; checked by schema and by rule)
     // CI runs this very suite on Node 24 (.ci/run puts the registry's node@24 first on PATH), and
     // once more on the machine's own Node (PP_CI_MACHINE_NODE), the way a newcomer would
     if (process.env.CI === 'true' && !process.env.PP_CI_MACHINE_NODE) expect(process.versions.node.split('.')[0]).toBe('24');
+  });
+
+  it('the sandbox image has openssl for its PKI, a DATA_DIR the node user owns, and its PSP on every interface', () => {
+    const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const stage = (name: string) => {
+      const from = docker.indexOf(` AS ${name}\n`);
+      const next = docker.indexOf('\nFROM ', from);
+      return docker.slice(from, next < 0 ? undefined : next);
+    };
+    expect(stage('sandbox')).toMatch(/apt-get install -y --no-install-recommends openssl/);
+    expect(stage('runtime')).not.toMatch(/openssl/); // the service's image makes no PKI
+    expect(stage('sandbox')).toMatch(/^ENV SANDBOX_PSP_HOST=0\.0\.0\.0$/m);
+    expect(stage('runtime-deps')).toMatch(/^ENV DATA_DIR=\/app\/\.data$/m);
+    expect(stage('runtime-deps')).toMatch(/mkdir -p \/app\/\.data && chown node:node \/app\/\.data/);
+  });
+
+  it('the API Service exposes the API port alone; /metrics is scraped on the ops port; TRUST_PROXY names the ingress only', () => {
+    const d = manifests.find((m) => m.kind === 'Deployment');
+    const c = d.spec.template.spec.containers[0];
+    const ports = Object.fromEntries(c.ports.map((p: any) => [p.name, p.containerPort]));
+    const configMap = manifests.find((m) => m.kind === 'ConfigMap');
+    expect(ports).toEqual({ http: Number(configMap.data.PORT), ops: Number(configMap.data.OPS_PORT) });
+    const annotations = d.spec.template.metadata.annotations;
+    expect(annotations['prometheus.io/port']).toBe(String(ports.ops));
+    expect(annotations['prometheus.io/path']).toBe('/metrics');
+    const services = manifests.filter((m) => m.kind === 'Service');
+    const api = services.find((s) => s.metadata.name === d.metadata.name);
+    expect(api.spec.ports.map((p: any) => p.targetPort)).toEqual(['http']);
+    const ops = services.find((s) => s.metadata.name === `${d.metadata.name}-ops`);
+    expect(ops.spec.type).toBe('ClusterIP');
+    expect(ops.spec.ports.map((p: any) => p.targetPort)).toEqual(['ops']);
+    // probes stay on the API port (health answers on both)
+    expect(c.readinessProbe.httpGet.port).toBe('http');
+    // X-Forwarded-For is believed from the ingress controller's addresses only, never a cluster-wide range
+    for (const cidr of configMap.data.TRUST_PROXY.split(',')) {
+      const [ip, bits = '32'] = cidr.trim().split('/');
+      expect({ cidr, narrow: ip.includes(':') ? Number(bits) >= 64 : Number(bits) >= 24 }).toEqual({ cidr, narrow: true });
+    }
+    expect(configMap.data.TRUST_PROXY).not.toMatch(/10\.0\.0\.0\/8/);
+    const policy = manifests.find((m) => m.kind === 'NetworkPolicy');
+    expect(policy.spec.podSelector.matchLabels).toEqual(d.spec.selector.matchLabels);
+    expect(policy.spec.ingress.flatMap((r: any) => r.ports.map((p: any) => p.port)).sort()).toEqual(['http', 'ops']);
   });
 });

@@ -15,7 +15,7 @@ function capture(): { logger: pino.Logger; text: () => string } {
       cb();
     },
   });
-  return { logger: pino(pinoOptions('info') as pino.LoggerOptions, stream), text: () => out };
+  return { logger: pino(pinoOptions('info', 'payments-platform') as pino.LoggerOptions, stream), text: () => out };
 }
 
 describe('log redaction', () => {

@@ -78,6 +78,7 @@ export async function buildApp(root: DynamicModule, config: LoadedConfig, face: 
     db: app.get(DatabaseState),
     metrics: app.get(MetricsService),
     log: app.get(AppLogger).pino,
+    opsPort: platform.opsPort,
   });
   const document = buildOpenApiDocument(app, platform.publicUrl, face);
   SwaggerModule.setup('docs', app, document, {

@@ -4,7 +4,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigSection, ConfigValidationError, loadConfig, LoadedConfig } from '../config/config';
 import { DevSecretStore } from '../config/env';
 import { DatabaseConfig, PlatformConfig } from '../config/platform.config';
-import { DataDirInUseError, EmbeddedPostgres } from '../database/embedded-postgres';
+import { DataDirInUseError, EmbeddedPostgres, EmbeddedPostgresError, EmbeddedPostgresMissingError } from '../database/embedded-postgres';
+import { firstLine } from '../database/embedded-postgres-access';
 import { installLastResort } from '../lifecycle/last-resort';
 import { ShutdownState } from '../lifecycle/shutdown.state';
 
@@ -19,6 +20,8 @@ export interface RunnableApp {
   embeddedDir?: string;
   /** The variable that sets its port (named in the message when the port is taken). */
   portVariable?: string;
+  /** The variable that sets its operator port (OPS_PORT: /metrics, /docs, /admin apart). */
+  opsPortVariable?: string;
   create(config: LoadedConfig): Promise<NestFastifyApplication>;
 }
 
@@ -62,6 +65,9 @@ export async function runApp(spec: RunnableApp): Promise<void> {
   if (!(await portFree(platform.port, platform.host))) {
     fail(`Port ${platform.port} is already in use (is another "npm start" running?). Stop it or set ${spec.portVariable ?? 'PORT'}.`);
   }
+  if (platform.opsPort !== undefined && !(await portFree(platform.opsPort, platform.host))) {
+    fail(`Port ${platform.opsPort} (${spec.opsPortVariable ?? 'OPS_PORT'}) is already in use. Stop the other process or set another.`);
+  }
 
   let embedded: EmbeddedPostgres | null = null;
   if (!database.url) {
@@ -71,7 +77,11 @@ export async function runApp(spec: RunnableApp): Promise<void> {
     try {
       database.url = await embedded.start();
     } catch (e: any) {
-      fail(e instanceof DataDirInUseError ? e.message : `Could not start the embedded PostgreSQL: ${e?.message ?? e}`);
+      fail(
+        e instanceof DataDirInUseError || e instanceof EmbeddedPostgresError || e instanceof EmbeddedPostgresMissingError
+          ? e.message
+          : `Could not start the embedded PostgreSQL: ${firstLine(e)}`,
+      );
     }
     say(
       `embedded PostgreSQL ready on 127.0.0.1:${database.embeddedPort} (data in ${spec.embeddedDir ? resolve(config.dataDir, spec.embeddedDir) : config.dataDir}/postgres)`,
@@ -89,7 +99,11 @@ export async function runApp(spec: RunnableApp): Promise<void> {
         : `Could not listen: ${e?.message}`,
     );
   }
-  say(`listening on ${platform.publicUrl} (Swagger UI at ${platform.publicUrl}/docs); boot took ${Date.now() - started} ms`);
+  say(
+    platform.opsPort === undefined
+      ? `listening on ${platform.publicUrl} (Swagger UI at ${platform.publicUrl}/docs); boot took ${Date.now() - started} ms`
+      : `listening on ${platform.publicUrl}; /metrics, /docs and /admin on port ${platform.opsPort} only; boot took ${Date.now() - started} ms`,
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

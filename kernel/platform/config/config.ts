@@ -15,9 +15,16 @@ export function defineConfig<T extends object>(token: abstract new (...args: nev
   return { token, read };
 }
 
+/** A problem naming a production secret that is missing (env.ts `secret()` and the sections that read their own). */
+const MISSING_SECRET = /^[A-Z][A-Z0-9_]* is required in production\b/;
+
+export const SECRETS_HINT =
+  'Missing production secrets: `npm run secrets:generate` writes a fresh set to .env (docker compose reads it), or `npm run secrets:generate -- --stdout` prints one for your secret manager.';
+
 export class ConfigValidationError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    const hint = problems.some((p) => MISSING_SECRET.test(p)) ? `\n${SECRETS_HINT}` : '';
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}${hint}`);
     this.name = 'ConfigValidationError';
   }
 }

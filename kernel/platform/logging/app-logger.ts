@@ -9,8 +9,8 @@ export abstract class RootLog {
   abstract readonly pino: Pino;
 }
 
-export function createRootLog(level: string, destination?: NodeJS.WritableStream): RootLog {
-  return { pino: destination ? pino(pinoOptions(level), destination) : pino(pinoOptions(level)) };
+export function createRootLog(level: string, service: string, destination?: NodeJS.WritableStream): RootLog {
+  return { pino: destination ? pino(pinoOptions(level, service), destination) : pino(pinoOptions(level, service)) };
 }
 
 /**

@@ -1,10 +1,13 @@
 import { redactDeep, redactString } from './redact';
 
-/** pino options shared by the service logger and the standalone scripts. */
-export function pinoOptions(level: string) {
+/**
+ * pino options of an app's logger: `service` in every line names the app that wrote it
+ * (`payments-platform`, `payments-sandbox`), given by the app's composition root.
+ */
+export function pinoOptions(level: string, service: string) {
   return {
     level,
-    base: { service: 'payments-platform' },
+    base: { service },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     messageKey: 'msg',
     formatters: {

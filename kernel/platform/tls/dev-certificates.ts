@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -38,15 +40,34 @@ function read(dir: string): DevCertificates {
   };
 }
 
+/** The names the server certificate must cover: localhost and 127.0.0.1, and `hosts` (DNS names or IPs). */
+function subjectAltName(hosts: string[]): string {
+  const all = [...new Set(['localhost', '127.0.0.1', ...hosts])];
+  return all.map((h) => (isIP(h) ? `IP:${h}` : `DNS:${h}`)).join(',');
+}
+
+/** Every host in `hosts` is a name or address the server certificate was made for. */
+function covers(serverCert: string, hosts: string[]): boolean {
+  const cert = new X509Certificate(serverCert);
+  return hosts.every((h) => (isIP(h) ? cert.checkIP(h) !== undefined : cert.checkHost(h) !== undefined));
+}
+
 /**
  * The certificates under `dir` (DATA_DIR/psp-certs), made once with the openssl command like the
- * development secrets: P-256 keys, a CA valid 10 years, a server certificate for localhost and
- * 127.0.0.1 (serverAuth) and a client certificate (clientAuth), both signed by the CA. Made in a
- * scratch directory and renamed into place, so two processes starting at once never read half.
+ * development secrets: P-256 keys, a CA valid 10 years, a server certificate for localhost,
+ * 127.0.0.1 and `serverHosts` (serverAuth: the names clients reach the sandbox PSP by, e.g.
+ * `sandbox` on a compose network, SANDBOX_PSP_CERT_HOSTS) and a client certificate (clientAuth),
+ * both signed by the CA. A kept set whose server certificate lacks one of `serverHosts` is made
+ * anew. Made in a scratch directory and renamed into place, so two processes starting at once
+ * never read half.
  */
-export function ensureDevCertificates(dir: string): DevCertificates {
+export function ensureDevCertificates(dir: string, serverHosts: string[] = []): DevCertificates {
   const target = resolve(dir);
-  if (FILES.every((f) => existsSync(join(target, f)))) return read(target);
+  if (FILES.every((f) => existsSync(join(target, f)))) {
+    const kept = read(target);
+    if (covers(kept.serverCert, serverHosts)) return kept;
+    rmSync(target, { recursive: true, force: true });
+  }
   const parent = resolve(target, '..');
   mkdirSync(parent, { recursive: true });
   const tmp = mkdtempSync(join(parent, '.psp-certs-'));
@@ -91,7 +112,7 @@ export function ensureDevCertificates(dir: string): DevCertificates {
         `${name}.crt`,
       ]);
     };
-    leaf('server', 'localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n');
+    leaf('server', 'localhost', `subjectAltName=${subjectAltName(serverHosts)}\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n`);
     leaf('client', 'sandbox-psp-client', 'extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature\n');
     // the CA key is not kept: nothing else is ever signed with it
     for (const f of readdirSync(tmp)) if (!(FILES as readonly string[]).includes(f)) rmSync(join(tmp, f));

@@ -66,7 +66,7 @@ export class SandboxPspServer implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.sandbox.enabled) return;
-    const pki = ensureDevCertificates(join(this.platform.dataDir, 'psp-certs'));
+    const pki = ensureDevCertificates(join(this.platform.dataDir, 'psp-certs'), this.config.certHosts);
     this.server = createServer(
       { key: pki.serverKey, cert: pki.serverCert, ca: pki.ca, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.2' },
       (req, res) => void this.handle(req, res),
