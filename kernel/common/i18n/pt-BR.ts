@@ -55,9 +55,15 @@ export const PT_BR = {
   viewReceipt: 'Ver comprovante',
   doneText: '{amount} · {status}',
   // installments
-  inst1: '1x de {amount}',
-  instEqual: '{n}x de {each} (total {total})',
-  instUneven: '1x de {first} + {rest}x de {each} (total {total})',
+  // short (an option of the select, readable at 375 px) and in full (read by screen readers, shown under the select)
+  instFree: '{n}x de {each} sem juros',
+  instFee1: '1x de {amount}',
+  instFee: '{n}x de {each} (total {total})',
+  instDetailEqual: '{n}x de {each}; total {total}, {interest}.',
+  instDetailUneven: '1ª parcela de {first} e {rest}x de {each}; total {total}, {interest}.',
+  instNoInterest: 'sem juros',
+  instInterest: 'com juros',
+  instFeeIncluded: 'taxa do cartão incluída',
   // errors
   errAmount: 'Digite um valor válido, como 50,00.',
   errAmountMin: 'O valor mínimo é {min}.',
@@ -104,6 +110,8 @@ export const PT_BR = {
   payer: 'Pagador',
   date: 'Data',
   paymentId: 'Identificador do pagamento',
+  receiptCard: 'Cartão',
+  receiptAuthCode: 'Código de autorização',
   // printable boleto
   boletoPayPlace: 'Local de pagamento',
   boletoPayPlaceText: 'Pagável em qualquer banco ou app até o vencimento.',
