@@ -90,6 +90,7 @@ export function receiptPage(t: I18n, link: Link, p: PaymentItem, merchantName: s
     ['description', t.m.description, link.name],
     ['amount', t.m.amount, t.brl(p.amountCents)],
     ['method', t.m.method, `${t.m[`method${p.method}`]}${p.installments > 1 ? ` (${p.installments}x)` : ''}`],
+    ...cardRows(t, p),
     ['status', t.m.status, t.status(p.method, p.status)],
     ['payer', t.m.payer, p.payer.name],
     ['date', t.m.date, t.dateTime(p.paidAt ?? p.createdAt)],
@@ -99,8 +100,34 @@ export function receiptPage(t: I18n, link: Link, p: PaymentItem, merchantName: s
     t,
     `${t.m.receiptTitle} · ${link.name}`,
     `<main class="receipt" id="receipt"><h1>${esc(isPaid(p.status) ? t.m.receiptTitle : t.m.statusTitle)}</h1>
-<table class="slip">${rows.map(([id, k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="r-${id}">${esc(v)}</td></tr>`).join('')}</table>
+<table class="slip">${rows.map(([id, k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="r-${id}"${id === 'payment-id' ? ' class="id"' : ''}>${esc(v)}</td></tr>`).join('')}</table>
 <p class="no-print"><button type="button" class="pay" data-print>${esc(t.m.print)}</button></p></main>`,
     { bodyClass: 'print' },
   );
+}
+
+/** A card payment's card as the payer knows it (brand and last four digits, nothing more) and the issuer's authorization code. */
+function cardRows(t: I18n, p: PaymentItem): [string, string, string][] {
+  if (p.method !== 'CARD') return [];
+  const i = p.instrument;
+  const rows: [string, string, string][] = [];
+  if (typeof i.last4 === 'string' && /^\d{4}$/.test(i.last4))
+    rows.push(['card', t.m.receiptCard, `${i.brand ? `${cardBrandName(String(i.brand))} ` : ''}•••• ${i.last4}`]);
+  if (typeof i.authorizationCode === 'string' && i.authorizationCode) rows.push(['auth-code', t.m.receiptAuthCode, i.authorizationCode]);
+  return rows;
+}
+
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  elo: 'Elo',
+  amex: 'American Express',
+  hipercard: 'Hipercard',
+  diners: 'Diners Club',
+  discover: 'Discover',
+};
+
+/** `visa` → `Visa`, as the card says it. */
+export function cardBrandName(brand: string): string {
+  return BRAND_NAMES[brand.toLowerCase()] ?? brand;
 }
