@@ -59,9 +59,8 @@ export const PT_BR = {
   instFree: '{n}x de {each} sem juros',
   instFee1: '1x de {amount}',
   instFee: '{n}x de {each} (total {total})',
-  instDetailEqual: '{n}x de {each}; total {total}, {interest}.',
-  instDetailUneven: '1ª parcela de {first} e {rest}x de {each}; total {total}, {interest}.',
-  instNoInterest: 'sem juros',
+  instFirst: '1ª parcela de {first}',
+  instTotal: 'total {total}',
   instInterest: 'com juros',
   instFeeIncluded: 'taxa do cartão incluída',
   // errors

@@ -10,17 +10,17 @@ describe('payer page figures', () => {
       installmentLabel(pt, { installmentCents, grossCents, passFee } as FeeSimulation);
     expect(o([2998, 2996, 2996], 8990)).toEqual({
       short: '3x de R$ 29,96 sem juros',
-      full: '1ª parcela de R$ 29,98 e 2x de R$ 29,96; total R$ 89,90, sem juros.',
+      full: '3x de R$ 29,96 sem juros, 1ª parcela de R$ 29,98, total R$ 89,90.',
     });
     expect(o([5181, 5181, 5181], 15543)).toEqual({
       short: '3x de R$ 51,81 sem juros',
-      full: '3x de R$ 51,81; total R$ 155,43, sem juros.',
+      full: '3x de R$ 51,81 sem juros, total R$ 155,43.',
     });
     expect(o([5310, 5310, 5310], 15930, true)).toEqual({
       short: '3x de R$ 53,10 (total R$ 159,30)',
-      full: '3x de R$ 53,10; total R$ 159,30, com juros.',
+      full: '3x de R$ 53,10 (total R$ 159,30), com juros.',
     });
-    expect(o([123456], 123456, true).short).toBe('1x de R$ 1.234,56');
+    expect(o([123456], 123456, true)).toEqual({ short: '1x de R$ 1.234,56', full: '1x de R$ 1.234,56, taxa do cartão incluída.' });
     expect(installmentLabel(i18n('en'), { installmentCents: [8990], grossCents: 8990, passFee: false } as FeeSimulation).short).toBe(
       '1x R$89.90 interest-free',
     );
