@@ -191,6 +191,9 @@ export const EN: Catalogue = {
   bankPayPix: 'Pay with the Pix QR',
   bankPaid: 'Paid: {status}',
   bankRefused: 'Refused',
+  bankPayee: 'Who is paid',
+  bankPayeeName: 'Name',
+  bankInstitution: 'Institution',
   // sandbox bank: automatic Pix authorization
   rec_note: 'Sandbox Bank · test environment, no real money',
   rec_bank: 'Sandbox Bank',

@@ -205,6 +205,9 @@ export const PT_BR = {
   bankPayPix: 'Pagar com o QR Code Pix',
   bankPaid: 'Pago: {status}',
   bankRefused: 'Recusado',
+  bankPayee: 'Quem recebe',
+  bankPayeeName: 'Nome',
+  bankInstitution: 'Instituição',
   // sandbox bank: automatic Pix authorization
   rec_note: 'Banco Sandbox · ambiente de teste, sem dinheiro real',
   rec_bank: 'Banco Sandbox',

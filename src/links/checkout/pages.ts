@@ -1,4 +1,5 @@
 import { fromCents } from '../../../kernel/common/formats/money';
+import { formatTaxId } from '../../../kernel/common/tax-id';
 import { I18n, MessageKey } from '../../../kernel/common/i18n';
 import { FeeSimulation } from '../domain/fees';
 import { Link } from '../links/link.types';
@@ -186,7 +187,7 @@ ${field('card-name', t.m.cardName, '<input name="ccname" autocomplete="cc-name" 
     `${l.name} · ${t.m.checkout}`,
     `<main class="checkout" id="checkout">
 ${embed ? `<button type="button" class="close" id="close" aria-label="${esc(t.m.close)}">×</button>` : ''}
-<header><p class="merchant">${esc(m.merchantName)}</p><h1>${esc(l.name)}</h1>${l.description ? `<p class="description">${esc(l.description)}</p>` : ''}</header>
+<header><p class="merchant"><span id="merchant-name">${esc(m.merchantName)}</span>${m.merchantTaxId ? ` · <span id="merchant-taxid">${m.merchantTaxId.length === 14 ? 'CNPJ' : 'CPF'} ${esc(formatTaxId(m.merchantTaxId))}</span>` : ''}</p><h1>${esc(l.name)}</h1>${l.description ? `<p class="description">${esc(l.description)}</p>` : ''}</header>
 <section class="amount">${amountBlock}</section>
 <fieldset class="payer"><legend>${esc(t.m.yourDetails)}</legend>
 ${field('payer-name', t.m.fullName, '<input name="name" autocomplete="name" maxlength="100" required>')}

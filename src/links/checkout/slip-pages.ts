@@ -1,18 +1,12 @@
-import { formatLine, itfBarcodeSvg } from '../../../kernel/common/formats/boleto';
+import { bankName, formatLine, itfBarcodeSvg } from '../../../kernel/common/formats/boleto';
+import { formatTaxId } from '../../../kernel/common/tax-id';
 import { I18n } from '../../../kernel/common/i18n';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { Link } from '../links/link.types';
 import { PaymentItem } from '../payments/payment.types';
 import { esc, shell } from './pages';
 
-const BANKS: Record<string, string> = {
-  '001': 'Banco do Brasil',
-  '033': 'Santander',
-  '104': 'Caixa',
-  '237': 'Bradesco',
-  '341': 'Itaú',
-  '756': 'Sicoob',
-};
+export { formatTaxId };
 
 /** The bank code's check digit as printed in a boleto header (`237-2`, `341-7`, `001-9`): mod 11, weights 2..9. */
 export function bankCodeWithDv(code: string): string {
@@ -20,14 +14,6 @@ export function bankCodeWithDv(code: string): string {
   [...code].reverse().forEach((c, i) => (sum += Number(c) * (2 + (i % 8))));
   const dv = 11 - (sum % 11);
   return `${code}-${dv >= 10 ? 0 : dv}`;
-}
-
-/** `12.345.678/0001-95` or `123.456.789-09`. */
-export function formatTaxId(d: string | null | undefined): string {
-  const s = String(d ?? '');
-  if (/^\d{14}$/.test(s)) return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
-  if (/^\d{11}$/.test(s)) return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-  return s;
 }
 
 /** The line in its printed groups, each kept whole on a narrow screen (it wraps only between groups). */
@@ -58,7 +44,7 @@ export function boletoPage(t: I18n, link: Link, p: PaymentItem, ben: Beneficiary
   const agency = `${free.slice(0, 4)} / ${free.slice(17, 24)}`;
   const ourNumber = `${free.slice(4, 6)}/${free.slice(6, 17)}`;
   const line = formatLine(i.digitableLine);
-  const head = `<div class="bk-head"><span class="bk-name">${esc(BANKS[bank] ?? `Banco ${bank}`)}</span><span class="bk-code">${esc(bankCodeWithDv(bank))}</span><span class="line bk-line">${lineGroups(line)}</span></div>`;
+  const head = `<div class="bk-head"><span class="bk-name">${esc(bankName(bank))}</span><span class="bk-code">${esc(bankCodeWithDv(bank))}</span><span class="line bk-line">${lineGroups(line)}</span></div>`;
   const cell = (label: string, value: string, cls = '', id = '') =>
     `<div class="c ${cls}"><span class="l">${esc(label)}</span><span class="v"${id ? ` id="${id}"` : ''}>${value}</span></div>`;
   const beneficiary = `${esc(ben.name)}${ben.taxId ? ` · CNPJ/CPF ${esc(formatTaxId(ben.taxId))}` : ''}`;
