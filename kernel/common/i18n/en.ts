@@ -157,6 +157,8 @@ export const EN: Catalogue = {
   tdsText: 'Your bank sent a one-time code to confirm the purchase of {amount}.',
   tdsTextNoAmount: 'Your bank sent a one-time code to confirm the purchase.',
   tdsHint: 'Sandbox: the code is {code}. Any other code fails; three wrong codes or Cancel end the authentication as not authenticated.',
+  tdsMerchant: 'Merchant',
+  tdsCard: 'Card',
   tdsOtp: 'One-time code',
   tdsConfirm: 'Confirm',
   tdsCancel: 'Cancel',

@@ -171,6 +171,8 @@ export const PT_BR = {
   tdsHint:
     'Sandbox: o código é {code}. Qualquer outro código falha; três códigos errados ou Cancelar terminam a autenticação como não autenticada.',
   tdsOtp: 'Código de uso único',
+  tdsMerchant: 'Loja',
+  tdsCard: 'Cartão',
   tdsConfirm: 'Confirmar',
   tdsCancel: 'Cancelar',
   tdsWrong: 'Código errado. {n} tentativa(s) restante(s).',

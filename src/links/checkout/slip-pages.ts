@@ -1,5 +1,6 @@
 import { bankName, formatLine, itfBarcodeSvg } from '../../../kernel/common/formats/boleto';
 import { formatTaxId } from '../../../kernel/common/tax-id';
+import { brandName } from '../../../kernel/common/formats/pan';
 import { I18n } from '../../../kernel/common/i18n';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { Link } from '../links/link.types';
@@ -98,22 +99,7 @@ function cardRows(t: I18n, p: PaymentItem): [string, string, string][] {
   const i = p.instrument;
   const rows: [string, string, string][] = [];
   if (typeof i.last4 === 'string' && /^\d{4}$/.test(i.last4))
-    rows.push(['card', t.m.receiptCard, `${i.brand ? `${cardBrandName(String(i.brand))} ` : ''}•••• ${i.last4}`]);
+    rows.push(['card', t.m.receiptCard, `${brandName(i.brand) ? `${brandName(i.brand)} ` : ''}•••• ${i.last4}`]);
   if (typeof i.authorizationCode === 'string' && i.authorizationCode) rows.push(['auth-code', t.m.receiptAuthCode, i.authorizationCode]);
   return rows;
-}
-
-const BRAND_NAMES: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  elo: 'Elo',
-  amex: 'American Express',
-  hipercard: 'Hipercard',
-  diners: 'Diners Club',
-  discover: 'Discover',
-};
-
-/** `visa` → `Visa`, as the card says it. */
-export function cardBrandName(brand: string): string {
-  return BRAND_NAMES[brand.toLowerCase()] ?? brand;
 }
