@@ -13,6 +13,14 @@ import { ValidateBy, ValidationOptions, buildMessage } from 'class-validator';
 
 export type TaxIdKind = 'CPF' | 'CNPJ';
 
+/** `12.345.678/0001-95` or `123.456.789-09`; anything else as given. */
+export function formatTaxId(d: string | null | undefined): string {
+  const s = String(d ?? '');
+  if (/^\d{14}$/.test(s)) return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
+  if (/^\d{11}$/.test(s)) return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
+  return s;
+}
+
 const CPF_LENGTH = 11;
 const CNPJ_LENGTH = 14;
 

@@ -277,6 +277,7 @@ declare module '../../kernel/platform/database/tables' {
       otp_attempts: number;
       created_at: Date;
       updated_at: Date;
+      last4: string | null;
     };
   }
 }

@@ -95,9 +95,9 @@ suite.each(['generic', 'adyen'])('hosted checkout in Chromium (ACQUIRER_PROVIDER
     const page = await open(l.slug);
     await expect(page.textContent('h1')).resolves.toBe('Camiseta');
     expect(await page.$$eval('#installments option', (o) => o.map((x) => x.textContent))).toEqual([
-      '1x de R$ 89,90',
-      '2x de R$ 44,95 (total R$ 89,90)',
-      '1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)',
+      '1x de R$ 89,90 sem juros',
+      '2x de R$ 44,95 sem juros',
+      '3x de R$ 29,96 sem juros',
     ]);
     await fillPayer(page);
     // Luhn, expiry and CVV are checked in the page, before any request

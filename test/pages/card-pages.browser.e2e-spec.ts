@@ -111,6 +111,11 @@ suite('hosted card page and 3DS pages: languages, widths, keyboard, axe', () => 
         expect(await acs.getAttribute('html', 'lang')).toBe(lang);
         expect(await acs.textContent('h1')).toBe(W[lang].tds);
         expect(await acs.textContent('#amount')).toBe(W[lang].amount);
+        // what the code is for, before the payer types it: the merchant and the card (brand and last four only)
+        expect(await acs.textContent('#merchant')).toBe('Loja Principal (sandbox) · CNPJ 11.222.333/0001-81');
+        expect(await acs.textContent('#card')).toBe('Visa •••• 2503');
+        expect(await acs.content()).not.toContain('4000000000002503');
+        expect(await acs.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         await check(page, audit, `three-ds-challenge-${tag}`, acs);
         // keyboard only, from the merchant's page into the bank's frame
         await tabTo(page, '#otp', 40, acs);

@@ -22,6 +22,20 @@ import { CodedError } from './coded-error';
  */
 
 export const BOLETO_CURRENCY_REAL = '9';
+
+const BANK_NAMES: Record<string, string> = {
+  '001': 'Banco do Brasil',
+  '033': 'Santander',
+  '104': 'Caixa',
+  '237': 'Bradesco',
+  '341': 'Itaú',
+  '756': 'Sicoob',
+};
+
+/** The issuing bank of a boleto by its COMPE code, as a payer knows it (`Bradesco`), or `Banco 999`. */
+export function bankName(code: string): string {
+  return BANK_NAMES[code] ?? `Banco ${code}`;
+}
 export const BOLETO_MAX_AMOUNT_CENTS = 9_999_999_999;
 const DAY_MS = 86_400_000;
 const BASE_UTC = Date.UTC(1997, 9, 7); // 1997-10-07

@@ -53,6 +53,22 @@ export function cardBrand(pan: string): CardBrand {
   return 'unknown';
 }
 
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  elo: 'Elo',
+  amex: 'American Express',
+  hipercard: 'Hipercard',
+  diners: 'Diners Club',
+  discover: 'Discover',
+};
+
+/** A brand as the card prints it (`visa` → `Visa`); an unknown one as given, `unknown` as nothing. */
+export function brandName(brand: string | null | undefined): string {
+  const b = String(brand ?? '').toLowerCase();
+  return b === 'unknown' ? '' : (BRAND_NAMES[b] ?? String(brand ?? ''));
+}
+
 /** Display values of the tokenization result: first4 is the BIN prefix, last4 the final four digits. */
 export function panDisplay(pan: string): { first4: string; last4: string } {
   const p = normalizePan(pan);

@@ -55,9 +55,14 @@ export const PT_BR = {
   viewReceipt: 'Ver comprovante',
   doneText: '{amount} · {status}',
   // installments
-  inst1: '1x de {amount}',
-  instEqual: '{n}x de {each} (total {total})',
-  instUneven: '1x de {first} + {rest}x de {each} (total {total})',
+  // short (an option of the select, readable at 375 px) and in full (read by screen readers, shown under the select)
+  instFree: '{n}x de {each} sem juros',
+  instFee1: '1x de {amount}',
+  instFee: '{n}x de {each} (total {total})',
+  instFirst: '1ª parcela de {first}',
+  instTotal: 'total {total}',
+  instInterest: 'com juros',
+  instFeeIncluded: 'taxa do cartão incluída',
   // errors
   errAmount: 'Digite um valor válido, como 50,00.',
   errAmountMin: 'O valor mínimo é {min}.',
@@ -104,6 +109,8 @@ export const PT_BR = {
   payer: 'Pagador',
   date: 'Data',
   paymentId: 'Identificador do pagamento',
+  receiptCard: 'Cartão',
+  receiptAuthCode: 'Código de autorização',
   // printable boleto
   boletoPayPlace: 'Local de pagamento',
   boletoPayPlaceText: 'Pagável em qualquer banco ou app até o vencimento.',
@@ -164,6 +171,8 @@ export const PT_BR = {
   tdsHint:
     'Sandbox: o código é {code}. Qualquer outro código falha; três códigos errados ou Cancelar terminam a autenticação como não autenticada.',
   tdsOtp: 'Código de uso único',
+  tdsMerchant: 'Loja',
+  tdsCard: 'Cartão',
   tdsConfirm: 'Confirmar',
   tdsCancel: 'Cancelar',
   tdsWrong: 'Código errado. {n} tentativa(s) restante(s).',
@@ -198,6 +207,9 @@ export const PT_BR = {
   bankPayPix: 'Pagar com o QR Code Pix',
   bankPaid: 'Pago: {status}',
   bankRefused: 'Recusado',
+  bankPayee: 'Quem recebe',
+  bankPayeeName: 'Nome',
+  bankInstitution: 'Instituição',
   // sandbox bank: automatic Pix authorization
   rec_note: 'Banco Sandbox · ambiente de teste, sem dinheiro real',
   rec_bank: 'Banco Sandbox',

@@ -4,7 +4,9 @@ import { IsIn, IsOptional } from 'class-validator';
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { I18n, i18nFor } from '../../../kernel/common/i18n';
-import { formatLine } from '../../../kernel/common/formats/boleto';
+import { bankName, formatLine } from '../../../kernel/common/formats/boleto';
+import { SANDBOX_RECEIVER } from '../../../kernel/common/protocols/sandbox-receiver';
+import { formatTaxId } from '../../../kernel/common/tax-id';
 import { BANK_APP_CSS, BANK_APP_JS, esc, page, SANDBOX_PAGE_CSP } from './html';
 import { SandboxAcquirerErrors } from './sandbox-acquirer.errors';
 import { SandboxEnabledGuard } from '../sandbox-enabled.guard';
@@ -119,7 +121,7 @@ ${error ? `<p class="error" id="code-error" role="alert">${esc(error)}</p>` : ''
       page(
         t,
         t.m.bankPixTitle,
-        `<h1>${esc(t.m.bankPixTitle)}</h1><dl>
+        `<h1>${esc(t.m.bankPixTitle)}</h1>${payee(t, t.m.bankPayee, brCodeName(charge?.brCode ?? boleto!.pixBrCode), SANDBOX_RECEIVER.institution)}<dl>
 <dt>${esc(t.m.amount)}</dt><dd id="amount">${esc(t.brl(amount))}</dd><dt>${esc(t.m.bankTxid)}</dt><dd>${esc(txid)}</dd>
 <dt>${esc(boleto ? t.m.methodBOLETO : t.m.bankExpires)}</dt><dd>${boleto ? groups(boleto.digitableLine) : esc(t.dateTime(charge!.expiresAt))}</dd>
 <dt>${esc(t.m.status)}</dt><dd class="status" id="status" data-status="${esc(status)}">${esc(t.status(boleto ? 'BOLETO' : 'PIX', status))}</dd></dl>
@@ -140,7 +142,7 @@ ${payable ? `<button id="pay" data-pay="/sandbox/pix/${esc(encodeURIComponent(tx
       page(
         t,
         t.m.methodBOLETO,
-        `<h1>${esc(t.m.methodBOLETO)}</h1><dl>
+        `<h1>${esc(t.m.methodBOLETO)}</h1>${payee(t, t.m.boletoBeneficiary, SANDBOX_RECEIVER.name, bankName(b.barcode.slice(0, 3)))}<dl>
 <dt>${esc(t.m.amount)}</dt><dd id="amount">${esc(t.brl(b.amountCents))}</dd><dt>${esc(t.m.boletoDueDate)}</dt><dd>${esc(t.date(b.dueDate))}</dd>
 <dt>${esc(t.m.boletoLine)}</dt><dd>${groups(b.digitableLine)}</dd><dt>${esc(t.m.status)}</dt><dd class="status" id="status" data-status="${esc(b.status)}">${esc(t.status('BOLETO', b.status))}</dd></dl>
 ${b.status === 'PENDING' ? `<button id="pay-bank" data-pay="${action}" data-body='{"via":"BANK"}'${done(t, 'BOLETO', 'PAID')}>${esc(t.m.bankPayBank)}</button><button id="pay-pix" data-pay="${action}" data-body='{"via":"PIX"}'${done(t, 'BOLETO', 'PAID_PIX')}>${esc(t.m.bankPayPix)}</button>` : ''}
@@ -212,4 +214,25 @@ function groups(line: string): string {
     .split(' ')
     .map((g) => `<span class="grp">${esc(g)}</span>`)
     .join(' ');
+}
+
+/**
+ * Who the payer is paying, before any button that pays: the name, the CNPJ (the holder of the
+ * sandbox's Pix key and of its boletos' account) and the institution, as a bank app shows them.
+ */
+function payee(t: I18n, title: string, name: string, institution: string): string {
+  const doc = SANDBOX_RECEIVER.cnpj;
+  return `<section class="payee" aria-labelledby="payee-title"><h2 id="payee-title">${esc(title)}</h2><dl>
+<dt>${esc(t.m.bankPayeeName)}</dt><dd id="payee-name">${esc(name)}</dd>
+<dt>${doc.length === 14 ? 'CNPJ' : 'CPF'}</dt><dd id="payee-taxid">${esc(formatTaxId(doc))}</dd>
+<dt>${esc(t.m.bankInstitution)}</dt><dd id="payee-institution">${esc(institution)}</dd></dl></section>`;
+}
+
+/** The receiver's name a BR Code carries (merchant name, field 59): what the payer's bank reads from the code. */
+function brCodeName(brCode: string): string {
+  try {
+    return parseBrCode(brCode).merchantName || SANDBOX_RECEIVER.name;
+  } catch {
+    return SANDBOX_RECEIVER.name;
+  }
 }

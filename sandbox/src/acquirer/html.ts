@@ -24,6 +24,7 @@ main{max-width:520px;margin:24px auto;background:#fff;border-radius:12px;padding
 dl{display:grid;grid-template-columns:auto 1fr;gap:6px 12px}dt{color:#555}dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:560px){main{margin:0;border-radius:0}}
 button{background:#5b2a86;color:#fff;border:0;border-radius:8px;padding:12px 18px;font-size:16px;cursor:pointer;margin:8px 8px 0 0}
+.payee{border:1px solid #d9cfe8;border-radius:8px;padding:8px 12px;margin:12px 0}.payee h2{font-size:16px;margin:0 0 4px}.payee dd{font-weight:600}
 button:disabled{opacity:.75}.status{font-weight:bold}.error{color:#b00020}textarea,input{width:100%;box-sizing:border-box;padding:8px;font-family:monospace}
 `;
 

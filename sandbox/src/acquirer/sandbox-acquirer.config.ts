@@ -1,3 +1,4 @@
+import { SANDBOX_RECEIVER } from '../../../kernel/common/protocols/sandbox-receiver';
 import { defineConfig } from '../../../kernel/platform/config/config';
 import { sandboxEnabled } from '../sandbox.config';
 
@@ -35,7 +36,7 @@ export const sandboxAcquirerConfig = defineConfig(SandboxAcquirerConfig, (env) =
     notifyUrl: env.url('SANDBOX_ACQUIRER_NOTIFY_URL'),
     pixSettleAfterSeconds: env.int('SANDBOX_PIX_SETTLE_AFTER_SECONDS', 60, 0, 30 * 86400),
     tickMs: env.int('SANDBOX_ACQUIRER_TICK_MS', 1000, 50, 60000),
-    merchantName: env.str('SANDBOX_ACQUIRER_MERCHANT_NAME', 'Service Sandbox'),
+    merchantName: env.str('SANDBOX_ACQUIRER_MERCHANT_NAME', SANDBOX_RECEIVER.name),
     merchantCity: env.str('SANDBOX_ACQUIRER_MERCHANT_CITY', 'Sao Paulo'),
     pixKey: env.str('SANDBOX_ACQUIRER_PIX_KEY', '7d9f0335-8dcc-4054-9bf9-0dbd61d36906'),
     boletoBankCode: bank,

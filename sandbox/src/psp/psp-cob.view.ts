@@ -1,3 +1,4 @@
+import { SANDBOX_RECEIVER as RECEIVER } from '../../../kernel/common/protocols/sandbox-receiver';
 import { centsToDecimalString } from '../../../kernel/common/formats/money';
 import { PspCharge, PspLocation, PspPix } from './psp-cob.store';
 import { devolucaoView } from './psp-devolucao.view';
@@ -9,10 +10,10 @@ import { devolucaoView } from './psp-devolucao.view';
 
 /** The receiver as its PSP knows it (the sandbox's single customer). */
 export const SANDBOX_RECEIVER = {
-  cnpj: '11222333000181',
-  nome: 'Service Sandbox Ltda',
+  cnpj: RECEIVER.cnpj,
+  nome: RECEIVER.name,
   logradouro: 'Avenida Paulista, 1000',
-  cidade: 'Sao Paulo',
+  cidade: RECEIVER.city,
   uf: 'SP',
   cep: '01310100',
 };

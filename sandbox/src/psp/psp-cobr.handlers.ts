@@ -1,3 +1,4 @@
+import { SANDBOX_RECEIVER } from '../../../kernel/common/protocols/sandbox-receiver';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../kernel/platform/clock/clock';
 import { SandboxPspCallbacks } from './psp-cobr.events';
@@ -14,7 +15,7 @@ const ACCOUNT_TYPES = ['CORRENTE', 'POUPANCA', 'PAGAMENTO'];
 const MAX_PAGE = 1000;
 const OPEN = ['RECEIVED', 'ACTIVE'];
 /** The sandbox receiver's CNPJ, shown in `recebedor` (the real PSP shows its customer's). */
-export const SANDBOX_RECEIVER_CNPJ = '11222333000181';
+export const SANDBOX_RECEIVER_CNPJ = SANDBOX_RECEIVER.cnpj;
 
 type Violation = { razao: string; propriedade: string };
 

@@ -1,3 +1,5 @@
+import { SANDBOX_RECEIVER as RECEIVER } from '../../../kernel/common/protocols/sandbox-receiver';
+
 /** Sandbox bank rows as API Pix recurrences (RecGerada / RecCompleta). Pure. */
 export interface RecRow {
   id_rec: string;
@@ -36,7 +38,7 @@ export const PERIODICITY_OF: Readonly<Record<string, string>> = {
 const PERIODICIDADE_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(PERIODICITY_OF).map(([k, v]) => [v, k]));
 
 /** The receiver the sandbox PSP answers for (the platform's account at this PSP). */
-export const SANDBOX_RECEIVER = { cnpj: '11222333000181', nome: 'Payments Platform Sandbox' };
+export const SANDBOX_RECEIVER = { cnpj: RECEIVER.cnpj, nome: RECEIVER.name };
 /** The sandbox PSP's ISPB (8 characters) in the ids it makes. */
 export const SANDBOX_ISPB = '99999008';
 /** The payers' PSP in the sandbox (the bank app where they authorize). */

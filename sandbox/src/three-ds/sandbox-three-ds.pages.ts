@@ -1,5 +1,8 @@
 import { I18n } from '../../../kernel/common/i18n';
 import { SandboxTransaction } from './sandbox-three-ds.repository';
+import { brandName } from '../../../kernel/common/formats/pan';
+import { SANDBOX_RECEIVER } from '../../../kernel/common/protocols/sandbox-receiver';
+import { formatTaxId } from '../../../kernel/common/tax-id';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c]);
@@ -59,6 +62,7 @@ export function challengePage(t: I18n, tx: SandboxTransaction | null, otpHint: s
   const error = attemptsLeft !== undefined ? t.t('tdsWrong', { n: attemptsLeft }) : '';
   const body = `<h1>${esc(t.m.tdsTitle)}</h1>
 <p>${text}</p>
+${purchase(t, tx)}
 <p class="hint">${esc(t.m.tdsHint).replace('{code}', `<code>${esc(otpHint)}</code>`)}</p>
 <form method="post" action="${esc(tx.acsTransactionId!)}">
   <label for="otp">${esc(t.m.tdsOtp)}</label>
@@ -68,6 +72,20 @@ export function challengePage(t: I18n, tx: SandboxTransaction | null, otpHint: s
   <button type="submit" name="action" value="cancel" class="secondary">${esc(t.m.tdsCancel)}</button>
 </form>`;
   return { status: 200, headers: headers(`style-src 'self'; form-action 'self'`), html: shell(t, t.m.tdsTitle, body) };
+}
+
+/**
+ * What the code authenticates, as the cardholder checks it: the merchant (its name when the 3DS
+ * server knows it, and its CNPJ) and the card (brand and last four digits only).
+ */
+function purchase(t: I18n, tx: SandboxTransaction): string {
+  const doc = tx.merchantDocument;
+  const name = doc === SANDBOX_RECEIVER.cnpj ? `${SANDBOX_RECEIVER.name} · ` : '';
+  const merchant = `${name}${doc.length === 14 ? 'CNPJ' : 'CPF'} ${formatTaxId(doc)}`;
+  const card = [brandName(tx.brand), tx.last4 ? `•••• ${tx.last4}` : ''].filter(Boolean).join(' ');
+  return `<dl class="purchase"><dt>${esc(t.m.tdsMerchant)}</dt><dd id="merchant">${esc(merchant)}</dd>${
+    card ? `<dt>${esc(t.m.tdsCard)}</dt><dd id="card">${esc(card)}</dd>` : ''
+  }</dl>`;
 }
 
 /** After the challenge: the CRes goes to the 3DS requestor's notification URL (auto-submitted). */
@@ -126,4 +144,5 @@ input[aria-invalid=true]{border:2px solid #b91c1c}:focus-visible{outline:3px sol
 button{margin:12px 8px 0 0;padding:10px 16px;font-size:1rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer}
 button.secondary{background:#e4e8f0;color:#1d2433}
 .error{color:#b91c1c;font-size:.85rem}
+.purchase{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:8px 0;font-size:.9rem}.purchase dt{color:#4a5468}.purchase dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 `;

@@ -11,6 +11,8 @@ export interface SandboxTransaction {
   status: SandboxStatus;
   outcome: string | null;
   brand: string | null;
+  /** The card's last four digits, shown on the challenge page (no more of the number is kept). */
+  last4: string | null;
   amountCents: number | null;
   acsTransactionId: string | null;
   dsTransactionId: string | null;
@@ -32,6 +34,7 @@ function toTx(r: TransactionRow): SandboxTransaction {
     status: r.status as SandboxStatus,
     outcome: r.outcome,
     brand: r.brand,
+    last4: r.last4,
     amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
     acsTransactionId: r.acs_transaction_id,
     dsTransactionId: r.ds_transaction_id,
@@ -50,12 +53,12 @@ function toTx(r: TransactionRow): SandboxTransaction {
 export class SandboxThreeDsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async create(referenceId: string, merchantDocument: string, brand: string, now: Date): Promise<void> {
+  async create(referenceId: string, merchantDocument: string, brand: string, last4: string, now: Date): Promise<void> {
     await sql.rows<TransactionRow>(
       this.ds,
-      `INSERT INTO sandbox_three_ds_transactions (reference_id, merchant_document, status, brand, created_at, updated_at)
-       VALUES ($1, $2, 'SETUP', $3, $4, $4)`,
-      [referenceId, merchantDocument, brand, now],
+      `INSERT INTO sandbox_three_ds_transactions (reference_id, merchant_document, status, brand, last4, created_at, updated_at)
+       VALUES ($1, $2, 'SETUP', $3, $4, $5, $5)`,
+      [referenceId, merchantDocument, brand, last4, now],
     );
   }
 

@@ -46,7 +46,7 @@ export class SandboxThreeDsService {
     if (refusal) return refusal;
     const pan = String(body.cardNumber);
     const referenceId = randomUUID();
-    await this.repo.create(referenceId, String(body.merchantDocument), cardBrand(pan), this.clock.now());
+    await this.repo.create(referenceId, String(body.merchantDocument), cardBrand(pan), pan.slice(-4), this.clock.now());
     return new SandboxAnswer(201, {
       referenceId,
       deviceDataCollectionUrl: `${this.publicUrl}/sandbox/three-ds/ddc?referenceId=${referenceId}`,

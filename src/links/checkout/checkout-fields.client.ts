@@ -21,11 +21,15 @@ export interface CheckoutUi {
   data: any;
   /** `/checkout/{slug}`. */
   base: string;
+  /** An installment option's short text and full detail (installments.client.ts), for the link's passFee. */
+  inst: (amounts: number[], total: number) => { short: string; full: string };
+  /** Shows the selected installment option's full detail under the select. */
+  showInstallment: () => void;
 }
 
 /** The open amount: parsed as the page's language writes it, checked against the link's bounds, quoted as it is typed. */
 export function checkoutAmountField(ui: CheckoutUi): { amountInput: any; parseAmount: () => number | null } {
-  const { $, t, brl, validators, fieldError, data, base } = ui;
+  const { $, t, brl, validators, fieldError, data, base, inst, showInstallment } = ui;
   const I = { locale: ui.locale };
   const amountInput = $('amount');
   const parseAmount = (): number | null => {
@@ -45,13 +49,6 @@ export function checkoutAmountField(ui: CheckoutUi): { amountInput: any; parseAm
     return '';
   };
   let quoteTimer: any = null;
-  const installmentLabel = (amounts: number[], total: number) => {
-    const n = amounts.length;
-    const last = amounts[n - 1];
-    if (n <= 1) return t('inst1', { amount: brl(total) });
-    if (amounts.every((a) => a === last)) return t('instEqual', { n, each: brl(last), total: brl(total) });
-    return t('instUneven', { first: brl(amounts[0]), rest: n - 1, each: brl(last), total: brl(total) });
-  };
   const applyQuote = (options: any[]) => {
     const sel = $('installments');
     if (sel) {
@@ -61,9 +58,12 @@ export function checkoutAmountField(ui: CheckoutUi): { amountInput: any; parseAm
         .forEach((o) => {
           const opt = document.createElement('option');
           opt.value = String(o.installments);
-          opt.textContent = installmentLabel(o.installmentAmounts, o.grossAmount);
+          const text = inst(o.installmentAmounts, o.grossAmount);
+          opt.textContent = text.short;
+          opt.setAttribute('aria-label', text.full);
           sel.appendChild(opt);
         });
+      showInstallment();
     }
     ['PIX', 'BOLETO'].forEach((m) => {
       const f = $('figure-' + m);

@@ -1,5 +1,6 @@
 import { PAYER_INPUT_JS } from '../../../kernel/common/payer-input.client';
 import { checkoutAmountField, checkoutCardFields, CheckoutUi } from './checkout-fields.client';
+import { installmentText } from './installments.client';
 
 /**
  * The checkout page's script, written in TypeScript for type checks and served as plain
@@ -8,7 +9,11 @@ import { checkoutAmountField, checkoutCardFields, CheckoutUi } from './checkout-
  * parts in checkout-fields.client.ts are served beside it and handed in as `parts`. Its words come from the page's
  * JSON block (the message catalogue of the page's language); it formats money with `Intl`.
  */
-export function checkoutMain(parts: { amount: typeof checkoutAmountField; card: typeof checkoutCardFields }): void {
+export function checkoutMain(parts: {
+  amount: typeof checkoutAmountField;
+  card: typeof checkoutCardFields;
+  inst: typeof installmentText;
+}): void {
   const $ = (id: string) => document.getElementById(id) as any;
   document.querySelectorAll('[data-print]').forEach((b) => b.addEventListener('click', () => window.print()));
   const dataEl = $('checkout-data');
@@ -114,8 +119,17 @@ export function checkoutMain(parts: { amount: typeof checkoutAmountField; card: 
     });
   });
 
+  // ---- installments: the selected option's full detail under the select
+  const inst = (amounts: number[], total: number) => parts.inst(t, brl, amounts, total, !!data.passFee);
+  const showInstallment = () => {
+    const sel = $('installments');
+    const opt = sel && sel.selectedOptions[0];
+    if (opt && $('installments-detail')) $('installments-detail').textContent = opt.getAttribute('aria-label') || '';
+  };
+  if ($('installments')) $('installments').addEventListener('change', showInstallment);
+
   // ---- amount (open links; checkout-fields.client.ts)
-  const ui: CheckoutUi = { $, t, brl, digits, PI, validators, fieldError, locale: I.locale, data, base };
+  const ui: CheckoutUi = { $, t, brl, digits, PI, validators, fieldError, locale: I.locale, data, base, inst, showInstallment };
   const { amountInput, parseAmount } = parts.amount(ui);
 
   // ---- payer
@@ -371,4 +385,4 @@ export function checkoutMain(parts: { amount: typeof checkoutAmountField; card: 
   });
 }
 
-export const CHECKOUT_JS = `${PAYER_INPUT_JS}(${checkoutMain.toString()})({ amount: ${checkoutAmountField.toString()}, card: ${checkoutCardFields.toString()} });\n`;
+export const CHECKOUT_JS = `${PAYER_INPUT_JS}(${checkoutMain.toString()})({ amount: ${checkoutAmountField.toString()}, card: ${checkoutCardFields.toString()}, inst: ${installmentText.toString()} });\n`;

@@ -23,6 +23,7 @@ header h1{font-size:22px;margin:4px 0;padding-right:28px}.merchant{color:#556;ma
 .unavailable h1{color:#b91c1c}.boleto,.receipt{max-width:780px;margin:24px auto;background:#fff;padding:24px}
 @media (max-width:520px){.boleto,.receipt{margin:0;padding:12px}}
 .slip{width:100%;border-collapse:collapse;margin:12px 0}.slip th,.slip td{border:1px solid #999;padding:6px;text-align:left;font-size:14px;overflow-wrap:anywhere}.slip th{background:#f1f1f1;width:30%}
+.slip th{overflow-wrap:normal;word-break:normal;hyphens:manual}.slip td.id{font-family:ui-monospace,monospace;font-size:13px}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .slip-part{margin:0 0 12px}.bk-head{display:flex;align-items:flex-end;gap:0;border-bottom:2px solid #000;flex-wrap:wrap}
 .bk-name{font-weight:700;font-size:18px;padding:4px 8px 4px 0}.bk-code{font-weight:700;font-size:20px;padding:2px 10px;border-left:2px solid #000;border-right:2px solid #000}

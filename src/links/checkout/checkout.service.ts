@@ -20,6 +20,8 @@ import { StartPayment } from '../payments/start-payment';
 export interface CheckoutModel {
   link: Link;
   merchantName: string;
+  /** The seller's CNPJ or CPF (digits), shown beside its name. */
+  merchantTaxId: string | null;
   options: FeeSimulation[];
   sandbox: boolean;
 }
@@ -51,7 +53,7 @@ export class CheckoutService {
     const link = await this.lifecycle.fresh(counted);
     const owner = await this.merchants.get(link.tenantId, link.ownerMerchantId);
     const options = acceptsPayments(link.status) && link.amountCents !== null ? this.options(link, link.amountCents, owner) : [];
-    return { link, merchantName: owner.name, options, sandbox: this.config.sandbox };
+    return { link, merchantName: owner.name, merchantTaxId: owner.taxId, options, sandbox: this.config.sandbox };
   }
 
   /** Installment figures for an amount the payer typed (open-amount links). */

@@ -1,8 +1,10 @@
 import { fromCents } from '../../../kernel/common/formats/money';
+import { formatTaxId } from '../../../kernel/common/tax-id';
 import { I18n, MessageKey } from '../../../kernel/common/i18n';
 import { FeeSimulation } from '../domain/fees';
 import { Link } from '../links/link.types';
 import { CheckoutModel } from './checkout.service';
+import { installmentText } from './installments.client';
 
 export function esc(v: unknown): string {
   return String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -27,22 +29,34 @@ export function shell(t: I18n, title: string, body: string, opts: { embed?: bool
 <script src="/assets/checkout/checkout.js"></script></body></html>`;
 }
 
-/** `1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)`: the amounts the server charges, which add up. */
-export function installmentLabel(t: I18n, installmentCents: readonly number[], grossCents: number): string {
-  const n = installmentCents.length;
-  if (n <= 1) return t.t('inst1', { amount: t.brl(grossCents) });
-  const last = installmentCents[n - 1];
-  if (installmentCents.every((c) => c === last)) return t.t('instEqual', { n, each: t.brl(last), total: t.brl(grossCents) });
-  return t.t('instUneven', { first: t.brl(installmentCents[0]), rest: n - 1, each: t.brl(last), total: t.brl(grossCents) });
+/** An installment option's short text and its full detail (installments.client.ts, which the page's script shares). */
+export function installmentLabel(t: I18n, o: FeeSimulation): { short: string; full: string } {
+  return installmentText(
+    (k, v) => t.t(k as MessageKey, v),
+    (c) => t.brl(c),
+    o.installmentCents,
+    o.grossCents,
+    o.passFee,
+  );
+}
+
+/** One option of the installments select: the short text shown, the full detail as its name for screen readers. */
+function installmentOption(t: I18n, o: FeeSimulation): string {
+  const { short, full } = installmentLabel(t, o);
+  return `<option value="${o.installments}" aria-label="${esc(full)}">${esc(short)}</option>`;
 }
 
 /** The keys the checkout script reads (its messages travel in the page, not in the script). */
 const CLIENT_KEYS: MessageKey[] = [
   'copied',
   'copyFailed',
-  'inst1',
-  'instEqual',
-  'instUneven',
+  'instFree',
+  'instFee1',
+  'instFee',
+  'instFirst',
+  'instTotal',
+  'instInterest',
+  'instFeeIncluded',
   'errAmount',
   'errAmountMin',
   'errAmountMax',
@@ -105,6 +119,7 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
     minAmount: l.minAmountCents === null ? null : fromCents(l.minAmountCents),
     maxAmount: l.maxAmountCents === null ? null : fromCents(l.maxAmountCents),
     methods: l.paymentMethods,
+    passFee: l.passFee,
     embed,
     parentOrigin,
     serverNow: Date.now(),
@@ -136,16 +151,14 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
       const hidden = i === 0 ? '' : ' hidden';
       const open = `<section class="panel" id="panel-${x}" role="tabpanel" aria-labelledby="tab-${x}"${hidden}>`;
       if (x === 'CARD') {
-        const opts =
-          cardOptions
-            .map((o) => `<option value="${o.installments}">${esc(installmentLabel(t, o.installmentCents, o.grossCents))}</option>`)
-            .join('') || `<option value="1">1x</option>`;
+        const opts = cardOptions.map((o) => installmentOption(t, o)).join('') || `<option value="1">1x</option>`;
+        const firstDetail = cardOptions[0] ? installmentLabel(t, cardOptions[0]).full : '';
         return `${open}<form id="card-form" method="post" novalidate autocomplete="on">
 ${field('card-number', t.m.cardNumber, '<input inputmode="numeric" autocomplete="cc-number" maxlength="23" required>', '<span class="brand" id="card-brand" aria-live="polite"></span>')}
 <div class="row">${field('card-expiry', t.m.cardExpiry, `<input inputmode="numeric" autocomplete="cc-exp" placeholder="${esc(t.m.cardExpiryPlaceholder)}" maxlength="7" required>`)}
 ${field('card-cvv', t.m.cardCvv, '<input inputmode="numeric" autocomplete="cc-csc" maxlength="4" required>')}</div>
 ${field('card-name', t.m.cardName, '<input name="ccname" autocomplete="cc-name" maxlength="100" required>')}
-<div class="field"><label for="installments">${esc(t.m.installments)}</label><select id="installments" name="installments">${opts}</select></div>
+<div class="field"><label for="installments">${esc(t.m.installments)}</label><select id="installments" name="installments" aria-describedby="installments-detail">${opts}</select><p class="hint" id="installments-detail">${esc(firstDetail)}</p></div>
 <p class="error" id="card-error" role="alert"></p>
 <button type="submit" class="pay" id="pay-card" disabled>${esc(t.m.pay)}</button></form></section>`;
       }
@@ -174,7 +187,7 @@ ${field('card-name', t.m.cardName, '<input name="ccname" autocomplete="cc-name" 
     `${l.name} · ${t.m.checkout}`,
     `<main class="checkout" id="checkout">
 ${embed ? `<button type="button" class="close" id="close" aria-label="${esc(t.m.close)}">×</button>` : ''}
-<header><p class="merchant">${esc(m.merchantName)}</p><h1>${esc(l.name)}</h1>${l.description ? `<p class="description">${esc(l.description)}</p>` : ''}</header>
+<header><p class="merchant"><span id="merchant-name">${esc(m.merchantName)}</span>${m.merchantTaxId ? ` · <span id="merchant-taxid">${m.merchantTaxId.length === 14 ? 'CNPJ' : 'CPF'} ${esc(formatTaxId(m.merchantTaxId))}</span>` : ''}</p><h1>${esc(l.name)}</h1>${l.description ? `<p class="description">${esc(l.description)}</p>` : ''}</header>
 <section class="amount">${amountBlock}</section>
 <fieldset class="payer"><legend>${esc(t.m.yourDetails)}</legend>
 ${field('payer-name', t.m.fullName, '<input name="name" autocomplete="name" maxlength="100" required>')}

@@ -1,12 +1,29 @@
 import { i18n } from '../../../kernel/common/i18n';
+import { FeeSimulation } from '../domain/fees';
 import { installmentLabel } from './pages';
 import { bankCodeWithDv, formatTaxId, lineGroups } from './slip-pages';
 
 describe('payer page figures', () => {
-  it('installments add up: the uneven first one is shown', () => {
-    expect(installmentLabel(i18n('pt-BR'), [2998, 2996, 2996], 8990)).toBe('1x de R$ 29,98 + 2x de R$ 29,96 (total R$ 89,90)');
-    expect(installmentLabel(i18n('pt-BR'), [4495, 4495], 8990)).toBe('2x de R$ 44,95 (total R$ 89,90)');
-    expect(installmentLabel(i18n('en'), [8990], 8990)).toBe('1x R$89.90');
+  it('installments: a short text for the select, every installment in full, with or without interest', () => {
+    const pt = i18n('pt-BR');
+    const o = (installmentCents: number[], grossCents: number, passFee = false) =>
+      installmentLabel(pt, { installmentCents, grossCents, passFee } as FeeSimulation);
+    expect(o([2998, 2996, 2996], 8990)).toEqual({
+      short: '3x de R$ 29,96 sem juros',
+      full: '3x de R$ 29,96 sem juros, 1ª parcela de R$ 29,98, total R$ 89,90.',
+    });
+    expect(o([5181, 5181, 5181], 15543)).toEqual({
+      short: '3x de R$ 51,81 sem juros',
+      full: '3x de R$ 51,81 sem juros, total R$ 155,43.',
+    });
+    expect(o([5310, 5310, 5310], 15930, true)).toEqual({
+      short: '3x de R$ 53,10 (total R$ 159,30)',
+      full: '3x de R$ 53,10 (total R$ 159,30), com juros.',
+    });
+    expect(o([123456], 123456, true)).toEqual({ short: '1x de R$ 1.234,56', full: '1x de R$ 1.234,56, taxa do cartão incluída.' });
+    expect(installmentLabel(i18n('en'), { installmentCents: [8990], grossCents: 8990, passFee: false } as FeeSimulation).short).toBe(
+      '1x R$89.90 interest-free',
+    );
   });
 
   it('prints the bank code with its check digit as boletos do', () => {

@@ -1,18 +1,13 @@
-import { formatLine, itfBarcodeSvg } from '../../../kernel/common/formats/boleto';
+import { bankName, formatLine, itfBarcodeSvg } from '../../../kernel/common/formats/boleto';
+import { formatTaxId } from '../../../kernel/common/tax-id';
+import { brandName } from '../../../kernel/common/formats/pan';
 import { I18n } from '../../../kernel/common/i18n';
 import { isPaid } from '../domain/payment-item.state-machine';
 import { Link } from '../links/link.types';
 import { PaymentItem } from '../payments/payment.types';
 import { esc, shell } from './pages';
 
-const BANKS: Record<string, string> = {
-  '001': 'Banco do Brasil',
-  '033': 'Santander',
-  '104': 'Caixa',
-  '237': 'Bradesco',
-  '341': 'Itaú',
-  '756': 'Sicoob',
-};
+export { formatTaxId };
 
 /** The bank code's check digit as printed in a boleto header (`237-2`, `341-7`, `001-9`): mod 11, weights 2..9. */
 export function bankCodeWithDv(code: string): string {
@@ -20,14 +15,6 @@ export function bankCodeWithDv(code: string): string {
   [...code].reverse().forEach((c, i) => (sum += Number(c) * (2 + (i % 8))));
   const dv = 11 - (sum % 11);
   return `${code}-${dv >= 10 ? 0 : dv}`;
-}
-
-/** `12.345.678/0001-95` or `123.456.789-09`. */
-export function formatTaxId(d: string | null | undefined): string {
-  const s = String(d ?? '');
-  if (/^\d{14}$/.test(s)) return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
-  if (/^\d{11}$/.test(s)) return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-  return s;
 }
 
 /** The line in its printed groups, each kept whole on a narrow screen (it wraps only between groups). */
@@ -58,7 +45,7 @@ export function boletoPage(t: I18n, link: Link, p: PaymentItem, ben: Beneficiary
   const agency = `${free.slice(0, 4)} / ${free.slice(17, 24)}`;
   const ourNumber = `${free.slice(4, 6)}/${free.slice(6, 17)}`;
   const line = formatLine(i.digitableLine);
-  const head = `<div class="bk-head"><span class="bk-name">${esc(BANKS[bank] ?? `Banco ${bank}`)}</span><span class="bk-code">${esc(bankCodeWithDv(bank))}</span><span class="line bk-line">${lineGroups(line)}</span></div>`;
+  const head = `<div class="bk-head"><span class="bk-name">${esc(bankName(bank))}</span><span class="bk-code">${esc(bankCodeWithDv(bank))}</span><span class="line bk-line">${lineGroups(line)}</span></div>`;
   const cell = (label: string, value: string, cls = '', id = '') =>
     `<div class="c ${cls}"><span class="l">${esc(label)}</span><span class="v"${id ? ` id="${id}"` : ''}>${value}</span></div>`;
   const beneficiary = `${esc(ben.name)}${ben.taxId ? ` · CNPJ/CPF ${esc(formatTaxId(ben.taxId))}` : ''}`;
@@ -90,6 +77,7 @@ export function receiptPage(t: I18n, link: Link, p: PaymentItem, merchantName: s
     ['description', t.m.description, link.name],
     ['amount', t.m.amount, t.brl(p.amountCents)],
     ['method', t.m.method, `${t.m[`method${p.method}`]}${p.installments > 1 ? ` (${p.installments}x)` : ''}`],
+    ...cardRows(t, p),
     ['status', t.m.status, t.status(p.method, p.status)],
     ['payer', t.m.payer, p.payer.name],
     ['date', t.m.date, t.dateTime(p.paidAt ?? p.createdAt)],
@@ -99,8 +87,19 @@ export function receiptPage(t: I18n, link: Link, p: PaymentItem, merchantName: s
     t,
     `${t.m.receiptTitle} · ${link.name}`,
     `<main class="receipt" id="receipt"><h1>${esc(isPaid(p.status) ? t.m.receiptTitle : t.m.statusTitle)}</h1>
-<table class="slip">${rows.map(([id, k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="r-${id}">${esc(v)}</td></tr>`).join('')}</table>
+<table class="slip">${rows.map(([id, k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="r-${id}"${id === 'payment-id' ? ' class="id"' : ''}>${esc(v)}</td></tr>`).join('')}</table>
 <p class="no-print"><button type="button" class="pay" data-print>${esc(t.m.print)}</button></p></main>`,
     { bodyClass: 'print' },
   );
+}
+
+/** A card payment's card as the payer knows it (brand and last four digits, nothing more) and the issuer's authorization code. */
+function cardRows(t: I18n, p: PaymentItem): [string, string, string][] {
+  if (p.method !== 'CARD') return [];
+  const i = p.instrument;
+  const rows: [string, string, string][] = [];
+  if (typeof i.last4 === 'string' && /^\d{4}$/.test(i.last4))
+    rows.push(['card', t.m.receiptCard, `${brandName(i.brand) ? `${brandName(i.brand)} ` : ''}•••• ${i.last4}`]);
+  if (typeof i.authorizationCode === 'string' && i.authorizationCode) rows.push(['auth-code', t.m.receiptAuthCode, i.authorizationCode]);
+  return rows;
 }

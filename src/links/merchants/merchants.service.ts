@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
+import { SANDBOX_RECEIVER } from '../../../kernel/common/protocols/sandbox-receiver';
 import { TenantsRepository } from '../../tenants/tenants.repository';
 import { FeeTable } from '../domain/fees';
 import { CreateMerchantDto, MerchantDto, MerchantListDto } from '../dto/merchant.dto';
@@ -10,7 +11,7 @@ import { Merchant, MerchantsRepository } from './merchants.repository';
 
 /** The sandbox gives every tenant these merchants on first use (ids derived from the tenant id). */
 const SANDBOX_MERCHANTS = [
-  { name: 'Loja Principal (sandbox)', taxId: '11222333000181', isDefault: true },
+  { name: SANDBOX_RECEIVER.name, taxId: SANDBOX_RECEIVER.cnpj, isDefault: true }, // the sandbox's receiving account
   { name: 'Parceiro Entregas (sandbox)', taxId: '11444777000161', isDefault: false },
   { name: 'Parceiro Marketplace (sandbox)', taxId: '52998224725', isDefault: false },
 ];

@@ -56,8 +56,10 @@ export class PaymentInstruments {
           headers: { 'Retry-After': String(this.config.cardHoldSeconds) },
         },
       );
+    // The issuer's authorization code goes on the payer's receipt beside the last four digits.
+    const approved = r.authorizationCode ? { ...instrument, authorizationCode: r.authorizationCode } : instrument;
     return this.ledger.record(
-      { ...base, status: r.status, reason: r.reason ?? null, acquirerId: r.acquirerTransactionId || null, instrument },
+      { ...base, status: r.status, reason: r.reason ?? null, acquirerId: r.acquirerTransactionId || null, instrument: approved },
       null,
     );
   }

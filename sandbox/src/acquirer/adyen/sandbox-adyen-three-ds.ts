@@ -1,3 +1,4 @@
+import { SANDBOX_RECEIVER } from '../../../../kernel/common/protocols/sandbox-receiver';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AdyenPaymentResponse, decodeAdyenToken, encodeAdyenToken } from '../../../../kernel/common/protocols/adyen';
@@ -27,7 +28,7 @@ const refuse = (status: number, errorCode: string, message: string, errorType: s
   new AdyenAnswerError({ status, errorCode, message, errorType });
 
 /** Merchant document the 3DS directory knows for a merchant account when the request names none. */
-const DEFAULT_MERCHANT_DOCUMENT = '11222333000181';
+const DEFAULT_MERCHANT_DOCUMENT = SANDBOX_RECEIVER.cnpj;
 
 /**
  * Native 3DS2 at the sandbox's Adyen face, authentication only (`authenticationData.authenticationOnly`):
