@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitHealthReady } from '../support/health-ready';
 import { CHECKOUT, expectedLines, guideWalk, runWalk } from '../support/guide-walk';
-import { freePorts } from '../support/ports';
+import { npmStartPorts } from '../support/ports';
 
 /**
  * Every guide's walk, pasted as a newcomer would, one after the other on ONE plain `npm start`
@@ -56,19 +56,10 @@ describe('every guide walk on one plain npm start', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'pp-guides-'));
     chmodSync(dataDir, 0o755);
-    const [port, pgPort, sandboxPort, pspPort, sandboxPgPort] = await freePorts(5);
+    const { port, pgPort, sandboxPort, env: pair } = await npmStartPorts();
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: dataDir };
     for (const v of ['DATABASE_URL', 'REDIS_URL', 'BANK_PROVIDER', 'ACQUIRER_PROVIDER', 'PP_TEST_TEMPLATE_DB']) delete env[v];
-    Object.assign(env, {
-      PORT: String(port),
-      EMBEDDED_PG_PORT: String(pgPort),
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_PSP_PORT: String(pspPort),
-      SANDBOX_EMBEDDED_PG_PORT: String(sandboxPgPort),
-      SANDBOX_URL: `http://127.0.0.1:${sandboxPort}`,
-      SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`,
-      SANDBOX_SERVICE_URL: `http://127.0.0.1:${port}`,
-    });
+    Object.assign(env, pair);
     // what `npm start` runs (package.json: exec node scripts/start.js)
     app = spawn(process.execPath, [join(CHECKOUT, 'scripts/start.js')], { cwd: CHECKOUT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     app.stdout!.on('data', (d) => (out += d));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { generateSecrets } from '../../scripts/secrets-generate';
 import { freshDatabase, TEST_ADMIN_KEY } from '../support/test-app';
 import { waitHealthReady } from '../support/health-ready';
-import { freePorts } from '../support/ports';
+import { freePorts, npmStartPorts } from '../support/ports';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -53,22 +53,17 @@ describe('npm start and signals', () => {
     it(`${signal} to the npm process stops the service, the sandbox app and their embedded PostgreSQL`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'pp-npm-start-'));
       chmodSync(dataDir, 0o755);
-      const [port, pgPort, sandboxPort, pspPort, sandboxPgPort] = await freePorts(5);
+      const pair = await npmStartPorts();
+      const { port, pgPort, sandboxPort, pspPort } = pair;
+      const sandboxPgPort = Number(pair.env.SANDBOX_EMBEDDED_PG_PORT);
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         NODE_ENV: 'development',
         LOG_LEVEL: 'warn',
         DATA_DIR: dataDir,
-        PORT: String(port),
         HOST: '127.0.0.1',
-        EMBEDDED_PG_PORT: String(pgPort),
         ADMIN_API_KEY: TEST_ADMIN_KEY,
-        SANDBOX_PORT: String(sandboxPort),
-        SANDBOX_PSP_PORT: String(pspPort),
-        SANDBOX_EMBEDDED_PG_PORT: String(sandboxPgPort),
-        SANDBOX_URL: `http://127.0.0.1:${sandboxPort}`,
-        SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`,
-        SANDBOX_SERVICE_URL: `http://127.0.0.1:${port}`,
+        ...pair.env,
       };
       delete env.DATABASE_URL;
       delete env.REDIS_URL;

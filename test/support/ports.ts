@@ -50,3 +50,30 @@ export async function freePorts(n: number): Promise<number[]> {
   }
   return [...ports];
 }
+
+/** The ports of an `npm start` pair on free ports, and the variables that tell each app where it and the other are. */
+export async function npmStartPorts(): Promise<{
+  port: number;
+  pgPort: number;
+  sandboxPort: number;
+  pspPort: number;
+  env: Record<string, string>;
+}> {
+  const [port, pgPort, sandboxPort, pspPort, sandboxPgPort] = await freePorts(5);
+  return {
+    port,
+    pgPort,
+    sandboxPort,
+    pspPort,
+    env: {
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_PSP_PORT: String(pspPort),
+      SANDBOX_EMBEDDED_PG_PORT: String(sandboxPgPort),
+      SANDBOX_URL: `http://127.0.0.1:${sandboxPort}`,
+      SANDBOX_PSP_URL: `https://127.0.0.1:${pspPort}`,
+      SANDBOX_SERVICE_URL: `http://127.0.0.1:${port}`,
+    },
+  };
+}
