@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { Clock, DayPassedSignal, SystemClock } from './clock/clock';
 import { ClockSync } from './clock/clock-sync.service';
+import { AdminKey } from './config/admin-key';
 import { PlatformConfig } from './config/platform.config';
 import { DatabaseModule } from './database/database.module';
 import { DatabaseLayout } from './database/data-source.factory';
@@ -34,6 +35,7 @@ export class PlatformModule {
       providers: [
         { provide: RootLog, inject: [PlatformConfig], useFactory: (c: PlatformConfig) => createRootLog(c.logLevel, opts.logDestination) },
         AppLogger,
+        AdminKey,
         { provide: Clock, useClass: SystemClock },
         DayPassedSignal,
         ClockSync,
@@ -46,6 +48,7 @@ export class PlatformModule {
       ],
       exports: [
         AppLogger,
+        AdminKey,
         Clock,
         DayPassedSignal,
         ClockSync,

@@ -91,6 +91,7 @@ export class SandboxClock {
         // a day of the billing engine can take a while with many recurrences
         timeoutMs: 120_000,
         retryDelaysMs: [500, 2000],
+        dependency: 'service',
         headers: { [TEST_CLOCK_SECRET_HEADER]: this.config.testClockSecret },
       },
       this.breakers,
