@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { Clock, DayPassedSignal, SystemClock } from './clock/clock';
 import { ClockSync } from './clock/clock-sync.service';
+import { AdminKey } from './config/admin-key';
 import { PlatformConfig } from './config/platform.config';
 import { DatabaseModule } from './database/database.module';
 import { DatabaseLayout } from './database/data-source.factory';
@@ -40,6 +41,7 @@ export class PlatformModule {
           useFactory: (c: PlatformConfig) => createRootLog(c.logLevel, appName, opts.logDestination),
         },
         AppLogger,
+        AdminKey,
         { provide: Clock, useClass: SystemClock },
         DayPassedSignal,
         ClockSync,
@@ -53,6 +55,7 @@ export class PlatformModule {
       ],
       exports: [
         AppLogger,
+        AdminKey,
         Clock,
         DayPassedSignal,
         ClockSync,

@@ -50,4 +50,22 @@ export class SandboxClockController {
   advance(@Body() dto: AdvanceClockDto): Promise<AdvancedClockDto> {
     return this.clock.advance(dto.days);
   }
+
+  @Post('reset')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'sandboxResetClock',
+    summary: 'Put the clock back at real time (offset 0), and the service’s with it; runs no day and undoes nothing',
+    description:
+      'Both clocks read real time again. Rows dated ahead while the clock was ahead (billings, charges and links expiring, webhook retries) keep their dates: they come due when real time, or the clock advanced again, reaches them. Safe to repeat.',
+  })
+  @ApiOkResponse({ type: ClockDto })
+  @ApiErrors([
+    502,
+    'test_clock_service_failed',
+    'The service did not take the reset (unreachable, or its test clock is off); the sandbox’s clock is reset',
+  ])
+  reset(): Promise<ClockDto> {
+    return this.clock.reset();
+  }
 }

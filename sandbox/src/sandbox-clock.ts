@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { TEST_CLOCK_DAYS_PATH, TEST_CLOCK_SECRET_HEADER, TestClockDay } from '../../kernel/common/protocols/test-clock';
+import {
+  TEST_CLOCK_DAYS_PATH,
+  TEST_CLOCK_RESET_PATH,
+  TEST_CLOCK_SECRET_HEADER,
+  TestClockDay,
+} from '../../kernel/common/protocols/test-clock';
 import { Clock, DayPassedSignal } from '../../kernel/platform/clock/clock';
 import { ClockSync } from '../../kernel/platform/clock/clock-sync.service';
 import { ProviderCallError, ResilientHttp } from '../../kernel/platform/http/resilient-http';
@@ -22,7 +27,14 @@ export interface ClockView {
  * engine sends the day's billings, `POST /test-clock/days` with `start`), the sandbox's own day
  * (the bank settles, the PSP and the acquirer move), then the service's end of day (it checks
  * what was settled, expires links). The sandbox's offset is the truth; the service is told it
- * (absolute, so a retried day moves its time once). Advances are serialized in this process.
+ * (absolute, so a retried day moves its time once). Advances and resets are serialized in this
+ * process.
+ *
+ * A reset puts both clocks back at real time (offset 0) and runs no day: nothing is undone.
+ * Rows dated ahead while the clock was ahead (billings sent for a future date, charges and
+ * links expiring then, retries due then) keep their dates and come due when real time, or the
+ * clock advanced again, reaches them. Stripe's test clocks never go back (one deletes them);
+ * this one goes back so a long-lived development instance can live in today again.
  */
 @Injectable()
 export class SandboxClock {
@@ -55,7 +67,22 @@ export class SandboxClock {
     return run;
   }
 
-  private async serviceDay(day: TestClockDay): Promise<void> {
+  /** Back to real time (offset 0): the sandbox's clock, then the service's through the same channel. */
+  reset(): Promise<ClockView> {
+    const run = this.queue.then(async () => {
+      await this.sync.set(0);
+      await this.tellService(TEST_CLOCK_RESET_PATH, 'service.testClockReset', {}, 'reset to real time');
+      return this.view();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private serviceDay(day: TestClockDay): Promise<void> {
+    return this.tellService(TEST_CLOCK_DAYS_PATH, 'service.testClockDay', day, `${day.phase} of day`, 'advance');
+  }
+
+  private async tellService(path: string, operation: string, body: object, what: string, retry = 'reset'): Promise<void> {
     if (!this.config.clockDrivesService) return;
     this.service ??= new ResilientHttp(
       'sandboxTestClock',
@@ -64,23 +91,24 @@ export class SandboxClock {
         // a day of the billing engine can take a while with many recurrences
         timeoutMs: 120_000,
         retryDelaysMs: [500, 2000],
+        dependency: 'service',
         headers: { [TEST_CLOCK_SECRET_HEADER]: this.config.testClockSecret },
       },
       this.breakers,
     );
     try {
       await this.service.call({
-        operation: 'service.testClockDay',
+        operation,
         method: 'POST',
-        path: TEST_CLOCK_DAYS_PATH,
-        body: day,
+        path,
+        body,
         idempotent: true,
       });
     } catch (e) {
       const why = e instanceof ProviderCallError ? `${e.code}${e.status ? ` (${e.status})` : ''}` : String((e as Error)?.message ?? e);
       throw SandboxErrors.error(
         'test_clock_service_failed',
-        `The service at ${this.config.serviceUrl} did not run its ${day.phase} of day (${why}); the sandbox's clock has moved, advance again once it answers`,
+        `The service at ${this.config.serviceUrl} did not run its ${what} (${why}); the sandbox's clock has moved, ${retry} again once it answers`,
       );
     }
   }

@@ -61,7 +61,13 @@ export class HttpThreeDsServer extends ThreeDsServerPort {
     const baseUrl = this.config.serverUrl ?? this.sandbox.at('/sandbox/three-ds');
     this.http = new ResilientHttp(
       'threeDs',
-      { baseUrl, timeoutMs: this.config.timeoutMs, retryDelaysMs: this.config.retryDelaysMs, breaker: this.config.breaker },
+      {
+        baseUrl,
+        timeoutMs: this.config.timeoutMs,
+        retryDelaysMs: this.config.retryDelaysMs,
+        breaker: this.config.breaker,
+        dependency: 'acquirer', // card authentication, beside the acquirer
+      },
       this.breakers,
     );
     return this.http;

@@ -65,7 +65,7 @@ describe('account limits: the Pix figures come from the bank', () => {
     const down = await limits();
     expect(down.status).toBe(500);
     expect(down.body).toMatchObject({ error: 'provider_unavailable', requestId: expect.any(String) });
-    const ready = await http(t.url, 'GET', '/health/ready');
+    const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(Object.keys(ready.body.details.circuitBreakers)).toContain('bank.getAccountLimits');
     proxy.mode = 'up';
     // the breaker may have opened; it lets a trial through after its reset timeout

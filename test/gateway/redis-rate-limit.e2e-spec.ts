@@ -47,7 +47,7 @@ d('rate limit shared through Redis', () => {
       }
       expect(statuses.filter((s) => s === 200)).toHaveLength(100);
       expect(statuses.slice(100)).toEqual(Array(10).fill(429));
-      const ready = await http(a.url, 'GET', '/health/ready');
+      const ready = await http(a.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': a.adminKey });
       expect(ready.body.details.rateLimitStore).toEqual({ status: 'up', store: 'redis' });
     } finally {
       await b.close();
@@ -60,7 +60,9 @@ d('rate limit shared through Redis', () => {
     const t = await startTestApp({ env: { ...JWT, REDIS_URL: r.url } });
     try {
       const o = await onboardTenant(t, { rateLimitPerMinute: 5 });
-      expect((await http(t.url, 'GET', '/health/ready')).body.details.rateLimitStore.store).toBe('redis');
+      expect((await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey })).body.details.rateLimitStore.store).toBe(
+        'redis',
+      );
       await r.cut();
       await freshRateWindow(5000);
       const statuses: number[] = [];
@@ -68,8 +70,13 @@ d('rate limit shared through Redis', () => {
         statuses.push((await http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, o.auth)).status);
       // still limited, now per replica
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-      await eventually(async () => (await http(t.url, 'GET', '/health/ready')).body.details.rateLimitStore.degraded === true, 3000);
-      const ready = await http(t.url, 'GET', '/health/ready');
+      await eventually(
+        async () =>
+          (await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey })).body.details.rateLimitStore.degraded ===
+          true,
+        3000,
+      );
+      const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
       expect(ready.status).toBe(200);
       // readiness stays 200 (serving) but says it is degraded
       expect(ready.body.details.rateLimitStore).toMatchObject({ status: 'up', store: 'memory', degraded: true });

@@ -103,7 +103,7 @@ describe('acquirer card path over HTTP (sandbox acquirer)', () => {
   });
 
   it('shows the acquirer breakers in readiness', async () => {
-    const ready = await http(t.url, 'GET', '/health/ready');
+    const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(ready.body.details.circuitBreakers).toMatchObject({ 'acquirer.authorizeCard': 'closed', 'acquirer.capture': 'closed' });
   });
 });

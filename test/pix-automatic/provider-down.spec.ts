@@ -42,7 +42,7 @@ describe('the provider is down (a switchable proxy in front of the sandbox bank)
     await advance(t, 1);
     [b] = await billingsOf(t, r.recurrenceId);
     expect(b).toMatchObject({ status: 'SEND_FAILED', send_attempts: 2 });
-    const ready = await http(t.url, 'GET', '/health/ready');
+    const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(ready.body.details.circuitBreakers['bank.sendBillings']).toBe('open');
 
     proxy.mode = 'up';
@@ -50,7 +50,7 @@ describe('the provider is down (a switchable proxy in front of the sandbox bank)
     await t.app.get(BillingEngine).runDay(today(t), { wait: true });
     [b] = await billingsOf(t, r.recurrenceId);
     expect(b).toMatchObject({ status: 'SENT', send_attempts: 3 });
-    const after = await http(t.url, 'GET', '/health/ready');
+    const after = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(after.body.details.circuitBreakers['bank.sendBillings']).toBe('closed');
     await advance(t, 2); // the bank activates and, on the due date, settles it
     [b] = await billingsOf(t, r.recurrenceId);
@@ -80,7 +80,7 @@ describe('the provider is down (a switchable proxy in front of the sandbox bank)
     expect(fast.message).not.toMatch(/sandbox|127\.0\.0\.1/);
     expect(Date.now() - started).toBeLessThan(100);
     expect((await t.sql('SELECT count(*)::int AS n FROM pix_recurrences WHERE tenant_id = $1', [ctx.tenantId]))[0].n).toBe(0);
-    const ready = await http(t.url, 'GET', '/health/ready');
+    const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(ready.body.details.circuitBreakers).toMatchObject({ status: 'up', degraded: true, 'bank.createRecurrence': 'open' });
     const metrics = await http(t.url, 'GET', '/metrics');
     expect(metrics.text).toMatch(/circuit_breaker_state\{breaker="bank.createRecurrence"\} 2/);

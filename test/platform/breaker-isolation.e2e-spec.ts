@@ -18,7 +18,10 @@ describe("one tenant's refused input does not open the bank breaker for another"
   let beta: OnboardedTenant;
   const proxy = new ProviderProxy();
   const create = (who: OnboardedTenant) => http(t.url, 'POST', '/v1/banking/pix/automatic/recurrences', recurrenceBody(), who.auth);
-  const breaker = async () => (await http(t.url, 'GET', '/health/ready')).body.details.circuitBreakers['bank.createRecurrence'];
+  const breaker = async () =>
+    (await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey })).body.details.circuitBreakers[
+      'bank.createRecurrence'
+    ];
   const acmeAnswer = (status: number) => (_req: unknown, raw: string) =>
     raw.includes(acme.tenantId)
       ? { status, body: { error: status === 400 ? 'invalid_request' : 'unavailable', message: 'refused' } }

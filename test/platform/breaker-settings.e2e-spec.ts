@@ -39,7 +39,10 @@ describe('breaker settings per edge', () => {
     let o: OnboardedTenant;
     const proxy = new ProviderProxy();
     const limits = () => http(t.url, 'GET', `/v1/banking/accounts/${o.tenantId}/limits`, undefined, o.auth);
-    const breaker = async () => (await http(t.url, 'GET', '/health/ready')).body.details.circuitBreakers['bank.getAccountLimits'];
+    const breaker = async () =>
+      (await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey })).body.details.circuitBreakers[
+        'bank.getAccountLimits'
+      ];
 
     beforeAll(async () => {
       const origin = await proxy.start();

@@ -157,9 +157,15 @@ describe('lost connections never end the process', () => {
     const limits = `/v1/banking/accounts/${o.tenantId}/limits`;
     await redis!.cut();
     expect(await status(s.url, limits, o.auth)).toBe(200);
-    await eventually(async () => (await http(s.url, 'GET', '/health/ready')).body?.details?.rateLimitStore?.store === 'memory', 5000);
+    await eventually(
+      async () => (await http(s.url, 'GET', '/health/ready', undefined, adminHeaders)).body?.details?.rateLimitStore?.store === 'memory',
+      5000,
+    );
     await redis!.up();
-    await eventually(async () => (await http(s.url, 'GET', '/health/ready')).body?.details?.rateLimitStore?.store === 'redis', 15000);
+    await eventually(
+      async () => (await http(s.url, 'GET', '/health/ready', undefined, adminHeaders)).body?.details?.rateLimitStore?.store === 'redis',
+      15000,
+    );
     expect(await status(s.url, limits, o.auth)).toBe(200);
     expect(alive()).toBe(true);
   });

@@ -43,7 +43,7 @@ describe('platform kernel over HTTP', () => {
 
   it('reports liveness and readiness with database and migrations', async () => {
     expect((await http(t.url, 'GET', '/health/live')).body).toEqual({ status: 'ok' });
-    const ready = await http(t.url, 'GET', '/health/ready');
+    const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(ready.status).toBe(200);
     expect(ready.body.details.database).toEqual({ status: 'up', migrations: 'applied' });
     expect(ready.body.details.backgroundJobs).toEqual({ status: 'up', failing: [] });

@@ -70,7 +70,7 @@ describe('the service as a process', () => {
       const t0 = Date.now();
       s.proc.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 300));
-      const ready = await fetch(`${s.url}/health/ready`);
+      const ready = await fetch(`${s.url}/health/ready`, { headers: { 'x-admin-key': TEST_ADMIN_KEY } });
       expect(ready.status).toBe(503);
       expect((await ready.json()).error.lifecycle).toEqual({ status: 'down', draining: true });
       const r = await answer;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_CLOCK_SECRET_HEADER } from '../../kernel/common/protocols/test-clock';
-import { Clock, DayPassedSignal } from '../../kernel/platform/clock/clock';
+import { Clock, DayPassedSignal, saoPauloDate } from '../../kernel/platform/clock/clock';
 import { addDays } from '../../src/pix-automatic/domain/calendar';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
@@ -69,6 +69,57 @@ describe('the test clock between the sandbox app and the service', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['offsetMs', 'phase']);
   });
+
+  it("resets both clocks to real time, running no day's work", async () => {
+    await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 3 });
+    const realToday = saoPauloDate(new Date());
+    expect(t.app.get(Clock).today()).not.toBe(realToday);
+    ran.length = 0;
+    const reset = await http(t.sandboxUrl, 'POST', '/sandbox/clock/reset');
+    expect(reset.status).toBe(200);
+    expect(reset.body.today).toBe(realToday);
+    expect(Math.abs(Date.parse(reset.body.now) - Date.now())).toBeLessThan(5000);
+    expect(ran).toEqual([]);
+    expect([t.app.get(Clock).offsetMs(), t.sandbox.get(Clock).offsetMs()]).toEqual([0, 0]);
+    expect((await http(t.sandboxUrl, 'GET', '/sandbox/clock')).body.today).toBe(realToday);
+    // safe to repeat; the next advance counts from real time again
+    expect((await http(t.sandboxUrl, 'POST', '/sandbox/clock/reset')).status).toBe(200);
+    const moved = await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 1 });
+    expect(moved.body.today).toBe(addDays(realToday, 1));
+    expect(t.app.get(Clock).today()).toBe(addDays(realToday, 1));
+  });
+
+  it("the service's reset route: only with TEST_CLOCK_SECRET", async () => {
+    await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 1 });
+    const attempts: Record<string, string>[] = [{}, { [TEST_CLOCK_SECRET_HEADER]: 'x'.repeat(SECRET.length) }];
+    for (const headers of attempts) {
+      const r = await http(t.url, 'POST', '/test-clock/reset', undefined, headers);
+      expect({ status: r.status, error: r.body.error }).toEqual({ status: 401, error: 'unauthorized' });
+    }
+    expect(t.app.get(Clock).offsetMs()).toBeGreaterThan(0);
+    const r = await http(t.url, 'POST', '/test-clock/reset', undefined, { [TEST_CLOCK_SECRET_HEADER]: SECRET });
+    expect(r.status).toBe(200);
+    expect(t.app.get(Clock).offsetMs()).toBe(0);
+    await http(t.sandboxUrl, 'POST', '/sandbox/clock/reset');
+  });
+
+  it('`npm run sandbox -- --reset` resets the sandbox already running on SANDBOX_PORT (and its service), starting nothing', async () => {
+    await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 2 });
+    const port = new URL(t.sandboxUrl).port;
+    const { code, err } = await new Promise<{ code: number | null; err: string }>((resolve) => {
+      const p = spawn(process.execPath, [join(__dirname, '..', '..', 'scripts', 'start.js'), '--sandbox', '--reset'], {
+        env: { ...process.env, SANDBOX_PORT: port },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let text = '';
+      p.stderr.on('data', (d) => (text += d));
+      p.on('exit', (c) => resolve({ code: c, err: text }));
+    });
+    expect(code).toBe(0);
+    expect(err).toContain(`test clock reset at http://127.0.0.1:${port}: now`);
+    expect(err).toContain(`today ${saoPauloDate(new Date())}`);
+    expect([t.app.get(Clock).offsetMs(), t.sandbox.get(Clock).offsetMs()]).toEqual([0, 0]);
+  });
 });
 
 describe('the test clock when the service does not answer', () => {
@@ -77,6 +128,11 @@ describe('the test clock when the service does not answer', () => {
     try {
       const r = await http(t.sandboxUrl, 'POST', '/sandbox/clock/advance', { days: 1 });
       expect({ status: r.status, error: r.body.error }).toEqual({ status: 502, error: 'test_clock_service_failed' });
+      // the reset says the same, and the sandbox's own clock is back at real time
+      const reset = await http(t.sandboxUrl, 'POST', '/sandbox/clock/reset');
+      expect({ status: reset.status, error: reset.body.error }).toEqual({ status: 502, error: 'test_clock_service_failed' });
+      expect(reset.body.message).toContain('reset to real time');
+      expect(t.sandbox.get(Clock).offsetMs()).toBe(0);
     } finally {
       await t.close();
     }
@@ -88,6 +144,9 @@ describe('the test clock when the service does not answer', () => {
       expect(r.status).toBe(200);
       expect(alone.sandbox.get(Clock).offsetMs()).toBe(DAY);
       expect(alone.app.get(Clock).offsetMs()).toBe(0);
+      const reset = await http(alone.sandboxUrl, 'POST', '/sandbox/clock/reset');
+      expect(reset.status).toBe(200);
+      expect(alone.sandbox.get(Clock).offsetMs()).toBe(0);
     } finally {
       await alone.close();
     }

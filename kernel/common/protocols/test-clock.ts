@@ -4,6 +4,11 @@
  * (`start`) and after (`end`) its own bank and acquirer work of that day.
  */
 export const TEST_CLOCK_DAYS_PATH = '/test-clock/days';
+/**
+ * The sandbox app's clock went back to real time (offset 0): the service takes offset 0 too and
+ * runs no day's work. Same secret, same caller as the days.
+ */
+export const TEST_CLOCK_RESET_PATH = '/test-clock/reset';
 /** Carries TEST_CLOCK_SECRET, the secret both apps know. */
 export const TEST_CLOCK_SECRET_HEADER = 'x-test-clock-secret';
 

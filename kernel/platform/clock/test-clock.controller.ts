@@ -2,7 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 import { Body, CanActivate, Controller, ExecutionContext, HttpCode, Injectable, Module, Post, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
-import { TEST_CLOCK_DAYS_PATH, TEST_CLOCK_SECRET_HEADER, TestClockDay, TestClockDayAnswer } from '../../common/protocols/test-clock';
+import {
+  TEST_CLOCK_DAYS_PATH,
+  TEST_CLOCK_RESET_PATH,
+  TEST_CLOCK_SECRET_HEADER,
+  TestClockDay,
+  TestClockDayAnswer,
+} from '../../common/protocols/test-clock';
 import { PlatformErrors } from '../errors/app-error';
 import { ApiErrors } from '../openapi/error-envelope.dto';
 import { Clock, DayPassedSignal, DayPhase } from './clock';
@@ -70,6 +76,20 @@ class TestClockController {
   async day(@Body() dto: TestClockDayDto): Promise<TestClockDayAnswerDto> {
     if (this.clock.offsetMs() !== dto.offsetMs) await this.sync.set(dto.offsetMs);
     await this.dayPassed.raise(this.clock.today(), dto.phase);
+    return { now: this.clock.now().toISOString(), today: this.clock.today() };
+  }
+
+  @Post(TEST_CLOCK_RESET_PATH)
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'testClockReset',
+    summary: "The sandbox app's test clock went back to real time: set the service's offset to 0, running no day's work",
+    description:
+      'Called by the sandbox app (`POST /sandbox/clock/reset` there). Rows already dated ahead (billings, expiries, retries) keep their dates and come due again when real time, or the clock, reaches them.',
+  })
+  @ApiOkResponse({ type: TestClockDayAnswerDto })
+  async reset(): Promise<TestClockDayAnswerDto> {
+    await this.sync.set(0);
     return { now: this.clock.now().toISOString(), today: this.clock.today() };
   }
 }

@@ -89,6 +89,8 @@ export interface ResilientHttpOptions {
   tls?: { cert: string; key: string; ca?: string };
   /** How this party's breakers trip and recover (the edge's `<PREFIX>_BREAKER_*` settings); unset: the registry's defaults. */
   breaker?: BreakerSettings;
+  /** The class of dependency /health/ready's summary counts its breakers in; the party's name by default. */
+  dependency?: string;
 }
 
 /**
@@ -122,6 +124,7 @@ export class ResilientHttp {
       timeoutMs: c.timeoutMs ?? this.opts.timeoutMs,
       ...this.opts.breaker,
       critical: false,
+      dependency: this.opts.dependency ?? this.name,
     });
     const delays = c.idempotent ? this.opts.retryDelaysMs : [];
     let reached = false;

@@ -118,7 +118,7 @@ export class PeriodicJobs implements OnModuleDestroy {
     metrics: MetricsService,
     health: HealthRegistry,
   ) {
-    health.add({ name: 'backgroundJobs', check: async () => this.health() });
+    health.add({ name: 'backgroundJobs', dependency: 'process', check: async () => this.health() });
     this.runs = new Counter({
       name: 'jobs_runs_total',
       help: 'Passes of each background job, by outcome',

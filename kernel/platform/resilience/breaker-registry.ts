@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import CircuitBreaker from 'opossum';
 import { Counter, Gauge } from 'prom-client';
-import { HealthRegistry } from '../health/health-registry';
+import { CheckStatus, HealthRegistry, worst } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
 import { BreakerSettings, DEFAULT_BREAKER_SETTINGS } from './breaker-settings';
 
@@ -10,6 +10,8 @@ export interface BreakerOptions extends Partial<BreakerSettings> {
   timeoutMs: number;
   /** Whether an open breaker makes readiness fail (`down`) or only `degraded`. */
   critical?: boolean;
+  /** The class of dependency /health/ready's summary counts it in (`bank`, `acquirer`, `webhooks`…); its name's first part by default. */
+  dependency?: string;
 }
 
 const STATE = { closed: 0, halfOpen: 1, open: 2 } as const;
@@ -20,7 +22,7 @@ const STATE = { closed: 0, halfOpen: 1, open: 2 } as const;
  */
 @Injectable()
 export class BreakerRegistry {
-  private readonly breakers = new Map<string, { breaker: CircuitBreaker<any[], any>; critical: boolean }>();
+  private readonly breakers = new Map<string, { breaker: CircuitBreaker<any[], any>; critical: boolean; dependency: string }>();
   private readonly stateGauge: Gauge<'breaker'>;
   private readonly events: Counter<'breaker' | 'event'>;
 
@@ -42,6 +44,7 @@ export class BreakerRegistry {
     });
     health.add({
       name: 'circuitBreakers',
+      dependency: 'breakers',
       check: async () => {
         const open = [...this.breakers].filter(([, b]) => b.breaker.opened);
         const states = Object.fromEntries(
@@ -49,6 +52,17 @@ export class BreakerRegistry {
         );
         if (open.some(([, b]) => b.critical)) return { status: 'down', ...states };
         return { status: open.length ? 'degraded' : 'up', ...states };
+      },
+      // from the states the check answered, so the summary and the details agree
+      byDependency: (result) => {
+        const by: Record<string, CheckStatus> = {};
+        for (const [name, b] of this.breakers) {
+          const state = result[name];
+          if (state === undefined) continue;
+          const s: CheckStatus = state === 'open' ? (b.critical ? 'down' : 'degraded') : 'up';
+          by[b.dependency] = worst(by[b.dependency], s);
+        }
+        return by;
       },
     });
   }
@@ -67,7 +81,11 @@ export class BreakerRegistry {
     });
     for (const ev of ['open', 'halfOpen', 'close', 'timeout', 'reject'] as const)
       (breaker as any).on(ev, () => this.events.inc({ breaker: name, event: ev }));
-    this.breakers.set(name, { breaker: breaker as unknown as CircuitBreaker<any[], any>, critical: opts.critical ?? false });
+    this.breakers.set(name, {
+      breaker: breaker as unknown as CircuitBreaker<any[], any>,
+      critical: opts.critical ?? false,
+      dependency: opts.dependency ?? name.split(/[.:]/)[0],
+    });
     return breaker;
   }
 

@@ -71,7 +71,7 @@ export class SandboxBankEvents {
   private http(): ResilientHttp {
     this.client ??= new ResilientHttp(
       'sandboxBank',
-      { baseUrl: this.config.serviceUrl, timeoutMs: 5000, retryDelaysMs: [] },
+      { baseUrl: this.config.serviceUrl, timeoutMs: 5000, retryDelaysMs: [], dependency: 'service' },
       this.breakers,
     );
     return this.client;

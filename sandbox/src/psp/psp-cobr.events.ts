@@ -94,7 +94,11 @@ export class SandboxPspCallbacks implements PspEventFace, OnModuleInit {
     if (!client)
       this.clients.set(
         url,
-        (client = new ResilientHttp('sandboxPsp', { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [] }, this.breakers)),
+        (client = new ResilientHttp(
+          'sandboxPsp',
+          { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [], dependency: 'service' },
+          this.breakers,
+        )),
       );
     const times = this.config.chaos ? 2 : 1;
     try {

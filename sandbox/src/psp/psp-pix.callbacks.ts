@@ -101,7 +101,11 @@ export class PspPixCallbacks implements OnApplicationBootstrap {
     if (!client)
       this.clients.set(
         url,
-        (client = new ResilientHttp('sandboxPsp', { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [] }, this.breakers)),
+        (client = new ResilientHttp(
+          'sandboxPsp',
+          { baseUrl: url, timeoutMs: 5000, retryDelaysMs: [], dependency: 'service' },
+          this.breakers,
+        )),
       );
     try {
       for (let i = 0; i < (this.config.chaos ? 2 : 1); i++)

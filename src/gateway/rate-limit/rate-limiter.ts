@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AppLogger } from '../../../kernel/platform/logging/app-logger';
-import { HealthRegistry } from '../../../kernel/platform/health/health-registry';
+import { CheckStatus, HealthRegistry } from '../../../kernel/platform/health/health-registry';
 import { GatewayConfig } from '../gateway.config';
 import { MemoryCounterStore } from './memory-counter.store';
 import { RedisCounterStore } from './redis-counter.store';
@@ -51,7 +51,12 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
           this.onRedis(up, reason),
         )
       : null;
-    health.add({ name: 'rateLimitStore', check: async () => this.status() });
+    health.add({
+      name: 'rateLimitStore',
+      dependency: 'redis',
+      check: async () => this.status(),
+      byDependency: (r): Record<string, CheckStatus> => (this.redis ? { redis: r.status } : {}), // no REDIS_URL: no Redis to report on
+    });
   }
 
   async onModuleInit(): Promise<void> {

@@ -46,7 +46,8 @@ export function checkoutMain(parts: {
       new Date(iso + 'T12:00:00Z'),
     );
   const withLang = (url: string) => url + (url.indexOf('?') < 0 ? '?' : '&') + 'lang=' + encodeURIComponent(I.locale || 'pt-BR');
-  const clockSkew = typeof data.serverNow === 'number' ? data.serverNow - Date.now() : 0;
+  // the service's clock less the payer's: expiries are on the service's (the test clock in sandbox mode)
+  let clockSkew = typeof data.serverNow === 'number' ? data.serverNow - Date.now() : 0;
   const base = '/checkout/' + data.slug;
   let done = false;
   const uuid = (): string => {
@@ -278,8 +279,10 @@ export function checkoutMain(parts: {
     show($('pix-result'), false);
     show($('pix-expired'), true);
   };
-  const startCountdown = (expiresAt: string) => {
+  const startCountdown = (expiresAt: string, serverNow?: string) => {
     const end = Date.parse(expiresAt);
+    const at = serverNow ? Date.parse(serverNow) : NaN;
+    if (!isNaN(at)) clockSkew = at - Date.now(); // the clock may have moved since the page loaded
     const el = $('pix-countdown');
     const render = () => {
       const left = Math.max(0, Math.round((end - (Date.now() + clockSkew)) / 1000));
@@ -310,7 +313,7 @@ export function checkoutMain(parts: {
         show($('pix-expired'), false);
         show($('pix-result'), true);
         show(pixBtn, false);
-        startCountdown(v.pix.expiresAt);
+        startCountdown(v.pix.expiresAt, v.pix.serverNow);
         poll(v.paymentId, 'pix-status', 1500, (end) =>
           end.status === 'EXPIRED' ? pixExpired() : ($('pix-status').textContent = statusWord('PIX', end.status)),
         );

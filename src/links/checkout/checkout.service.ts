@@ -24,6 +24,8 @@ export interface CheckoutModel {
   merchantTaxId: string | null;
   options: FeeSimulation[];
   sandbox: boolean;
+  /** The service's clock (the test clock in sandbox mode), in ms: the page's countdowns count from it. */
+  now: number;
 }
 
 const PENDING = new Set(['PENDING', 'PREAUTH']);
@@ -53,7 +55,14 @@ export class CheckoutService {
     const link = await this.lifecycle.fresh(counted);
     const owner = await this.merchants.get(link.tenantId, link.ownerMerchantId);
     const options = acceptsPayments(link.status) && link.amountCents !== null ? this.options(link, link.amountCents, owner) : [];
-    return { link, merchantName: owner.name, merchantTaxId: owner.taxId, options, sandbox: this.config.sandbox };
+    return {
+      link,
+      merchantName: owner.name,
+      merchantTaxId: owner.taxId,
+      options,
+      sandbox: this.config.sandbox,
+      now: this.lifecycle.now().getTime(),
+    };
   }
 
   /** Installment figures for an amount the payer typed (open-amount links). */
@@ -112,6 +121,7 @@ export class CheckoutService {
           brCode: i.brCode,
           qrCode: await brCodeQrPngDataUrl(i.brCode, 280),
           expiresAt: i.expiresAt,
+          serverNow: this.lifecycle.now().toISOString(),
           ...(this.bankApp ? { bankAppUrl: `${this.bankApp}/sandbox/pix/${i.txid}` } : {}),
         },
       };

@@ -122,7 +122,8 @@ export function checkoutPage(t: I18n, m: CheckoutModel, embed: boolean, parentOr
     passFee: l.passFee,
     embed,
     parentOrigin,
-    serverNow: Date.now(),
+    // the clock expiresAt is on: in sandbox mode the test clock, days ahead of the payer's
+    serverNow: m.now,
     i18n: t.clientBundle(CLIENT_KEYS),
   };
   const methods = (['CARD', 'PIX', 'BOLETO'] as const).filter((x) => l.paymentMethods.includes(x));

@@ -101,6 +101,12 @@ export class CheckoutPixDto {
   qrCode: string;
   @ApiProperty({ example: '2026-11-20T12:30:00.000Z' })
   expiresAt: string;
+  @ApiProperty({
+    description:
+      "The service's time when it answered, on the clock `expiresAt` is on (in sandbox mode the test clock, which may be days ahead of real time): count down from it, not from the payer's clock",
+    example: '2026-11-20T12:00:00.000Z',
+  })
+  serverNow: string;
   @ApiPropertyOptional({
     description: 'Sandbox only: the page where the sandbox bank pays it',
     example: '/sandbox/pix/Qm3k9TzL0aB7cD1eF2gH3iJ4k',

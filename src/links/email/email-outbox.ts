@@ -34,7 +34,7 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly jobs: PeriodicJobs,
     health: HealthRegistry,
   ) {
-    health.add({ name: 'linksEmail', check: () => this.health() });
+    health.add({ name: 'linksEmail', dependency: 'email', check: () => this.health() });
   }
 
   /** Degraded (never down: payments do not depend on mail) when notices are stuck or dead. */

@@ -183,6 +183,7 @@ export class PixApiClient {
         retryDelaysMs: this.provider.retryDelaysMs,
         breaker: this.provider.breaker,
         tls,
+        dependency: 'bank', // the API Pix PSP is the bank
       };
       return {
         http: new ResilientHttp('psp', { baseUrl, ...common }, this.breakers),

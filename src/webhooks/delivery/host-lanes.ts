@@ -143,6 +143,7 @@ export class HostLanes {
         volumeThreshold: this.config.breakerVolumeThreshold,
         errorThresholdPercentage: 50,
         critical: false,
+        dependency: 'webhooks',
       },
     );
     const lane = new HostLane(host, breaker, this.config.breakerResetMs, this.config.timeoutMs);

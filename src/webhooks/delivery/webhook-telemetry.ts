@@ -57,6 +57,7 @@ export class WebhookTelemetry {
     void lag;
     health.add({
       name: 'webhookOutbox',
+      dependency: 'webhooks',
       check: async () => {
         if (!db.isReady()) return { status: 'down', error: 'database not ready' };
         const lagMs = await store.lagMs(clock.now());
