@@ -112,4 +112,15 @@ describe('every guide walk on one plain npm start', () => {
     const walk = guideWalk(`${guide}.md`);
     expectPrinted(await runWalk(walk, walkEnv, 180_000), walk, ports);
   });
+
+  it('the sandbox clock resets to today, and a walk runs again on it', async () => {
+    const sandbox = walkEnv.SANDBOX_URL!;
+    const before = await (await fetch(`${sandbox}/sandbox/clock`)).json();
+    const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'America/Sao_Paulo' });
+    expect(before.today > today).toBe(true); // the walks moved it weeks ahead
+    const reset = await fetch(`${sandbox}/sandbox/clock/reset`, { method: 'POST' });
+    expect([reset.status, (await reset.json()).today]).toEqual([200, today]);
+    const walk = guideWalk('pix-automatic.md');
+    expectPrinted(await runWalk(walk, walkEnv, 180_000), walk, ports);
+  });
 });
