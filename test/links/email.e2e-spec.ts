@@ -114,7 +114,11 @@ describe('payment notices by e-mail', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(inbox.filter((m) => m.raw.includes(pix.paymentId))).toHaveLength(1);
     expect(inbox).toHaveLength(2);
-    expect((await http(t.url, 'GET', '/health/ready')).body.details.linksEmail).toEqual({ status: 'up', dead: 0, late: 0 });
+    expect((await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey })).body.details.linksEmail).toEqual({
+      status: 'up',
+      dead: 0,
+      late: 0,
+    });
     const rows = await t.sql(`SELECT status, attempts FROM links_email_outbox ORDER BY created_at`);
     expect(rows).toEqual([
       { status: 'SENT', attempts: 1 },

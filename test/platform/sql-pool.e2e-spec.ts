@@ -135,7 +135,7 @@ describe('the SQL layer owns its pool', () => {
       const t = await startTestApp();
       try {
         await closeSqlPool(t.app.get(DataSource));
-        const ready = await http(t.url, 'GET', '/health/ready');
+        const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
         expect(ready.status).toBe(503);
         expect(ready.body.details.database.status).toBe('down');
       } finally {

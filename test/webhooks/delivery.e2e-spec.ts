@@ -250,7 +250,7 @@ describe('webhook deliveries over real HTTP', () => {
   });
 
   it('exports delivery outcomes and the lag in /metrics and /health/ready', async () => {
-    const ready = await http(t.url, 'GET', '/health/ready');
+    const ready = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(ready.status).toBe(200);
     expect(ready.body.details.webhookOutbox).toMatchObject({ status: 'up', lagMs: expect.any(Number), worker: 'running' });
     const m = await http(t.url, 'GET', '/metrics');

@@ -127,7 +127,7 @@ describe('a receiver that hangs', () => {
     expect(untried[0].n).toBeGreaterThanOrEqual(30);
     expect(slow.received.length).toBeLessThanOrEqual(8);
 
-    const health = await http(t.url, 'GET', '/health/ready');
+    const health = await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey });
     expect(health.status).toBe(200);
     expect(health.body.details.circuitBreakers[`webhook:127.0.0.1:${slow.port}`]).toBe('open');
 
