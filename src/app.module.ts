@@ -18,6 +18,8 @@ import { ThreeDsModule } from './three-ds/three-ds.module';
 import { PixAutomaticModule } from './pix-automatic/pix-automatic.module';
 import { TestClockModule } from '../kernel/platform/clock/test-clock.controller';
 import { PixApiCobrModule } from './provider/pix-api/pix-api-cobr.module';
+import { QueueModule } from '../kernel/platform/queue/queue.module';
+import { OperationsModule } from './operations/operations.module';
 
 /** The service's name in its log lines and boot messages. */
 export const SERVICE_APP_NAME = 'payments-platform';
@@ -30,6 +32,8 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         PlatformModule.forRoot(SERVICE_APP_NAME, opts),
+        QueueModule,
+        OperationsModule,
         IdempotencyModule,
         TenantsModule,
         GatewayModule,

@@ -4,6 +4,7 @@ import { gatewayConfig } from './gateway/gateway.config';
 import { databaseConfig, platformConfig } from '../kernel/platform/config/platform.config';
 import { testClockConfig } from '../kernel/platform/clock/test-clock.config';
 import { tracingConfig } from '../kernel/platform/tracing/tracing.config';
+import { queueConfig } from '../kernel/platform/queue/queue.config';
 import { linksConfig } from './links/links.config';
 import { acquirerConfig } from './provider/acquirer/acquirer.config';
 import { adyenConfig } from './provider/acquirer/adyen/adyen.config';
@@ -24,6 +25,7 @@ export const CONFIG_SECTIONS: ConfigSection<object>[] = [
   databaseConfig,
   tracingConfig,
   testClockConfig,
+  queueConfig,
   authConfig,
   gatewayConfig,
   acquirerConfig,

@@ -199,7 +199,7 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
     const item: AdyenNotificationItem = {
       pspReference: 'ZZ11223344556677',
       merchantAccountCode: 'PagamentosBR',
-      merchantReference: 'pay_dup',
+      merchantReference: 'pay_DUPLICATEDUPLICATE0000',
       eventCode: 'CHARGEBACK',
       eventDate: '2026-11-26T10:00:00+00:00',
       success: 'true',

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { inDbSpan } from '../tracing/db-spans';
@@ -58,12 +59,54 @@ export function pool(ds: DataSource): Tx {
   return new Session(sqlPoolOf(ds)) as unknown as Tx;
 }
 
+/** The transaction of a unit of work in progress (see {@link unitOfWork}), for the code it runs. */
+interface Unit {
+  ds: DataSource;
+  client: PoolClient;
+  savepoints: number;
+  open: boolean;
+}
+const units = new AsyncLocalStorage<Unit>();
+
+/** The unit of work `ds` runs in here, while its transaction is open. */
+function unitOf(ds: DataSource): Unit | undefined {
+  const u = units.getStore();
+  return u && u.ds === ds && u.open ? u : undefined;
+}
+
+/**
+ * Runs `fn` in one transaction that everything it calls joins: each `transaction(ds, …)` inside
+ * becomes a savepoint of it and each statement on `ds` runs on its client, so an effect written by
+ * code that opens its own transactions (a report's handlers) commits, or rolls back, with what
+ * the caller writes beside it (the job queue marks an item applied in the same transaction). Its
+ * statements run one at a time on that one client. Work started inside that must not join it (a
+ * background pass kicked from here) runs under {@link outsideUnitOfWork}.
+ */
+export async function unitOfWork<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return transaction(ds, async (tx) => {
+    const unit: Unit = { ds, client: sessionOf(tx).client as PoolClient, savepoints: 0, open: true };
+    try {
+      return await units.run(unit, () => fn(tx));
+    } finally {
+      unit.open = false;
+    }
+  });
+}
+
+/** Runs `fn` outside any unit of work (its statements and transactions on the pool, as usual). */
+export function outsideUnitOfWork<T>(fn: () => T): T {
+  return units.exit(fn);
+}
+
 /**
  * Runs `fn` in one transaction on one client of the SQL pool (committed when it resolves, rolled
  * back when it throws; READ COMMITTED, the server's default). A client whose rollback fails is
- * discarded, not returned to the pool.
+ * discarded, not returned to the pool. Inside a {@link unitOfWork} on the same data source it is a
+ * savepoint of the unit's transaction instead.
  */
 export async function transaction<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const unit = unitOf(ds);
+  if (unit) return savepoint(unit, fn);
   const client = await sqlPoolOf(ds).connect();
   let broken: Error | undefined;
   try {
@@ -79,6 +122,19 @@ export async function transaction<T>(ds: DataSource, fn: (tx: Tx) => Promise<T>)
   }
 }
 
+async function savepoint<T>(unit: Unit, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const name = `unit_${++unit.savepoints}`;
+  await inDbSpan('SAVEPOINT', () => unit.client.query(`SAVEPOINT ${name}`));
+  try {
+    const out = await fn(new Session(unit.client) as unknown as Tx);
+    await inDbSpan('RELEASE', () => unit.client.query(`RELEASE SAVEPOINT ${name}`));
+    return out;
+  } catch (e) {
+    await inDbSpan('ROLLBACK TO', () => unit.client.query(`ROLLBACK TO SAVEPOINT ${name}`)).catch(() => undefined);
+    throw e;
+  }
+}
+
 /**
  * Rows and affected count of one statement (UPDATE/DELETE … RETURNING included), inside the
  * session's transaction when it has one, else straight on the pool (no TypeORM query runner per
@@ -89,7 +145,7 @@ export async function exec<T = Record<string, any>>(
   text: string | Prepared,
   params: unknown[] = [],
 ): Promise<{ rows: T[]; count: number }> {
-  const client = db instanceof DataSource ? sqlPoolOf(db) : sessionOf(db).client;
+  const client = db instanceof DataSource ? (unitOf(db)?.client ?? sqlPoolOf(db)) : sessionOf(db).client;
   const r = await inDbSpan(text, () =>
     typeof text === 'string' ? client.query(text, params) : client.query({ name: text.name, text: text.text, values: params }),
   );

@@ -17,6 +17,7 @@ export interface Tables {
     received_at: Date;
     applied_at: Date | null;
     additional_data: unknown | null;
+    rejected_reason: string | null;
   };
   adyen_payment_attempts: {
     reference: string;
@@ -126,6 +127,19 @@ export interface Tables {
     locked_until: Date;
     expires_at: Date;
     created_at: Date;
+  };
+  jobs: {
+    id: string;
+    kind: string;
+    key: string;
+    payload: unknown;
+    status: string;
+    attempts: number;
+    run_at: Date;
+    last_error: string | null;
+    created_at: Date;
+    updated_at: Date;
+    finished_at: Date | null;
   };
   links: {
     id: string;

@@ -4,6 +4,7 @@ import { DatabaseState } from '../database/database.state';
 import { HealthRegistry } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
 import { inJobSpan } from '../tracing/tracing';
+import { outsideUnitOfWork } from '../database/sql';
 
 export interface PeriodicJobSpec {
   /** Stable name: in logs and in the `job` label of the metrics. */
@@ -68,7 +69,8 @@ class Job implements PeriodicJob {
     if (this.stopped) return this.running ?? Promise.resolve();
     // each pass is a span (tracing on), the root of its own trace
     this.runningSince ??= Date.now();
-    this.running ??= inJobSpan(this.spec.name, () => this.spec.run())
+    // a pass kicked from inside a unit of work (a queue item's handler) is its own work, never a part of it
+    this.running ??= outsideUnitOfWork(() => inJobSpan(this.spec.name, () => this.spec.run()))
       .then(
         () => {
           this.failuresInARow = 0;

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { AdyenNotificationItem } from '../../../../kernel/common/protocols/adyen';
 import type { CardCaptureMode } from '../../acquirer.port';
 import * as sql from '../../../../kernel/platform/database/sql';
-import type { Row } from '../../../../kernel/platform/database/sql';
+import type { Row, Tx } from '../../../../kernel/platform/database/sql';
 
 /** What an attempt paid with: a card authorization or a boleto issued (`boletobancario`). */
 export type AdyenAttemptKind = 'card' | 'boleto';
@@ -121,65 +121,63 @@ export class AdyenStore {
     return r ? attempt(r) : null;
   }
 
-  /** Keeps the items not seen before; answers the ids of the new ones (a duplicate delivery adds none). */
-  async accept(items: AdyenNotificationItem[]): Promise<string[]> {
-    return sql.transaction(this.ds, async (tx) => {
-      const ids: string[] = [];
-      for (const i of items) {
-        const rows = await sql.rows<{ id: string }>(
-          tx,
-          `INSERT INTO adyen_notifications
-             (psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, currency, reason, event_date,
-              additional_data)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)
-           ON CONFLICT ON CONSTRAINT adyen_notifications_once DO NOTHING RETURNING id::text`,
-          [
-            i.pspReference,
-            i.originalReference ?? null,
-            i.merchantReference,
-            i.eventCode,
-            i.success === 'true',
-            i.amount.value,
-            i.amount.currency,
-            i.reason ?? null,
-            i.eventDate,
-            keptAdditionalData(i.additionalData),
-          ],
-        );
-        if (rows[0]) ids.push(rows[0].id);
-      }
-      return ids;
-    });
+  /**
+   * Keeps the items not seen before, in `tx` (the transaction behind the `[accepted]` Adyen
+   * gets); an item with a rejection reason is kept with it and never applied. Answers the ids of
+   * the new items to apply (a duplicate delivery adds none).
+   */
+  async accept(tx: Tx, items: { item: AdyenNotificationItem; rejected: string | null }[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const { item: i, rejected } of items) {
+      const rows = await sql.rows<{ id: string }>(
+        tx,
+        `INSERT INTO adyen_notifications
+           (psp_reference, original_reference, merchant_reference, event_code, success, amount_cents, currency, reason, event_date,
+            additional_data, rejected_reason)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)
+         ON CONFLICT ON CONSTRAINT adyen_notifications_once DO NOTHING RETURNING id::text`,
+        [
+          i.pspReference,
+          i.originalReference ?? null,
+          i.merchantReference.slice(0, 256),
+          i.eventCode,
+          i.success === 'true',
+          i.amount.value,
+          i.amount.currency,
+          i.reason?.slice(0, 1000) ?? null,
+          i.eventDate.slice(0, 64),
+          keptAdditionalData(i.additionalData),
+          rejected,
+        ],
+      );
+      if (rows[0] && !rejected) ids.push(rows[0].id);
+    }
+    return ids;
+  }
+
+  /** A kept item not applied yet, to apply in `tx` (null once applied, or never to apply). */
+  async pending(tx: Tx, id: string): Promise<StoredAdyenNotification | null> {
+    const r = await sql.maybeOne<NotificationRow>(
+      tx,
+      `SELECT ${NOTIFICATION_COLUMNS} FROM adyen_notifications WHERE id = $1 AND applied_at IS NULL AND rejected_reason IS NULL FOR UPDATE`,
+      [id],
+    );
+    return r ? notification(r) : null;
+  }
+
+  /** Marks an item applied, in the transaction that applied it. */
+  async applied(tx: Tx, id: string): Promise<void> {
+    await sql.exec(tx, `UPDATE adyen_notifications SET applied_at = now() WHERE id = $1 AND applied_at IS NULL`, [id]);
   }
 
   /** The AUTHORISATION verdict Adyen sent for our reference, if one came. */
   async authorisationOf(reference: string): Promise<StoredAdyenNotification | null> {
     const r = await sql.maybeOne<NotificationRow>(
       this.ds,
-      `SELECT ${NOTIFICATION_COLUMNS} FROM adyen_notifications WHERE merchant_reference = $1 AND event_code = 'AUTHORISATION'
+      `SELECT ${NOTIFICATION_COLUMNS} FROM adyen_notifications WHERE merchant_reference = $1 AND event_code = 'AUTHORISATION' AND rejected_reason IS NULL
        ORDER BY success DESC, id LIMIT 1`,
       [reference],
     );
     return r ? notification(r) : null;
-  }
-
-  /**
-   * Claims items not applied yet and marks them applied in the same transaction as `apply`
-   * runs for each: a replica that crashes mid-way leaves them for the next pass, and two
-   * replicas never apply one item twice (FOR UPDATE SKIP LOCKED).
-   */
-  async applyPending(limit: number, apply: (n: StoredAdyenNotification) => Promise<void>): Promise<number> {
-    return sql.transaction(this.ds, async (tx) => {
-      const rows = await sql.rows<NotificationRow>(
-        tx,
-        `SELECT ${NOTIFICATION_COLUMNS} FROM adyen_notifications WHERE applied_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
-      );
-      for (const r of rows) {
-        await apply(notification(r));
-        await sql.exec(tx, `UPDATE adyen_notifications SET applied_at = now() WHERE id = $1 AND applied_at IS NULL`, [r.id]);
-      }
-      return rows.length;
-    });
   }
 }

@@ -21,6 +21,8 @@ export class AdyenConfig {
   webhookPassword: string;
   /** Where a shopper returns after a redirect; Adyen requires one on every `/payments` (default PUBLIC_URL). */
   returnUrl: string;
+  /** How a webhook item's application is retried on the job queue before it is dead. */
+  inbox: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
 }
 
 export const adyenConfig = defineConfig(AdyenConfig, (env) => {
@@ -46,5 +48,10 @@ export const adyenConfig = defineConfig(AdyenConfig, (env) => {
     webhookUsername: env.str('ADYEN_WEBHOOK_USERNAME', 'adyen-webhooks'),
     webhookPassword: secret('ADYEN_WEBHOOK_PASSWORD', 16),
     returnUrl: env.url('ADYEN_RETURN_URL') ?? env.raw('PUBLIC_URL') ?? `http://localhost:${env.raw('PORT') ?? '3000'}`,
+    inbox: {
+      maxAttempts: env.int('ADYEN_WEBHOOK_MAX_ATTEMPTS', 8, 1, 100),
+      baseDelayMs: env.int('ADYEN_WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
+      maxDelayMs: 3_600_000,
+    },
   };
 });
