@@ -5,6 +5,7 @@ const { mkdtempSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { availableParallelism, tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { isDeepStrictEqual } = require('node:util');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { waitHealthReady } = require('../test/support/health-ready');
@@ -270,5 +271,17 @@ async function onboard(url) {
   return { tenantId: tenant.tenantId, token: tok.access_token };
 }
 
+/** Where two JSON values first differ, as `path: service … floor …` (for a same-JSON check's error). */
+function firstDifference(a, b, path = '$') {
+  if (isDeepStrictEqual(a, b)) return null;
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[k], b[k], Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`);
+      if (d) return d;
+    }
+  }
+  const show = (v) => (v === undefined ? 'absent' : JSON.stringify(v).slice(0, 200));
+  return `${path}: service ${show(a)}, floor ${show(b)}`;
+}
 
-module.exports = { onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, cycleOrder, pairedRatio, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES, pinLoad, focus };
+module.exports = { firstDifference, onboard, callJson, ROOT, ADMIN_KEY, saoPauloDay, freePort, freshDatabase, startService, startBare, load, compare, alternate, cycleOrder, pairedRatio, processes, pair, waitReady, DURATION, WARMUP, ROUNDS, PROCESSES, pinLoad, focus };
