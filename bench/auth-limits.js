@@ -27,7 +27,7 @@ const { constants, generateKeyPairSync, privateDecrypt, sign } = require('node:c
 const { createServer } = require('node:http');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair, pairedRatio, processes, pinLoad } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, startBare, alternate, compare, pair, pairedRatio, processes, pinLoad, knob, report } = require('./lib');
 const { interval, cycleRatios, verdict, sameBuild } = require('./support/stats');
 
 const JWT_SIGNING_KEYS = 'bench:bench-signing-secret-0123456789abcdef0123';
@@ -112,8 +112,8 @@ function spansIn(buf, depth = 0) {
  * 2 s rounds, every process loaded once a cycle, so a cycle lasts ~20 s with 2 processes a side;
  * an even count, so as many cycles run the sides in reverse order as in order (`alternate`).
  */
-const CYCLES = Number(process.env.BENCH_ROUNDS || 16);
-const ROUND_SECONDS = Number(process.env.BENCH_DURATION || 2);
+const CYCLES = knob('BENCH_ROUNDS', 16);
+const ROUND_SECONDS = knob('BENCH_DURATION', 2);
 
 /** Tracing variants: the sampler ratio and the cost goal (1 - tracing ÷ plain). */
 const TRACING = [
@@ -187,7 +187,7 @@ async function main() {
     // the instrument against itself: each side's second process ÷ its first (the same build)
     const sides = [['bare', b], ['floor', f], ['service', s], ...traced.map((x, i) => [`tracing ${x.label}`, t[i]])];
     const aa = Object.fromEntries(sides.map(([label, side]) => [label, sameBuild(side)]).filter(([, v]) => v));
-    if (Object.keys(aa).length) process.stdout.write(`${JSON.stringify({ name: 'auth.limits (same build)', goal: 'reference: process 2 ÷ process 1 of each side, 1 on a perfect instrument', sides: aa })}\n`);
+    if (Object.keys(aa).length) report({ name: 'auth.limits (same build)', goal: 'reference: process 2 ÷ process 1 of each side, 1 on a perfect instrument', sides: aa });
     if (process.env.REDIS_URL) {
       const redis = await service({ REDIS_URL: process.env.REDIS_URL });
       const r = await compare(at(bare)[0], at([redis])[0]);

@@ -7,11 +7,11 @@
 // The setup makes BENCH_REFUND_PAYMENTS (default 100) sales of R$ 1 000 000 through the service;
 // each side spreads its calls over them in turn, so 50 connections rarely wait on one balance row.
 // 50 connections, alternating rounds, medians. Goal: the service reaches ≥ 0.5 of the floor.
-const { alternate, pair, callJson } = require('./lib');
+const { alternate, pair, callJson, knob } = require('./lib');
 const { startAdyenBench } = require('./support/adyen-setup');
 
 const say = (m) => process.stderr.write(`card-refunds-adyen bench: ${m}\n`);
-const PAYMENTS = Number(process.env.BENCH_REFUND_PAYMENTS || 100);
+const PAYMENTS = knob('BENCH_REFUND_PAYMENTS', 100);
 
 async function main() {
   const b = await startAdyenBench('adyen-refunds', say);

@@ -8,10 +8,10 @@
 // approved recs); the clock starts when the recurrences are made due in one statement.
 const { randomUUID } = require('node:crypto');
 const { Client } = require('pg');
-const { ADMIN_KEY, freshDatabase, startService, saoPauloDay } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, saoPauloDay, knob, report } = require('./lib');
 const { pixApiFloor } = require('./bare/engine-pix-api');
 
-const N = Number(process.env.BENCH_ENGINE_RECURRENCES || 100000);
+const N = knob('BENCH_ENGINE_RECURRENCES', 100000);
 const CONCURRENCY = process.env.BENCH_ENGINE_CONCURRENCY || '2';
 const CHUNK = 5000;
 
@@ -113,20 +113,18 @@ async function floorRun() {
 async function main() {
   const run = await engineRun();
   const floorMs = await floorRun();
-  process.stdout.write(
-    `${JSON.stringify({
-      name: 'pix-api.engine.100k',
-      recurrences: N,
-      billingsSent: run.sent,
-      cobrsAtPsp: run.cobrs,
-      engineMs: Math.round(run.ms),
-      floorMs: Math.round(floorMs),
-      ofFloor: +(run.ms / floorMs).toFixed(2),
-      goal: 'ofFloor <= 2',
-      billingsPerSecond: Math.round(N / (run.ms / 1000)),
-      workers: Number(CONCURRENCY),
-    })}\n`,
-  );
+  report({
+    name: 'pix-api.engine.100k',
+    recurrences: N,
+    billingsSent: run.sent,
+    cobrsAtPsp: run.cobrs,
+    engineMs: Math.round(run.ms),
+    floorMs: Math.round(floorMs),
+    ofFloor: +(run.ms / floorMs).toFixed(2),
+    goal: 'ofFloor <= 2',
+    billingsPerSecond: Math.round(N / (run.ms / 1000)),
+    workers: Number(CONCURRENCY),
+  });
 }
 
 main().catch((e) => {

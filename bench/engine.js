@@ -13,10 +13,10 @@
 // `ofFloor` is the engine's time over the floor of its own rows (what the application adds).
 // BENCH_ENGINE_FLOOR=false skips the floor.
 const { Client } = require('pg');
-const { ADMIN_KEY, freshDatabase, startService, saoPauloDay } = require('./lib');
+const { ADMIN_KEY, freshDatabase, startService, saoPauloDay, knob, report } = require('./lib');
 const { seedDueRecurrences, sqlFloor } = require('./bare/engine-sql');
 
-const N = Number(process.env.BENCH_ENGINE_RECURRENCES || 100000);
+const N = knob('BENCH_ENGINE_RECURRENCES', 100000);
 const CONCURRENCY = process.env.BENCH_ENGINE_CONCURRENCY || '2';
 
 async function createTenant(url) {
@@ -144,7 +144,7 @@ async function main() {
           ofFloor: +(run.engineMs / floors.service).toFixed(2),
         }),
   };
-  process.stdout.write(`${JSON.stringify(line)}\n`);
+  report(line);
 }
 
 main().catch((e) => {

@@ -3,7 +3,7 @@
 // server answering the same JSON from the same tables. Goal: service >= 50 % of bare req/s.
 const { isDeepStrictEqual } = require('node:util');
 const { join } = require('node:path');
-const { freshDatabase, startService, startBare, compare, pair } = require('./lib');
+const { freshDatabase, startService, startBare, compare, pair, firstDifference } = require('./lib');
 const { onboard, JWT_SIGNING_KEYS } = require('./auth-limits');
 
 async function call(base, method, path, body, headers = {}) {
@@ -32,6 +32,17 @@ async function seed(url, t, sandboxUrl) {
   return link;
 }
 
+/**
+ * What went back, so the detail's refund fields are more than zeros: a partial and a full refund of
+ * two card sales through the service (refund_balances, which both sides read).
+ */
+async function refundSome(url, t, link, payments) {
+  const sales = payments.filter((p) => p.transactionMethod === 'CARD' && p.status === 'ACCEPTED');
+  if (sales.length < 2) throw new Error(`expected two card sales to refund, got ${sales.length}`);
+  await call(url, 'POST', `/v1/acquiring/links/${link.linkId}/payments/${sales[0].id}/refunds`, { amount: 10.5, reason: 'requested_by_customer' }, t.auth);
+  await call(url, 'POST', `/v1/acquiring/links/${link.linkId}/payments/${sales[1].id}/refunds`, { reason: 'requested_by_customer' }, t.auth);
+}
+
 async function main() {
   const db = await freshDatabase();
   // the seed pays 200 times from one IP through the public checkout: past the per-IP card-testing brake
@@ -41,12 +52,14 @@ async function main() {
   const t = { tenantId: o.tenantId, auth: { authorization: `Bearer ${o.token}` } };
   const link = await seed(svc.url, t, svc.sandboxUrl);
   const path = `/v1/acquiring/links/${link.linkId}`;
+  await refundSome(svc.url, t, link, (await call(svc.url, 'GET', path, undefined, t.auth)).payments);
   const mine = await call(svc.url, 'GET', path, undefined, t.auth);
+  if (!(mine.totalRefunded > 0)) throw new Error(`the refunds did not show: totalRefunded ${mine.totalRefunded}`);
   if (mine.payments.length !== PAYMENTS) throw new Error(`expected ${PAYMENTS} payments, got ${mine.payments.length}`);
   const bare = await startBare(join(__dirname, 'bare/links.js'), { DATABASE_URL: db.url, TENANT_ID: t.tenantId, PUBLIC_URL: publicUrl, JWT_SIGNING_KEYS });
   try {
     const theirs = await (await fetch(`${bare.url}${path}`, { headers: t.auth })).json();
-    if (!isDeepStrictEqual(mine, theirs)) throw new Error('the bare server does not answer the same JSON as the service');
+    if (!isDeepStrictEqual(mine, theirs)) throw new Error(`the bare server does not answer the same JSON as the service: ${firstDifference(mine, theirs)}`);
     const r = await compare({ url: `${bare.url}${path}`, headers: t.auth }, { url: `${svc.url}${path}`, headers: t.auth });
     pair('links.detail.200payments', r.bare, r.service, { goal: '>= 0.50', bytes: Buffer.byteLength(JSON.stringify(mine)) });
   } finally {

@@ -14,7 +14,7 @@
  * stealShare taken by the hypervisor, cpuUsPerDelivery of busy time per delivery.
  *
  * Runs against the BUILT app (`npm run build` first): DATABASE_URL=postgres://… node bench/outbox.js
- * Optional: BENCH_EVENTS (default 20000); OUTBOX_PROFILE=file.cpuprofile writes a CPU profile of
+ * Optional: BENCH_EVENTS (default 20000; 1000 in a smoke run, BENCH_SMOKE=1: bench/lib.js); OUTBOX_PROFILE=file.cpuprofile writes a CPU profile of
  * this process (the worker's) over the delivery window only, for bench/tools/profile-top.js
  * (OUTBOX_PROFILE_INTERVAL_US sets its sampling interval, default 1000).
  */
@@ -49,11 +49,13 @@ if (process.argv[2] === '--receiver') {
   return;
 }
 
+const { knob, report } = require('./lib');
+
 const root = join(__dirname, '..');
 const dist = (p) => join(root, 'dist', p);
 
 async function main() {
-  const events = Number(process.env.BENCH_EVENTS || 20000);
+  const events = knob('BENCH_EVENTS', 20000);
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL is not set (a PostgreSQL server; the bench makes and drops its own database)');
   if (!existsSync(dist('src/app.factory.js'))) throw new Error('dist/ is missing: run `npm run build` first');
@@ -169,22 +171,25 @@ async function main() {
     const attempts = (await ds.query(`SELECT count(*)::int AS n FROM webhook_delivery_attempts`))[0].n;
     const received = await ask('count', 'count');
     await worker.stop();
-    process.stdout.write(
-      `${JSON.stringify({
-        name: 'outbox',
-        deliveriesPerSecond: Math.round((delivered / elapsedMs) * 1000),
-        lagMsAtEnd,
-        events,
-        delivered,
-        attempts,
-        received,
-        seconds: Number((elapsedMs / 1000).toFixed(2)),
-        workerCpuUsPerDelivery: Math.round((cpu.user + cpu.system) / Math.max(1, delivered)),
-        receiverCpuUsPerDelivery: Math.round(receiverCpu / Math.max(1, delivered)),
-        machine: machineShare(machine0, machine1, delivered),
-        publishedPerSecond: Math.round((events / publishMs) * 1000),
-      })}\n`,
-    );
+    // every event delivered, or the rate is of some other run (and a smoke run must fail)
+    if (delivered !== events) {
+      process.stderr.write(`bench/outbox: ${delivered} of ${events} events delivered\n`);
+      process.exitCode = 1;
+    }
+    report({
+      name: 'outbox',
+      deliveriesPerSecond: Math.round((delivered / elapsedMs) * 1000),
+      lagMsAtEnd,
+      events,
+      delivered,
+      attempts,
+      received,
+      seconds: Number((elapsedMs / 1000).toFixed(2)),
+      workerCpuUsPerDelivery: Math.round((cpu.user + cpu.system) / Math.max(1, delivered)),
+      receiverCpuUsPerDelivery: Math.round(receiverCpu / Math.max(1, delivered)),
+      machine: machineShare(machine0, machine1, delivered),
+      publishedPerSecond: Math.round((events / publishMs) * 1000),
+    });
   } finally {
     if (app) await app.close().catch(() => undefined);
     receiver.send('exit');

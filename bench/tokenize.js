@@ -7,7 +7,7 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { freshDatabase, startService, startBare, load, pair, onboard } = require('./lib');
+const { freshDatabase, startService, startBare, load, pair, onboard, knob } = require('./lib');
 
 const KEYS = {
   // the service's signing key, given to both sides so the bare server checks the token as the service does
@@ -60,7 +60,7 @@ async function stop(p) {
 }
 
 /** Alternating measured rounds per server (BENCH_ROUNDS, default 2). */
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+const ROUNDS = knob('BENCH_ROUNDS', 2);
 
 /** Rounds summed: mean req/s, worst p50/p99, all non-2xx. */
 function merge(rs) {

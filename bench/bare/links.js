@@ -1,6 +1,9 @@
 // Bare baseline for GET /v1/acquiring/links/{linkId}: node:http + pg, the same SQL on the same
 // tables and the same JSON, with nothing else (no framework, no validation, no rate limit); the
 // bearer checked by the service's own codec with its store of verified tokens (./hs256-check).
+// The service's three round trips, one after the other as it makes them: the link with its
+// payments and events, what went back of the link (refund_balances summed by parent), and what
+// went back of each payment (its refund_balances rows), for the refund and dispute fields.
 const { createServer } = require('node:http');
 const { Pool } = require('pg');
 const { hs256Checker } = require('./hs256-check');
@@ -19,12 +22,25 @@ const SQL = `SELECT ${COLS.map((c) => `l.${c}`).join(', ')},
    FROM links_payments p WHERE p.link_id = l.id) AS payments,
   (SELECT json_agg(e ORDER BY e.id) FROM (SELECT id, type, payment_id, data, occurred_at FROM links_events WHERE link_id = l.id ORDER BY id DESC LIMIT 200) e) AS events
   FROM links l WHERE l.id = $1 AND l.tenant_id = $2`;
+const PARENT_TOTALS = `SELECT parent_id, sum(refunded_cents) AS refunded, sum(disputed_cents) AS disputed, sum(cap_cents) AS cap
+  FROM refund_balances WHERE parent_id = ANY($1::text[]) GROUP BY parent_id`;
+const PAYMENT_TOTALS = 'SELECT * FROM refund_balances WHERE payment_id = ANY($1::text[])';
+// which payments can be refunded with no refund yet (src/links/links/link-views.ts): a card sale or
+// a boleto paid by clearing always, a Pix (or a boleto paid by its Pix) only where API Pix takes devoluções
+const PAID_ELSEWHERE = new Set(['CARD:ACCEPTED', 'CARD:CAPTURED', 'BOLETO:PAID']);
+const PAID_BY_PIX = new Set(['PIX:AUTHORIZED', 'PIX:SETTLED', 'BOLETO:PAID_PIX']);
+const DEVOLUCOES = (process.env.BANK_PROVIDER || 'service') === 'pix-api';
 const PAID = new Set(['ACCEPTED', 'CAPTURED', 'PAID', 'PAID_PIX', 'AUTHORIZED', 'SETTLED']);
 const KEYS = ['brand', 'last4', 'txid', 'expiresAt', 'boletoId', 'digitableLine', 'dueDate'];
 const n = (v) => (v === null ? null : Number(v) / 100);
 const iso = (v) => (v === null || v === undefined ? null : new Date(v).toISOString());
 
-function toJson(r) {
+/** A refund_balances total as the service's RefundTotals gives it, in cents. */
+const total = (refunded, disputed, cap) => ({ refunded: Number(refunded), disputed: Number(disputed), refundable: Number(cap) - Number(refunded) - Number(disputed) });
+
+function toJson(r, ofLink, ofPayments) {
+  const refunded = ofLink?.refunded ?? 0;
+  const disputed = ofLink?.disputed ?? 0;
   return {
     linkId: r.id, slug: r.slug, checkoutUrl: `${PUBLIC_URL}/checkout/${r.slug}`, status: r.status, name: r.name, description: r.description,
     amount: n(r.amount_cents), minAmount: n(r.min_amount_cents), maxAmount: n(r.max_amount_cents), paymentMethods: r.payment_methods,
@@ -32,16 +48,22 @@ function toJson(r) {
     splits: r.splits.map((s) => ({ merchantId: s.merchantId, ...(s.percentage !== undefined ? { percentage: s.percentage } : {}), ...(s.amountCents !== undefined ? { amount: s.amountCents / 100 } : {}) })),
     ownerMerchantId: r.owner_merchant_id, maxUses: r.max_uses, checkoutAttemptsPerMinute: r.checkout_attempts_per_minute, expiresAt: iso(r.expires_at), notifyEmail: r.notify_email,
     actor: r.actor_email ? { email: r.actor_email } : null, viewCount: Number(r.view_count), attemptCount: r.attempt_count, paidCount: r.paid_count,
-    totalPaid: Number(r.total_paid_cents) / 100, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    totalPaid: (Number(r.total_paid_cents) - refunded - disputed) / 100, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    totalRefunded: refunded / 100, totalDisputed: disputed / 100,
     payments: r.payments === null ? null : r.payments.map((p) => {
       const method = { type: p.method };
       for (const k of KEYS) if (p.instrument[k] !== undefined) method[k] = p.instrument[k];
+      const t = ofPayments.get(p.id);
+      const paid = `${p.method}:${p.status}`;
+      const refundable = PAID_ELSEWHERE.has(paid) || (DEVOLUCOES && PAID_BY_PIX.has(paid));
       return {
         id: p.id, transactionMethod: p.method, status: p.status, paid: PAID.has(p.status), amount: Number(p.amount_cents) / 100, fee: Number(p.fee_cents) / 100,
         netAmount: Number(p.net_cents) / 100, installments: p.installments, method,
         payer: { name: p.payer.name, email: p.payer.email, taxId: p.payer.taxId ?? null },
         splits: p.splits.map((a) => ({ merchantId: a.merchantId, amount: a.amountCents / 100 })),
         reason: p.reason ?? null, paidAt: iso(p.paid_at), createdAt: iso(p.created_at), updatedAt: iso(p.updated_at),
+        refundedAmount: (t?.refunded ?? 0) / 100, disputedAmount: (t?.disputed ?? 0) / 100,
+        refundableAmount: t ? t.refundable / 100 : refundable ? Number(p.amount_cents) / 100 : 0,
       };
     }),
     events: (r.events || []).map((e) => ({ type: e.type, paymentId: e.payment_id ?? null, data: e.data ?? {}, occurredAt: iso(e.occurred_at) })),
@@ -56,7 +78,12 @@ createServer(async (req, res) => {
   try {
     const { rows } = await pool.query(SQL, [m[1], TENANT]);
     if (!rows[0]) return res.writeHead(404).end();
-    const body = JSON.stringify(toJson(rows[0]));
+    const [ofLink] = (await pool.query(PARENT_TOTALS, [[rows[0].id]])).rows;
+    const ofPayments = new Map();
+    if (rows[0].payments?.length) {
+      for (const b of (await pool.query(PAYMENT_TOTALS, [rows[0].payments.map((p) => p.id)])).rows) ofPayments.set(b.payment_id, total(b.refunded_cents, b.disputed_cents, b.cap_cents));
+    }
+    const body = JSON.stringify(toJson(rows[0], ofLink && total(ofLink.refunded, ofLink.disputed, ofLink.cap), ofPayments));
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   } catch (e) {

@@ -34,7 +34,11 @@ const DRAWS = 4000;
  * (a side's processes are the same in every cycle): `sameBuild` shows that share.
  */
 function interval(ratios, level = 0.9) {
-  if (ratios.length < 2) return [ratios[0], ratios[0]];
+  if (ratios.length < 2) {
+    // one cycle (a smoke run): no spread to draw from, the interval is the ratio itself
+    const only = +ratios[0].toFixed(3);
+    return [only, only];
+  }
   const next = seeded(ratios.length * 7919);
   const medians = [];
   for (let d = 0; d < DRAWS; d++) {
