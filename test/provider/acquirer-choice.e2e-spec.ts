@@ -1,8 +1,8 @@
+import { JobQueue } from '../../kernel/platform/queue/job-queue';
 import { acquirerProviderOf } from '../../kernel/common/protocols/acquirer-provider';
 import { ADYEN_WEBHOOKS_PATH } from '../../kernel/common/protocols/adyen';
 import { CONFIG_SECTIONS } from '../../src/config.sections';
 import { ConfigValidationError, loadConfig } from '../../kernel/platform/config/config';
-import { PeriodicJobs } from '../../kernel/platform/jobs/periodic-jobs';
 import { AcquirerPort } from '../../src/provider/acquirer.port';
 import { AdyenAcquirer } from '../../src/provider/acquirer/adyen/adyen-acquirer';
 import { HttpAcquirer } from '../../src/provider/acquirer/http-acquirer';
@@ -52,7 +52,7 @@ describe('the choice of acquirer', () => {
       expect(t.app.get(AcquirerPort)).toBeInstanceOf(HttpAcquirer);
       const res = await post(t);
       expect(res.status).toBe(404);
-      expect(t.app.get(PeriodicJobs).scheduled()).not.toContain('adyen-notifications');
+      expect(t.app.get(JobQueue).registered()).not.toContain('adyen.notification');
     });
   });
 
@@ -68,7 +68,7 @@ describe('the choice of acquirer', () => {
       const res = await post(t);
       expect(res.status).toBe(401);
       expect((await res.json()).error).toBe('adyen_webhook_unauthorized');
-      expect(t.app.get(PeriodicJobs).scheduled()).toContain('adyen-notifications');
+      expect(t.app.get(JobQueue).registered()).toContain('adyen.notification');
     });
   });
 });

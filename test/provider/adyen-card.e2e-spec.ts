@@ -235,6 +235,41 @@ describe('card edge on Adyen Checkout v72 (sandbox Adyen face)', () => {
     expect(c.t.logs()).toContain('Adyen reported an event that needs attention');
   });
 
+  it("a CANCELLATION success for a payment held as pre-authorized (its cancel answer lost) voids it here too, in the service's words", async () => {
+    const tok = await tokenize(c, { cardNumber: '4111111111111111' });
+    const pre = await api(c, 'POST', '/v1/acquiring/payments', {
+      amount: 30,
+      captureMode: 'PREAUTH',
+      tokenData: { slugToken: tok.slugToken },
+      documentId: MERCHANT,
+    });
+    expect(pre.body).toMatchObject({ status: 'PREAUTH' });
+    const [{ psp }] = await c.t.sql(`SELECT acquirer_transaction_id AS psp FROM card_payments WHERE id = $1`, [pre.body.paymentId]);
+    const item: AdyenNotificationItem = {
+      pspReference: 'CANCEL0000000001',
+      originalReference: psp,
+      merchantAccountCode: 'PagamentosBR',
+      merchantReference: pre.body.paymentId,
+      eventCode: 'CANCELLATION',
+      eventDate: new Date().toISOString(),
+      success: 'true',
+      amount: { currency: 'BRL', value: 3000 },
+      additionalData: {},
+    };
+    const signed = { ...item, additionalData: { hmacSignature: signAdyenItem(adyenHmacKey(HMAC_KEY), item) } };
+    const r = await fetch(`${c.t.url}/provider/adyen/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basic('adyen-webhooks', WEBHOOK_PASSWORD) },
+      body: JSON.stringify({ live: 'false', notificationItems: [{ NotificationRequestItem: signed }] }),
+    });
+    expect([r.status, await r.text()]).toEqual([200, '[accepted]']);
+    const voided = await until(async () => {
+      const g = await api(c, 'GET', `/v1/acquiring/payments/${pre.body.paymentId}`);
+      return g.body.status === 'VOIDED' ? g.body : null;
+    });
+    expect(voided).toMatchObject({ status: 'VOIDED' });
+  });
+
   it("an Adyen 4xx is the acquirer's answer: not retried, the breaker stays closed, the attempt fails as acquirer_rejected", async () => {
     const calls = checkout.calls;
     checkout.rule = (r) =>

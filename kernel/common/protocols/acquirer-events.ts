@@ -17,6 +17,24 @@ export interface AcquirerNotification {
   data: AcquirerNotificationData | CardRefundNotificationData | CardDisputeNotificationData;
 }
 
+/**
+ * What the acquirer reports of a card payment, in the service's words (the `status` of a
+ * `card_transaction.updated`): the generic protocol sends them as they are; each other protocol's
+ * adapter turns its own codes into them at the edge (Adyen's: `adyen-event-codes.map.ts`).
+ */
+export const CARD_REPORTS = [
+  'ACCEPTED',
+  'PREAUTH',
+  'AUTHORIZED',
+  'REFUSED',
+  'CAPTURED',
+  'CAPTURE_FAILED',
+  'VOIDED',
+  'VOID_FAILED',
+  'EXPIRED',
+] as const;
+export type CardReport = (typeof CARD_REPORTS)[number];
+
 export interface AcquirerNotificationData {
   /** Our transaction id, given when the charge was created. */
   transactionId: string;

@@ -91,6 +91,12 @@ export interface ResilientHttpOptions {
   breaker?: BreakerSettings;
   /** The class of dependency /health/ready's summary counts its breakers in; the party's name by default. */
   dependency?: string;
+  /**
+   * For a party called while someone waits (the acquirer): no retry starts once this long has
+   * passed since the call began, so a caller never waits on a retry schedule; what must still
+   * happen goes to the job queue. Unset: the retries of `retryDelaysMs` all run.
+   */
+  deadlineMs?: number;
 }
 
 /**
@@ -127,6 +133,8 @@ export class ResilientHttp {
       dependency: this.opts.dependency ?? this.name,
     });
     const delays = c.idempotent ? this.opts.retryDelaysMs : [];
+    const began = Date.now();
+    const pastDeadline = (wait: number) => this.opts.deadlineMs !== undefined && Date.now() - began + wait >= this.opts.deadlineMs;
     let reached = false;
     for (let attempt = 0, waited = false; ; attempt++) {
       try {
@@ -148,7 +156,7 @@ export class ResilientHttp {
           attempt--; // waiting behind the trial is not an attempt
           continue;
         }
-        if (breaker.opened || attempt >= delays.length) {
+        if (breaker.opened || attempt >= delays.length || pastDeadline(delays[attempt])) {
           throw new ProviderCallError(
             'provider_unavailable',
             `${this.name} is unavailable for ${c.operation}: ${breaker.opened ? 'circuit open' : (e?.message ?? 'error')}`,

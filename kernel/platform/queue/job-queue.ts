@@ -120,6 +120,11 @@ export class JobQueue {
     this.kinds.set(kind, { policy, handle });
   }
 
+  /** The kinds this process runs (what is mounted is what the worker claims). */
+  registered(): string[] {
+    return [...this.kinds.keys()];
+  }
+
   /**
    * Makes `kind`/`key` due (in `db`'s transaction when it is one: the job exists exactly when it
    * commits). A job of that kind and key already queued, done or dead is left as it is. Answers

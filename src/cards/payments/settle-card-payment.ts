@@ -87,6 +87,13 @@ export class SettleCardPayment {
     );
   }
 
+  /** The acquirer reported a cancel it took of a payment held here as authorized (its answer was lost): PREAUTH or ACCEPTED → VOIDED, with the webhook. */
+  reportedVoided(paymentId: string): Promise<CardPaymentRecord | null> {
+    return transaction(this.ds, (m) =>
+      this.writer.change(m, paymentId, { to: 'VOIDED', allowedFrom: ['PREAUTH', 'ACCEPTED'], now: this.clock.now(), voided: true }),
+    );
+  }
+
   private async locked(m: Tx, tenantId: string, paymentId: string, trigger: CardPaymentTrigger): Promise<CardPaymentRecord> {
     const p = await this.payments.find(m, tenantId, paymentId, true);
     if (!p) throw CardErrors.error('payment_not_found', 'No such card payment for this tenant');

@@ -19,13 +19,16 @@ export class AcquirerConfig {
   /** Accepted age of a notification's timestamp (replay window). */
   eventsToleranceSeconds: number;
   timeoutMs: number;
+  /** Re-asks of a call whose answer was lost, with the same idempotency key (default one, at once). */
   retryDelaysMs: number[];
+  /** No re-ask starts past this long since the call began: someone waits on every acquirer call. */
+  deadlineMs: number;
   /** The acquirer's breakers (`acquirer.*`): ACQUIRER_BREAKER_RESET_MS, _ERROR_THRESHOLD_PERCENT, _VOLUME_THRESHOLD. */
   breaker: BreakerSettings;
 }
 
 export const acquirerConfig = defineConfig(AcquirerConfig, (env) => {
-  const delays = env.list('ACQUIRER_RETRY_DELAYS_MS', ['1000', '3000', '9000']);
+  const delays = env.list('ACQUIRER_RETRY_DELAYS_MS', ['0']);
   const retryDelaysMs = delays.map(Number);
   if (retryDelaysMs.some((n) => !Number.isInteger(n) || n < 0 || n > 60000)) {
     env.problems.push(`ACQUIRER_RETRY_DELAYS_MS must be a comma-separated list of integers 0–60000, got "${delays.join(',')}"`);
@@ -40,6 +43,7 @@ export const acquirerConfig = defineConfig(AcquirerConfig, (env) => {
     eventsToleranceSeconds: env.int('ACQUIRER_EVENTS_TOLERANCE_SECONDS', 300, 10, 86400),
     timeoutMs: env.int('ACQUIRER_TIMEOUT_MS', 5000, 100, 60000),
     retryDelaysMs,
+    deadlineMs: env.int('ACQUIRER_DEADLINE_MS', 3000, 100, 60000),
     breaker: readBreakerSettings(env, 'ACQUIRER'),
   };
 });

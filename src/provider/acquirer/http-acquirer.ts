@@ -48,6 +48,7 @@ export class HttpAcquirer extends AcquirerPort {
         baseUrl: this.baseUrl(),
         timeoutMs: this.config.timeoutMs,
         retryDelaysMs: this.config.retryDelaysMs,
+        deadlineMs: this.config.deadlineMs,
         breaker: this.config.breaker,
         headers: { 'x-acquirer-key': this.config.apiKey },
       },

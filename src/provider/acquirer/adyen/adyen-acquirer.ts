@@ -89,8 +89,14 @@ export class AdyenAcquirer extends AcquirerPort {
    * fails the attempt. The card is never sent again.
    */
   async findCardAuthorization(transactionId: string): Promise<CardAuthorizationResult | null> {
-    const [attempt, verdict] = await Promise.all([this.store.attemptByReference(transactionId), this.store.authorisationOf(transactionId)]);
-    if (!verdict) return null;
+    const [attempt, verdict, cancelled] = await Promise.all([
+      this.store.attemptByReference(transactionId),
+      this.store.authorisationOf(transactionId),
+      this.store.cancelledByReference(transactionId),
+    ]);
+    // cancelled at Adyen (our technical cancel took effect): whatever it authorized is void, so
+    // the attempt is not authorized here either, even with an AUTHORISATION success on file
+    if (!verdict || cancelled) return null;
     if (!verdict.success)
       return {
         acquirerTransactionId: verdict.pspReference,

@@ -42,6 +42,7 @@ export class AdyenCheckoutClient {
         baseUrl: this.config.checkoutUrl ?? this.sandbox.at(SANDBOX_ADYEN_CHECKOUT_PATH),
         timeoutMs: this.acquirer.timeoutMs,
         retryDelaysMs: this.acquirer.retryDelaysMs,
+        deadlineMs: this.acquirer.deadlineMs,
         breaker: this.acquirer.breaker,
         headers: { 'x-api-key': this.config.apiKey },
       },

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ADYEN_EVENT_CODES } from '../../../../kernel/common/protocols/adyen';
-import { ADYEN_EVENT_MEANINGS, adyenEventMeaning, boletoStatusOf } from './adyen-event-codes.map';
+import { ADYEN_EVENT_MEANINGS, adyenEventMeaning, boletoStatusOf, cardReportOf } from './adyen-event-codes.map';
+import { CARD_REPORTS } from '../../../../kernel/common/protocols/acquirer-events';
 
 describe("Adyen's event codes, each with one meaning", () => {
   it('the table is total over the vendored Webhooks-v1.yaml eventCode enum', () => {
@@ -41,11 +42,27 @@ describe("Adyen's event codes, each with one meaning", () => {
     expect(boletoStatusOf('AUTHORISATION', true)).toBe('PAID');
     expect(boletoStatusOf('OFFER_CLOSED', true)).toBe('EXPIRED');
     expect(boletoStatusOf('CANCELLATION', true)).toBe('CANCELED');
-    expect(boletoStatusOf('AUTHORISATION', false)).toBe('AUTHORISATION:failure');
-    expect(boletoStatusOf('CAPTURE', true)).toBe('CAPTURE:success');
+    expect(boletoStatusOf('AUTHORISATION', false)).toBeNull();
+    expect(boletoStatusOf('CAPTURE', true)).toBeNull();
     const withBoleto = Object.entries(ADYEN_EVENT_MEANINGS)
       .filter(([, m]) => m.kind === 'payment' && m.boleto)
       .map(([code]) => code);
     expect(withBoleto.sort()).toEqual(['AUTHORISATION', 'CANCELLATION', 'OFFER_CLOSED']);
+  });
+
+  it("turns a card payment's events into the service's words, so no Adyen code crosses the edge", () => {
+    expect(cardReportOf('AUTHORISATION', true)).toBe('AUTHORIZED');
+    expect(cardReportOf('AUTHORISATION', false)).toBe('REFUSED');
+    expect(cardReportOf('CAPTURE', true)).toBe('CAPTURED');
+    expect(cardReportOf('CAPTURE_FAILED', true)).toBe('CAPTURE_FAILED'); // Adyen sends the failure with success true
+    expect(cardReportOf('CANCELLATION', true)).toBe('VOIDED');
+    expect(cardReportOf('CANCELLATION', false)).toBe('VOID_FAILED');
+    expect(cardReportOf('TECHNICAL_CANCEL', true)).toBe('VOIDED');
+    expect(cardReportOf('AUTHENTICATION', true)).toBeNull();
+    expect(cardReportOf('REFUND', true)).toBeNull(); // a refund's, not the payment's
+    expect(cardReportOf('NOT_A_CODE', true)).toBeNull();
+    for (const m of Object.values(ADYEN_EVENT_MEANINGS))
+      if (m.kind === 'payment')
+        for (const r of [m.card.success, m.card.failure]) expect(r === null || (CARD_REPORTS as readonly string[]).includes(r)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { CardDisputeStage, CardRefundStatus } from '../../../../kernel/common/protocols/acquirer-refunds';
 import type { AdyenEventCode } from '../../../../kernel/common/protocols/adyen';
+import type { CardReport } from '../../../../kernel/common/protocols/acquirer-events';
 
 /**
  * What each Adyen standard-webhook `eventCode` is for this service, in one table (the only place an
@@ -17,8 +18,12 @@ import type { AdyenEventCode } from '../../../../kernel/common/protocols/adyen';
 export type AdyenEventMeaning = (
   | { kind: 'refund'; status: (success: boolean) => Exclude<CardRefundStatus, 'PENDING'> }
   | { kind: 'dispute'; stage: CardDisputeStage }
-  /** `boleto`: for a boleto attempt, the `boleto.updated` status links apply when the event comes with success */
-  | { kind: 'payment'; boleto?: BoletoEventStatus }
+  /**
+   * `card`: what a card payment's event reports, in the service's words, when it comes with
+   * success and without (null: nothing to apply); `boleto`: for a boleto attempt, the
+   * `boleto.updated` status links apply when the event comes with success.
+   */
+  | { kind: 'payment'; card: CardEventReports; boleto?: BoletoEventStatus }
   /** Not about anything this service does (payouts, recurring contracts, manual review, orders): logged, not applied. */
   | { kind: 'other' }
 ) & {
@@ -26,29 +31,40 @@ export type AdyenEventMeaning = (
   attention?: true;
 };
 
+/** A card event's report with success and without. */
+export interface CardEventReports {
+  success: CardReport | null;
+  failure: CardReport | null;
+}
+
 /** A boleto's `boleto.updated` statuses: its AUTHORISATION is the payment cleared, OFFER_CLOSED the due date passed unpaid. */
 export type BoletoEventStatus = 'PAID' | 'EXPIRED' | 'CANCELED';
 
 const refund = (status: (success: boolean) => Exclude<CardRefundStatus, 'PENDING'>): AdyenEventMeaning => ({ kind: 'refund', status });
 const dispute = (stage: CardDisputeStage): AdyenEventMeaning => ({ kind: 'dispute', stage });
-const PAYMENT: AdyenEventMeaning = { kind: 'payment' };
+const card = (success: CardReport | null, failure: CardReport | null = null): CardEventReports => ({ success, failure });
+const payment = (reports: CardEventReports, boleto?: BoletoEventStatus): AdyenEventMeaning =>
+  boleto ? { kind: 'payment', card: reports, boleto } : { kind: 'payment', card: reports };
+/** A payment's event nothing here applies (an authentication, an adjustment). */
+const PAYMENT = payment(card(null));
 const attention = (m: AdyenEventMeaning): AdyenEventMeaning => ({ ...m, attention: true });
 const OTHER: AdyenEventMeaning = { kind: 'other' };
 
 export const ADYEN_EVENT_MEANINGS: Readonly<Record<AdyenEventCode, AdyenEventMeaning>> = {
   AUTHENTICATION: PAYMENT,
-  AUTHORISATION: { kind: 'payment', boleto: 'PAID' },
+  AUTHORISATION: payment(card('AUTHORIZED', 'REFUSED'), 'PAID'),
   AUTHORISATION_ADJUSTMENT: PAYMENT,
   AUTORESCUE: OTHER,
-  CANCELLATION: { kind: 'payment', boleto: 'CANCELED' },
+  CANCELLATION: payment(card('VOIDED', 'VOID_FAILED'), 'CANCELED'),
   CANCEL_AUTORESCUE: OTHER,
   CANCEL_OR_REFUND: refund((ok) => (ok ? 'SUCCEEDED' : 'FAILED')),
-  CAPTURE: PAYMENT,
-  CAPTURE_FAILED: attention(PAYMENT),
+  CAPTURE: payment(card('CAPTURED', 'CAPTURE_FAILED')),
+  // Adyen sends it with success true: the event is the failure
+  CAPTURE_FAILED: attention(payment(card('CAPTURE_FAILED'))),
   CHARGEBACK: attention(dispute('CHARGEBACK')),
   CHARGEBACK_REVERSED: dispute('CHARGEBACK_REVERSED'),
   DISPUTE_DEFENSE_PERIOD_ENDED: dispute('DISPUTE_DEFENSE_PERIOD_ENDED'),
-  EXPIRE: PAYMENT,
+  EXPIRE: payment(card('EXPIRED')),
   HANDLED_EXTERNALLY: OTHER,
   INFORMATION_SUPPLIED: dispute('INFORMATION_SUPPLIED'),
   ISSUER_COMMENTS: OTHER,
@@ -57,7 +73,7 @@ export const ADYEN_EVENT_MEANINGS: Readonly<Record<AdyenEventCode, AdyenEventMea
   MANUAL_REVIEW_REJECT: OTHER,
   NOTIFICATION_OF_CHARGEBACK: dispute('NOTIFICATION_OF_CHARGEBACK'),
   NOTIFICATION_OF_FRAUD: OTHER,
-  OFFER_CLOSED: { kind: 'payment', boleto: 'EXPIRED' },
+  OFFER_CLOSED: payment(card(null), 'EXPIRED'),
   ORDER_CLOSED: OTHER,
   ORDER_OPENED: OTHER,
   PAIDOUT_REVERSED: OTHER,
@@ -78,7 +94,8 @@ export const ADYEN_EVENT_MEANINGS: Readonly<Record<AdyenEventCode, AdyenEventMea
   REPORT_AVAILABLE: OTHER,
   REQUEST_FOR_INFORMATION: dispute('REQUEST_FOR_INFORMATION'),
   SECOND_CHARGEBACK: dispute('SECOND_CHARGEBACK'),
-  TECHNICAL_CANCEL: PAYMENT,
+  // our cancel by reference of an attempt whose answer was lost: whatever it authorized is void
+  TECHNICAL_CANCEL: payment(card('VOIDED')),
   VOID_PENDING_REFUND: refund((ok) => (ok ? 'SUCCEEDED' : 'FAILED')),
 };
 
@@ -87,13 +104,14 @@ export function adyenEventMeaning(eventCode: string): AdyenEventMeaning {
   return Object.prototype.hasOwnProperty.call(ADYEN_EVENT_MEANINGS, eventCode) ? ADYEN_EVENT_MEANINGS[eventCode as AdyenEventCode] : OTHER;
 }
 
-/**
- * A boleto attempt's event as the `boleto.updated` status links apply (PAID, EXPIRED, CANCELED);
- * anything else (a failed one, another code) is passed on as `<eventCode>:<success|failure>`,
- * which links ignore.
- */
-export function boletoStatusOf(eventCode: string, success: boolean): string {
+/** A card payment's event in the service's words (null: nothing to apply). */
+export function cardReportOf(eventCode: string, success: boolean): CardReport | null {
   const m = adyenEventMeaning(eventCode);
-  if (success && m.kind === 'payment' && m.boleto) return m.boleto;
-  return `${eventCode}:${success ? 'success' : 'failure'}`;
+  return m.kind === 'payment' ? (success ? m.card.success : m.card.failure) : null;
+}
+
+/** A boleto attempt's event as the `boleto.updated` status links apply (PAID, EXPIRED, CANCELED); null for anything else (nothing to apply). */
+export function boletoStatusOf(eventCode: string, success: boolean): BoletoEventStatus | null {
+  const m = adyenEventMeaning(eventCode);
+  return success && m.kind === 'payment' && m.boleto ? m.boleto : null;
 }

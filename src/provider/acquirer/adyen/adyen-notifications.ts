@@ -7,7 +7,7 @@ import { AdyenConfig } from './adyen.config';
 import { adyenItemRejection } from './adyen-item-checks';
 import { AcquirerEvents } from '../acquirer-events';
 import { AdyenStore, StoredAdyenNotification } from './adyen-store';
-import { adyenEventMeaning, boletoStatusOf } from './adyen-event-codes.map';
+import { adyenEventMeaning, boletoStatusOf, cardReportOf } from './adyen-event-codes.map';
 import type { CardDisputeNotificationData, CardRefundNotificationData } from '../../../../kernel/common/protocols/acquirer-refunds';
 
 /** The job kind that applies one kept Adyen webhook item (its key: the item's id). */
@@ -109,7 +109,15 @@ export class AdyenNotifications {
       return;
     }
     const boleto = (await this.store.attemptByReference(n.merchantReference))?.kind === 'boleto';
-    const status = boleto ? boletoStatusOf(n.eventCode, n.success) : `${n.eventCode}:${n.success ? 'success' : 'failure'}`;
+    // Adyen's words stop here: a card payment's event goes on in the service's (CardReport)
+    const status = boleto ? boletoStatusOf(n.eventCode, n.success) : cardReportOf(n.eventCode, n.success);
+    if (status === null) {
+      this.logger.log(
+        { pspReference: n.pspReference, eventCode: n.eventCode, success: n.success },
+        'Adyen payment event with nothing to apply',
+      );
+      return;
+    }
     await this.events.dispatch({
       eventId,
       type: boleto ? 'boleto.updated' : 'card_transaction.updated',

@@ -170,6 +170,17 @@ export class AdyenStore {
     await sql.exec(tx, `UPDATE adyen_notifications SET applied_at = now() WHERE id = $1 AND applied_at IS NULL`, [id]);
   }
 
+  /** Whether Adyen reported a cancel it took of what it authorized under our reference (a technical cancel, a cancellation). */
+  async cancelledByReference(reference: string): Promise<boolean> {
+    const r = await sql.maybeOne(
+      this.ds,
+      `SELECT 1 FROM adyen_notifications WHERE merchant_reference = $1 AND event_code IN ('TECHNICAL_CANCEL', 'CANCELLATION')
+          AND success AND rejected_reason IS NULL LIMIT 1`,
+      [reference],
+    );
+    return r !== null;
+  }
+
   /** The AUTHORISATION verdict Adyen sent for our reference, if one came. */
   async authorisationOf(reference: string): Promise<StoredAdyenNotification | null> {
     const r = await sql.maybeOne<NotificationRow>(
