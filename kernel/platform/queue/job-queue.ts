@@ -148,17 +148,32 @@ export class JobQueue {
     return ran;
   }
 
-  private async runOne(): Promise<boolean> {
-    const kinds = [...this.kinds.keys()];
+  /**
+   * Runs these jobs of `kind` now, in the caller's turn, each in its own unit of work, when they
+   * are pending and due and no worker holds them (a receiver that wants the report applied before
+   * its answer, as the provider's flows expect). A failure is the job's attempt like any other:
+   * counted, kept, retried by the worker on its backoff; nothing is thrown. Call after the commit
+   * that enqueued them; answers how many ran.
+   */
+  async runNow(kind: string, keys: string[]): Promise<number> {
+    if (!this.kinds.has(kind)) throw new Error(`job kind ${kind} is not registered`);
+    let ran = 0;
+    for (const key of keys) if (await this.runOne({ kind, key })) ran++;
+    if (ran) await this.refreshCounts();
+    return ran;
+  }
+
+  private async runOne(only?: { kind: string; key: string }): Promise<boolean> {
+    const kinds = only ? [only.kind] : [...this.kinds.keys()];
     if (!kinds.length) return false;
     let claimed: QueuedJob | null = null;
     try {
       return await sql.unitOfWork(this.ds, async (tx) => {
         const r = await sql.maybeOne<JobRow>(
           tx,
-          `SELECT ${COLUMNS} FROM jobs WHERE status = 'pending' AND run_at <= now() AND kind = ANY($1)
+          `SELECT ${COLUMNS} FROM jobs WHERE status = 'pending' AND run_at <= now() AND kind = ANY($1) AND ($2::text IS NULL OR key = $2)
             ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-          [kinds],
+          [kinds, only?.key ?? null],
         );
         if (!r) return false;
         claimed = job(r);
