@@ -258,14 +258,6 @@ export interface Tables {
     created_at: Date;
     updated_at: Date;
   };
-  pix_api_callbacks: {
-    kind: string;
-    id: string;
-    received_at: Date;
-    next_attempt_at: Date;
-    attempts: number;
-    last_error: string | null;
-  };
   pix_api_charges: {
     txid: string;
     kind: string;

@@ -134,6 +134,35 @@ export class JobQueue {
     return count === 1;
   }
 
+  /**
+   * Makes `kind`/`keys` due for work that is a trigger to read the latest state (a callback that
+   * only says "this one changed"): a pending job of that key already covers it and is left as it
+   * is; a done one is made pending again (attempts from zero), so a trigger after it ran runs it
+   * again; a dead one stays dead for the operator. A job running meanwhile holds its row: the
+   * statement waits for it and then sees it done. One statement for all keys.
+   */
+  async trigger(db: Db, kind: string, keys: string[]): Promise<void> {
+    if (!keys.length) return;
+    await sql.exec(
+      db,
+      `INSERT INTO jobs AS j (kind, key) SELECT $1, k FROM unnest($2::text[]) AS v(k)
+       ON CONFLICT ON CONSTRAINT jobs_once DO UPDATE
+         SET status = 'pending', attempts = 0, run_at = now(), last_error = NULL, finished_at = NULL, updated_at = now()
+       WHERE j.status = 'done'`,
+      [kind, [...new Set(keys)].sort()],
+    );
+  }
+
+  /** Pending jobs of these kinds due now (a test's or an operator's "is it settled?"). */
+  async dueNow(kinds: string[]): Promise<number> {
+    const r = await sql.maybeOne<{ n: number }>(
+      this.ds,
+      `SELECT count(*)::int AS n FROM jobs WHERE status = 'pending' AND run_at <= now() AND kind = ANY($1)`,
+      [kinds],
+    );
+    return r?.n ?? 0;
+  }
+
   /** Run due jobs soon (after a commit that enqueued some). */
   kick(): void {
     this.worker.kick(); // with the worker off, a count
