@@ -7,7 +7,7 @@ import { PixChargesPort } from '../../src/provider/pix-charges.port';
 import { AcquirerNotification, signAcquirerEvent } from '../../kernel/common/protocols/acquirer-events';
 import { AcquirerConfig } from '../../src/provider/acquirer/acquirer.config';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
-import { SandboxNotifier } from '../../sandbox/src/acquirer/sandbox-notifier';
+import { JobQueue } from '../../kernel/platform/queue/job-queue';
 import { http, startTestApp, TestApp } from '../support/test-app';
 
 const DAY = 86_400_000;
@@ -143,7 +143,7 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     expect(ok.body).toMatchObject({ received: true });
   });
 
-  it('redelivers a notification the service did not accept', async () => {
+  it('keeps a notification whose application failed and applies it on a retry of its job', async () => {
     const events = t.app.get(AcquirerEvents) as any;
     let fail = true;
     events.handlers.unshift({
@@ -157,17 +157,29 @@ describe('sandbox acquirer: Pix, boleto and notifications', () => {
     const charge = await acquirer.createPixCharge({ transactionId, merchantId: 'mer_1', amountCents: 700, expiresInSeconds: 1800 });
     await http(t.sandboxUrl, 'POST', `/sandbox/pix/${charge.txid}/pay`);
     expect(of(transactionId)).toEqual([]);
-    const row = (
+    // the service kept it (so the acquirer is done with it); its job failed once and waits its backoff
+    const sent = (
       await t.sql(
-        `SELECT attempts, delivered_at, last_error FROM sandbox_acquirer_notifications WHERE payload->'data'->>'transactionId' = $1`,
+        `SELECT id::text, attempts, delivered_at IS NOT NULL AS delivered, last_error FROM sandbox_acquirer_notifications
+          WHERE payload->'data'->>'transactionId' = $1`,
         [transactionId],
       )
     )[0];
-    expect(row).toMatchObject({ attempts: 1, delivered_at: null, last_error: 'answered 500' });
+    expect(sent).toMatchObject({ attempts: 1, delivered: true, last_error: null });
+    const job = async () =>
+      (
+        await t.sql(
+          `SELECT n.applied_at IS NOT NULL AS applied, j.status, j.attempts, j.last_error
+             FROM acquirer_notifications n JOIN jobs j ON j.kind = 'acquirer.notification' AND j.key = n.event_id WHERE n.event_id = $1`,
+          [sent.id],
+        )
+      )[0];
+    expect(await job()).toEqual({ applied: false, status: 'pending', attempts: 1, last_error: 'down for a moment' });
     fail = false;
-    await t.sql(`UPDATE sandbox_acquirer_notifications SET next_attempt_at = now() WHERE delivered_at IS NULL`);
-    await t.sandbox.get(SandboxNotifier).deliverDue();
+    await t.sql(`UPDATE jobs SET run_at = now() WHERE kind = 'acquirer.notification' AND key = $1`, [sent.id]);
+    await t.app.get(JobQueue).runDue();
     expect(of(transactionId)).toEqual(['AUTHORIZED']);
+    expect(await job()).toEqual({ applied: true, status: 'done', attempts: 1, last_error: 'down for a moment' });
     events.handlers.shift();
   });
 });

@@ -10,7 +10,7 @@ import type { TenantContext } from '../../kernel/platform/http/tenant-context';
 import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-hoc-billing';
 import { CancelBilling } from '../../src/pix-automatic/use-cases/cancel-billing';
 import { ListBillings } from '../../src/pix-automatic/use-cases/list-billings';
-import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
+import { PixApiCallbacks } from '../../src/provider/pix-api/pix-api-callbacks';
 import { BreakerRegistry } from '../../kernel/platform/resilience/breaker-registry';
 import { validateRequest } from '../support/pix-api-contract';
 import { startStubPsp } from '../support/stub-psp';
@@ -93,7 +93,7 @@ describe('pix-api: billings through PUT /cobr inside the send window', () => {
     expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(
       200,
     );
-    await t.app.get(PixApiCallbackWorker).settle();
+    await t.app.get(PixApiCallbacks).settle();
     expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]))[0].status).toBe('ACCEPTED');
     return r.recurrenceId;
   }

@@ -5,7 +5,9 @@
  * so repeated and out-of-order callbacks change nothing twice; a failed attempt under
  * PERMITE_3R_7D makes it ask for a retry; reconciliation finds what a dropped callback left.
  */
-import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
+import { PixApiCallbacks } from '../../src/provider/pix-api/pix-api-callbacks';
+import { PixApiCobrApplier } from '../../src/provider/pix-api/pix-api-cobr-applier';
+import { until } from '../provider/adyen-support';
 import { PixApiReconciler } from '../../src/provider/pix-api/pix-api-reconciler';
 import { PixApiWebhookRegistrar } from '../../src/provider/pix-api/pix-api-webhooks.registrar';
 import { CreateAdHocBilling } from '../../src/pix-automatic/use-cases/create-ad-hoc-billing';
@@ -96,7 +98,15 @@ describe('pix-api: the PSP callbacks on the service side', () => {
 
   beforeAll(async () => {
     psp = await stubPsp();
-    t = await startPixApp({ env: { BANK_PROVIDER: 'pix-api', ...psp.env, PIX_API_RECONCILE_INTERVAL_MS: '0' } });
+    t = await startPixApp({
+      env: {
+        BANK_PROVIDER: 'pix-api',
+        ...psp.env,
+        PIX_API_RECONCILE_INTERVAL_MS: '0',
+        PIX_API_CALLBACK_MAX_ATTEMPTS: '3',
+        PIX_API_CALLBACK_RETRY_BASE_MS: '100',
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -112,7 +122,7 @@ describe('pix-api: the PSP callbacks on the service side', () => {
     expect((await http(t.url, 'POST', '/provider/pix-api/rec', { recs: [{ idRec, status: 'APROVADA', atualizacao: [] }] })).status).toBe(
       200,
     );
-    await t.app.get(PixApiCallbackWorker).settle();
+    await t.app.get(PixApiCallbacks).settle();
     expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [r.recurrenceId]))[0].status).toBe('ACCEPTED');
     const b = await t.app
       .get(CreateAdHocBilling)
@@ -126,7 +136,7 @@ describe('pix-api: the PSP callbacks on the service side', () => {
       cobsr: txids.map((txid) => ({ txid, idRec: ID_REC, status: 'ATIVA', atualizacao: [] })),
     });
     expect(res.status).toBe(200);
-    await t.app.get(PixApiCallbackWorker).settle();
+    await t.app.get(PixApiCallbacks).settle();
   }
 
   it('registers its callback URL at the PSP (PUT /webhookrec and /webhookcobr) at start-up', async () => {
@@ -201,7 +211,9 @@ describe('pix-api: the PSP callbacks on the service side', () => {
     expect(bad.body.error).toBe('invalid_callback');
     expect((await http(t.url, 'POST', '/provider/pix-api/cobr', { pix: [] })).status).toBe(400);
     await callback(['X'.repeat(30)]);
-    expect(await t.sql(`SELECT id, attempts, last_error, next_attempt_at > now() AS later FROM pix_api_callbacks`)).toEqual([]);
+    expect(
+      await t.sql(`SELECT status, attempts, last_error FROM jobs WHERE kind = 'pix-api.cobr' AND key = $1`, [`cobr:${'X'.repeat(30)}`]),
+    ).toEqual([{ status: 'done', attempts: 0, last_error: null }]);
   });
 
   it('reconciles by GET /cobr (inicio/fim) a billing whose callback never came', async () => {
@@ -213,7 +225,59 @@ describe('pix-api: the PSP callbacks on the service side', () => {
     expect(queued).toBeGreaterThanOrEqual(1);
     const list = psp.calls.filter((c) => c.method === 'GET' && c.path === '/cobr');
     expect(list.length).toBeGreaterThanOrEqual(1);
-    await t.app.get(PixApiCallbackWorker).settle();
+    await t.app.get(PixApiCallbacks).settle();
     expect((await t.sql(`SELECT status FROM pix_billings WHERE id_tx = $1`, [b.idTx]))[0].status).toBe('COMPLETED');
+  });
+
+  it('a callback whose application fails is retried, then dead, while later ones are applied; a replay applies it once', async () => {
+    const bad = await sentBilling();
+    const good = await sentBilling();
+    psp.cobrs.set(bad.idTx, cobr(bad.idTx, 'CONCLUIDA'));
+    psp.cobrs.set(good.idTx, cobr(good.idTx, 'CONCLUIDA'));
+    const applier = t.app.get(PixApiCobrApplier);
+    const original = applier.apply.bind(applier);
+    let fault = true;
+    let appliedBad = 0;
+    const spy = jest.spyOn(applier, 'apply').mockImplementation(async (c) => {
+      if (c.txid === bad.idTx) {
+        if (fault) throw new Error('injected fault');
+        appliedBad++;
+      }
+      return original(c);
+    });
+    const status = async (idTx: string) => (await t.sql(`SELECT status FROM pix_billings WHERE id_tx = $1`, [idTx]))[0].status;
+    const job = async (idTx: string) =>
+      (
+        await t.sql(`SELECT id::text, status, attempts, last_error FROM jobs WHERE kind = 'pix-api.cobr' AND key = $1`, [`cobr:${idTx}`])
+      )[0];
+    const admin = { 'X-Admin-Key': t.adminKey };
+    try {
+      for (const b of [bad, good])
+        expect((await http(t.url, 'POST', '/provider/pix-api/cobr', { cobsr: [{ txid: b.idTx, status: 'CONCLUIDA' }] })).status).toBe(200);
+      expect(await until(async () => (await status(good.idTx)) === 'COMPLETED', 15_000)).toBe(true);
+      const dead = await until(async () => ((await job(bad.idTx))?.status === 'dead' ? job(bad.idTx) : null), 15_000);
+      expect(dead).toMatchObject({ attempts: 3, last_error: 'injected fault' });
+      expect(await status(bad.idTx)).toBe('SENT');
+      await until(async () => /job_queue_jobs\{kind="pix-api.cobr",status="dead"\} 1/.test((await http(t.url, 'GET', '/metrics')).text));
+      const ready = await http(t.url, 'GET', '/health/ready', undefined, admin);
+      expect(ready.body.details.jobQueue).toMatchObject({ degraded: true, dead: { 'pix-api.cobr': 1 } });
+      const list = await http(t.url, 'GET', '/admin/jobs/dead?kind=pix-api.cobr', undefined, admin);
+      expect(list.body.items).toEqual([expect.objectContaining({ id: dead.id, key: `cobr:${bad.idTx}`, status: 'dead' })]);
+
+      fault = false;
+      expect((await http(t.url, 'POST', `/admin/jobs/${dead.id}/replay`, undefined, admin)).status).toBe(200);
+      expect(await until(async () => (await status(bad.idTx)) === 'COMPLETED', 15_000)).toBe(true);
+      expect(await job(bad.idTx)).toMatchObject({ status: 'done' });
+      expect(appliedBad).toBe(1);
+
+      // the job is the entity's: a later callback runs a done one again (it reads the cobr back once more)
+      const reads = () => psp.calls.filter((c) => c.method === 'GET' && c.path === `/cobr/${good.idTx}`).length;
+      const before = reads();
+      await callback([good.idTx]);
+      expect(reads()).toBe(before + 1);
+      expect(await job(good.idTx)).toMatchObject({ status: 'done', attempts: 0 });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

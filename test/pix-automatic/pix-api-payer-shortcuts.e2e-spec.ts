@@ -7,7 +7,7 @@
  */
 import { onboardTenant, OnboardedTenant, eventually } from '../support/tenant-auth';
 import { http, TestApp } from '../support/test-app';
-import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
+import { PixApiCallbacks } from '../../src/provider/pix-api/pix-api-callbacks';
 import { day, startPixApp } from './support';
 
 const BASE = '/v1/banking/pix/automatic';
@@ -36,7 +36,7 @@ describe('sandbox payer shortcuts on BANK_PROVIDER=pix-api', () => {
 
   /** The service's own list (GET, never refresh) once the PSP's callback has been applied. */
   async function seen(id: string, status: string): Promise<void> {
-    const worker = t.app.get(PixApiCallbackWorker);
+    const worker = t.app.get(PixApiCallbacks);
     await eventually(async () => {
       await worker.settle();
       const page = await api('GET', `/recurrences?status=${status}&limit=100`);

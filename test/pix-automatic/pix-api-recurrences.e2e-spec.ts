@@ -4,7 +4,7 @@ import { recordExchanges } from '../support/pix-api-contract';
 import { SandboxPspServer } from '../../sandbox/src/psp/psp-server';
 import { PixApiRecurrences } from '../../src/provider/pix-api/pix-api-recurrences';
 import { PixApiReconciler } from '../../src/provider/pix-api/pix-api-reconciler';
-import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
+import { PixApiCallbacks } from '../../src/provider/pix-api/pix-api-callbacks';
 import { day, startPixApp } from './support';
 
 const BASE = '/v1/banking/pix/automatic';
@@ -142,12 +142,12 @@ describe('Pix Automático recurrences over API Pix (BANK_PROVIDER=pix-api)', () 
     const c = await create({ amount: 33 });
     const [stored] = await t.sql(`SELECT id_rec FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]);
     await http(t.sandboxUrl, 'POST', `/sandbox/bank/authorize/${stored.id_rec}`, { decision: 'approve' });
-    await t.app.get(PixApiCallbackWorker).settle();
+    await t.app.get(PixApiCallbacks).settle();
     // as if the callback had been lost: ours still says PENDING
     await t.sql(`UPDATE pix_recurrences SET status = 'PENDING' WHERE id = $1`, [c.body.recurrenceId]);
     expect(await t.app.get(PixApiRecurrences).drifted(new Date())).toContain(stored.id_rec);
     expect(await t.app.get(PixApiReconciler).reconcile()).toBeGreaterThanOrEqual(1);
-    await t.app.get(PixApiCallbackWorker).settle();
+    await t.app.get(PixApiCallbacks).settle();
     expect((await t.sql(`SELECT status FROM pix_recurrences WHERE id = $1`, [c.body.recurrenceId]))[0].status).toBe('ACCEPTED');
     expect(exchanges.seen.some((x) => x.method === 'GET' && x.path === '/rec')).toBe(true);
   });

@@ -3,7 +3,7 @@ import { Clock } from '../../kernel/platform/clock/clock';
 import { addDays, isBusinessDay } from '../../src/pix-automatic/domain/calendar';
 import { CreateRecurrenceDto } from '../../src/pix-automatic/dto/recurrence.dto';
 import { CreateRecurrence } from '../../src/pix-automatic/use-cases/create-recurrence';
-import { PixApiCallbackWorker } from '../../src/provider/pix-api/pix-api-callbacks.worker';
+import { PixApiCallbacks } from '../../src/provider/pix-api/pix-api-callbacks';
 import { PixApiReceivedPix } from '../../src/provider/pix-api/pix-api-received-pix';
 import { SandboxBankEvents } from '../../sandbox/src/bank/sandbox-bank.events';
 import { PspPixCallbacks } from '../../sandbox/src/psp/psp-pix.callbacks';
@@ -95,7 +95,7 @@ export async function advance(t: TestApp, days: number) {
 export async function settled(t: TestApp): Promise<void> {
   const bank = t.sandbox.get(SandboxBankEvents);
   const pixCallbacks = t.sandbox.get(PspPixCallbacks);
-  const worker = t.app.get(PixApiCallbackWorker);
+  const worker = t.app.get(PixApiCallbacks);
   const received = t.app.get(PixApiReceivedPix);
   const deadline = Date.now() + 15_000;
   let quiet = false;
@@ -107,7 +107,7 @@ export async function settled(t: TestApp): Promise<void> {
     const [left] = await t.sql<{ events: number; pix_callbacks: number; callbacks: number; received_pix: number }>(
       `SELECT (SELECT count(*) FROM sandbox_bank_events WHERE delivered_at IS NULL)::int AS events,
               (SELECT count(*) FROM sandbox_psp_pix_callbacks WHERE delivered_at IS NULL)::int AS pix_callbacks,
-              (SELECT count(*) FROM pix_api_callbacks)::int AS callbacks,
+              (SELECT count(*) FROM jobs WHERE kind LIKE 'pix-api.%' AND status = 'pending')::int AS callbacks,
               (SELECT count(*) FROM pix_api_pix_received WHERE status = 'PENDING')::int AS received_pix`,
     );
     const n = Object.values(left).reduce((a, b) => a + Number(b), 0);

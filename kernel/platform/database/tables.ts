@@ -3,6 +3,15 @@
 
 /** Every table's row, as node-postgres returns it (int8 and numeric as strings, json parsed). */
 export interface Tables {
+  acquirer_notifications: {
+    event_id: string;
+    type: string;
+    payload: unknown;
+    rejected_reason: string | null;
+    received_at: Date;
+    applied_at: Date | null;
+    handled_by: string[] | null;
+  };
   adyen_notifications: {
     id: string;
     psp_reference: string;
@@ -248,14 +257,6 @@ export interface Tables {
     returned_at: Date | null;
     created_at: Date;
     updated_at: Date;
-  };
-  pix_api_callbacks: {
-    kind: string;
-    id: string;
-    received_at: Date;
-    next_attempt_at: Date;
-    attempts: number;
-    last_error: string | null;
   };
   pix_api_charges: {
     txid: string;

@@ -139,6 +139,35 @@ export class JobQueue {
     return count === 1;
   }
 
+  /**
+   * Makes `kind`/`keys` due for work that is a trigger to read the latest state (a callback that
+   * only says "this one changed"): a pending job of that key already covers it and is left as it
+   * is; a done one is made pending again (attempts from zero), so a trigger after it ran runs it
+   * again; a dead one stays dead for the operator. A job running meanwhile holds its row: the
+   * statement waits for it and then sees it done. One statement for all keys.
+   */
+  async trigger(db: Db, kind: string, keys: string[]): Promise<void> {
+    if (!keys.length) return;
+    await sql.exec(
+      db,
+      `INSERT INTO jobs AS j (kind, key) SELECT $1, k FROM unnest($2::text[]) AS v(k)
+       ON CONFLICT ON CONSTRAINT jobs_once DO UPDATE
+         SET status = 'pending', attempts = 0, run_at = now(), last_error = NULL, finished_at = NULL, updated_at = now()
+       WHERE j.status = 'done'`,
+      [kind, [...new Set(keys)].sort()],
+    );
+  }
+
+  /** Pending jobs of these kinds due now (a test's or an operator's "is it settled?"). */
+  async dueNow(kinds: string[]): Promise<number> {
+    const r = await sql.maybeOne<{ n: number }>(
+      this.ds,
+      `SELECT count(*)::int AS n FROM jobs WHERE status = 'pending' AND run_at <= now() AND kind = ANY($1)`,
+      [kinds],
+    );
+    return r?.n ?? 0;
+  }
+
   /** Run due jobs soon (after a commit that enqueued some). */
   kick(): void {
     this.worker.kick(); // with the worker off, a count
@@ -153,17 +182,32 @@ export class JobQueue {
     return ran;
   }
 
-  private async runOne(): Promise<boolean> {
-    const kinds = [...this.kinds.keys()];
+  /**
+   * Runs these jobs of `kind` now, in the caller's turn, each in its own unit of work, when they
+   * are pending and due and no worker holds them (a receiver that wants the report applied before
+   * its answer, as the provider's flows expect). A failure is the job's attempt like any other:
+   * counted, kept, retried by the worker on its backoff; nothing is thrown. Call after the commit
+   * that enqueued them; answers how many ran.
+   */
+  async runNow(kind: string, keys: string[]): Promise<number> {
+    if (!this.kinds.has(kind)) throw new Error(`job kind ${kind} is not registered`);
+    let ran = 0;
+    for (const key of keys) if (await this.runOne({ kind, key })) ran++;
+    if (ran) await this.refreshCounts();
+    return ran;
+  }
+
+  private async runOne(only?: { kind: string; key: string }): Promise<boolean> {
+    const kinds = only ? [only.kind] : [...this.kinds.keys()];
     if (!kinds.length) return false;
     let claimed: QueuedJob | null = null;
     try {
       return await sql.unitOfWork(this.ds, async (tx) => {
         const r = await sql.maybeOne<JobRow>(
           tx,
-          `SELECT ${COLUMNS} FROM jobs WHERE status = 'pending' AND run_at <= now() AND kind = ANY($1)
+          `SELECT ${COLUMNS} FROM jobs WHERE status = 'pending' AND run_at <= now() AND kind = ANY($1) AND ($2::text IS NULL OR key = $2)
             ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-          [kinds],
+          [kinds, only?.key ?? null],
         );
         if (!r) return false;
         claimed = job(r);

@@ -6,7 +6,8 @@ import { defineErrors } from '../../../kernel/platform/errors/app-error';
 import { captureRawBody } from '../../../kernel/platform/http/raw-body';
 import { AcquirerConfig } from './acquirer.config';
 import { ACQUIRER_SIGNATURE_HEADER, AcquirerNotification, verifyAcquirerEvent } from '../../../kernel/common/protocols/acquirer-events';
-import { AcquirerEvents } from './acquirer-events';
+import { isAcquirerEventId } from './acquirer-event-checks';
+import { AcquirerInbox } from './acquirer-inbox';
 
 export const ACQUIRER_EVENTS_PATH = '/provider/acquirer-events';
 
@@ -28,12 +29,17 @@ export class RawBodyCapture {
   }
 }
 
-/** Inbound status notifications from the acquirer (Pix paid/settled/expired, boleto paid/expired). */
+/**
+ * Inbound status notifications from the acquirer (Pix paid/settled/expired, boleto paid/expired,
+ * card refunds and disputes). A signed notification is kept once by its eventId and its
+ * application runs on the job queue (AcquirerInbox): the answer is 200 once it is kept, whatever
+ * its application came to (`status` says), so the acquirer redelivers only what was not kept.
+ */
 @Controller()
 export class AcquirerEventsController {
   constructor(
     private readonly config: AcquirerConfig,
-    private readonly events: AcquirerEvents,
+    private readonly inbox: AcquirerInbox,
   ) {}
 
   @Post(ACQUIRER_EVENTS_PATH)
@@ -54,10 +60,10 @@ export class AcquirerEventsController {
     if (!check.ok || raw === undefined)
       throw AcquirerEventErrors.error('acquirer_signature_invalid', `Acquirer signature refused: ${check.ok ? 'no body' : check.reason}`);
     const event = req.body as AcquirerNotification;
-    if (!event || typeof event.eventId !== 'string' || typeof event.type !== 'string' || typeof event.data?.transactionId !== 'string') {
+    if (!event || !isAcquirerEventId(event.eventId) || typeof event.type !== 'string' || typeof event.data?.transactionId !== 'string') {
       throw AcquirerEventErrors.error('acquirer_event_invalid', 'Not an acquirer event');
     }
-    return { received: true, ...(await this.events.dispatch(event)) };
+    return { received: true, ...(await this.inbox.accept(event)) };
   }
 }
 

@@ -6,8 +6,9 @@ export type AcquirerEventHandler = (event: AcquirerNotification) => Promise<bool
 
 /**
  * Where verified acquirer notifications go. Feature modules (links, cards) subscribe at start
- * (`onModuleInit`), so the provider never imports a feature. A handler that throws makes the
- * endpoint answer 500 and the acquirer redeliver.
+ * (`onModuleInit`), so the provider never imports a feature. They are called from a job of the
+ * queue (the generic acquirer's AcquirerInbox, Adyen's AdyenNotifications) or from API Pix's
+ * received Pix: a handler that throws rolls its report back, and the report is tried again.
  */
 @Injectable()
 export class AcquirerEvents {

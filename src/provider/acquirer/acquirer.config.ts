@@ -18,6 +18,8 @@ export class AcquirerConfig {
   eventsSecret: string;
   /** Accepted age of a notification's timestamp (replay window). */
   eventsToleranceSeconds: number;
+  /** How a kept notification's application is retried on the job queue before it is dead (ACQUIRER_EVENTS_MAX_ATTEMPTS, _RETRY_BASE_MS). */
+  inbox: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
   timeoutMs: number;
   /** Re-asks of a call whose answer was lost, with the same idempotency key (default one, at once). */
   retryDelaysMs: number[];
@@ -41,6 +43,11 @@ export const acquirerConfig = defineConfig(AcquirerConfig, (env) => {
     apiKey: env.secret('ACQUIRER_API_KEY', { minLength: 24 }),
     eventsSecret: env.secret('ACQUIRER_EVENTS_SECRET', { minLength: 24 }),
     eventsToleranceSeconds: env.int('ACQUIRER_EVENTS_TOLERANCE_SECONDS', 300, 10, 86400),
+    inbox: {
+      maxAttempts: env.int('ACQUIRER_EVENTS_MAX_ATTEMPTS', 8, 1, 100),
+      baseDelayMs: env.int('ACQUIRER_EVENTS_RETRY_BASE_MS', 5000, 10, 3_600_000),
+      maxDelayMs: 3_600_000,
+    },
     timeoutMs: env.int('ACQUIRER_TIMEOUT_MS', 5000, 100, 60000),
     retryDelaysMs,
     deadlineMs: env.int('ACQUIRER_DEADLINE_MS', 3000, 100, 60000),

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AcquirerPort } from '../acquirer.port';
 import { CardCharges } from './card-charges';
 import { AcquirerEvents } from './acquirer-events';
+import { AcquirerInbox } from './acquirer-inbox';
 import { AcquirerEventsController, RawBodyCapture } from './acquirer-events.controller';
 import { HttpAcquirer } from './http-acquirer';
 import { AcquirerConfig } from './acquirer.config';
@@ -31,6 +32,7 @@ import { AdyenStore } from './adyen/adyen-store';
       useFactory: (config: AcquirerConfig, generic: HttpAcquirer, adyen: AdyenAcquirer) => (config.provider === 'adyen' ? adyen : generic),
     },
     AcquirerEvents,
+    AcquirerInbox,
     RawBodyCapture,
     CardCharges,
   ],

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../../kernel/platform/openapi/error-envelope.dto';
 import { PixApiCallbackErrors } from './pix-api-callbacks.errors';
-import { PixApiCallbackWorker } from './pix-api-callbacks.worker';
+import { PixApiCallbacks } from './pix-api-callbacks';
 
 const TXID = /^[a-zA-Z0-9]{26,35}$/;
 const ID_REC = /^[a-zA-Z0-9]{29}$/;
@@ -27,8 +27,8 @@ export function callbackIds(body: unknown, list: 'recs' | 'cobsr'): string[] {
 
 /**
  * Inbound: the PSP's API Pix callbacks (it appends `/rec` and `/cobr` to the registered
- * webhookUrl). Not a caller route. A callback is taken as a trigger: its ids are queued (one
- * statement) and the answer goes out at once; the worker reads each entity back from the PSP
+ * webhookUrl). Not a caller route. A callback is taken as a trigger: its ids are jobs on the queue
+ * (one statement) and the answer goes out at once; each job reads each entity back from the PSP
  * (`GET /rec/{idRec}`, `GET /cobr/{txid}`) and applies that state, so a forged, repeated or
  * out-of-order callback changes nothing by itself. Protect the route with mTLS at the ingress
  * (see the Pix Automático guide).
@@ -36,7 +36,7 @@ export function callbackIds(body: unknown, list: 'recs' | 'cobsr'): string[] {
 @ApiTags('provider')
 @Controller('provider/pix-api')
 export class PixApiCallbacksController {
-  constructor(private readonly worker: PixApiCallbackWorker) {}
+  constructor(private readonly callbacks: PixApiCallbacks) {}
 
   @Post('rec')
   @HttpCode(200)
@@ -55,7 +55,7 @@ export class PixApiCallbacksController {
   @ApiErrors([400, 'invalid_callback', 'Not {recs:[…]} with valid idRec'])
   async rec(@Body() body: unknown) {
     const ids = callbackIds(body, 'recs');
-    await this.worker.accept('rec', ids);
+    await this.callbacks.accept('rec', ids);
     return { received: ids.length };
   }
 
@@ -76,7 +76,7 @@ export class PixApiCallbacksController {
   @ApiErrors([400, 'invalid_callback', 'Not {cobsr:[…]} with valid txid'])
   async cobr(@Body() body: unknown) {
     const ids = callbackIds(body, 'cobsr');
-    await this.worker.accept('cobr', ids);
+    await this.callbacks.accept('cobr', ids);
     return { received: ids.length };
   }
 }

@@ -17,6 +17,8 @@ export class PixApiCobrConfig {
   receiverAccount: ReceiverAccount;
   /** PIX_API_RECONCILE_INTERVAL_MS: how often open billings past their due date are checked with GET /cobr (0: never). */
   reconcileIntervalMs: number;
+  /** How a callback's application is retried on the job queue before it is dead (PIX_API_CALLBACK_MAX_ATTEMPTS, _RETRY_BASE_MS). */
+  callbacks: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
 }
 
 const ACCOUNT = /^(\d{1,4})?\/(\d{1,20})\/(CORRENTE|POUPANCA|PAGAMENTO)$/;
@@ -35,5 +37,10 @@ export const pixApiCobrConfig = defineConfig(PixApiCobrConfig, (env) => {
       ? { ...(m[1] ? { agencia: m[1] } : {}), conta: m[2], tipoConta: m[3] as ReceiverAccount['tipoConta'] }
       : { conta: '0', tipoConta: 'CORRENTE' },
     reconcileIntervalMs: env.int('PIX_API_RECONCILE_INTERVAL_MS', 15 * 60_000, 0, 86_400_000),
+    callbacks: {
+      maxAttempts: env.int('PIX_API_CALLBACK_MAX_ATTEMPTS', 12, 1, 100),
+      baseDelayMs: env.int('PIX_API_CALLBACK_RETRY_BASE_MS', 5000, 10, 900_000),
+      maxDelayMs: 15 * 60_000,
+    },
   };
 });

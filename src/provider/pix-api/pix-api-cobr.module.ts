@@ -3,8 +3,7 @@ import { ProviderBankModule } from '../bank/provider-bank.module';
 import { PixChargesModule } from '../pix-charges.module';
 import { PixApiCobrApplier } from './pix-api-cobr-applier';
 import { PixApiCallbacksController } from './pix-api-callbacks.controller';
-import { PixApiCallbackQueue } from './pix-api-callbacks.queue';
-import { PixApiCallbackWorker } from './pix-api-callbacks.worker';
+import { PixApiCallbacks } from './pix-api-callbacks';
 import { PixApiCobrDrift, PixApiRecDrift, PixApiReconciler } from './pix-api-reconciler';
 import { PixApiWebhookRegistrar } from './pix-api-webhooks.registrar';
 
@@ -12,15 +11,7 @@ import { PixApiWebhookRegistrar } from './pix-api-webhooks.registrar';
 @Module({
   imports: [ProviderBankModule, PixChargesModule],
   controllers: [PixApiCallbacksController],
-  providers: [
-    PixApiCallbackQueue,
-    PixApiCobrApplier,
-    PixApiCallbackWorker,
-    PixApiRecDrift,
-    PixApiCobrDrift,
-    PixApiReconciler,
-    PixApiWebhookRegistrar,
-  ],
-  exports: [PixApiCallbackWorker, PixApiReconciler],
+  providers: [PixApiCobrApplier, PixApiCallbacks, PixApiRecDrift, PixApiCobrDrift, PixApiReconciler, PixApiWebhookRegistrar],
+  exports: [PixApiCallbacks, PixApiReconciler],
 })
 export class PixApiCobrModule {}

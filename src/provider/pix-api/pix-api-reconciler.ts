@@ -7,7 +7,7 @@ import { ProviderEventRouter } from '../bank/provider-event-router';
 import { retryDate } from './cobr-retry';
 import { billingStatusOfCobr } from './cobr-status.map';
 import { PixApiBillings } from './pix-api-billings';
-import { PixApiCallbackQueue } from './pix-api-callbacks.queue';
+import { PixApiCallbacks } from './pix-api-callbacks';
 import { PixApiCobrConfig } from './pix-api-cobr.config';
 import { PixApiRecurrences } from './pix-api-recurrences';
 
@@ -29,7 +29,7 @@ export class PixApiRecDrift {
 
   constructor(
     private readonly recs: PixApiRecurrences,
-    private readonly queue: PixApiCallbackQueue,
+    private readonly callbacks: PixApiCallbacks,
     private readonly clock: Clock,
   ) {}
 
@@ -39,7 +39,7 @@ export class PixApiRecDrift {
       this.logger.warn(`recurrence reconciliation skipped this pass: ${e?.message ?? e}`);
       return [] as string[];
     });
-    await this.queue.enqueue('rec', drifted);
+    await this.callbacks.accept('rec', drifted);
     return drifted.length;
   }
 }
@@ -54,7 +54,7 @@ export class PixApiRecDrift {
 export class PixApiCobrDrift {
   constructor(
     private readonly billings: PixApiBillings,
-    private readonly queue: PixApiCallbackQueue,
+    private readonly callbacks: PixApiCallbacks,
     private readonly router: ProviderEventRouter,
     private readonly clock: Clock,
   ) {}
@@ -75,7 +75,7 @@ export class PixApiCobrDrift {
         const status = ours.get(c.txid);
         return status !== undefined && (status !== billingStatusOfCobr(c) || retryDate(c, today) !== null);
       });
-      await this.queue.enqueue(
+      await this.callbacks.accept(
         'cobr',
         stale.map((c) => c.txid),
       );

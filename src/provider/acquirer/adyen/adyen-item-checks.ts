@@ -1,13 +1,10 @@
 import type { AdyenNotificationItem } from '../../../../kernel/common/protocols/adyen';
+import { isCents, isDate } from '../report-checks';
 
 /** The references this service gives Adyen: a link payment's or a refund's uuid, a card payment's `pay_…` (a 3DS one's `tds_…`). */
 const OUR_REFERENCE = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:pay|tds)_[A-Za-z0-9_-]{1,64})$/;
 /** Adyen's pspReference: 16 letters or digits. */
 const PSP_REFERENCE = /^[0-9A-Za-z]{16}$/;
-/** The largest amount the service takes, in centavos (R$ 10 000 000,00). */
-const MAX_CENTS = 1_000_000_000;
-
-const isDate = (s: unknown): boolean => typeof s === 'string' && s.length <= 64 && !Number.isNaN(Date.parse(s));
 
 /**
  * Why an item whose signature is good cannot be applied, or null when every field the service
@@ -24,7 +21,7 @@ export function adyenItemRejection(i: AdyenNotificationItem): string | null {
   if (!/^[A-Z_]{1,64}$/.test(i.eventCode)) return 'eventCode is not an Adyen event code';
   if (!isDate(i.eventDate)) return 'eventDate is not a date';
   if (i.amount.currency !== 'BRL') return `amount.currency ${i.amount.currency} is not BRL`;
-  if (i.amount.value < 0 || i.amount.value > MAX_CENTS) return 'amount.value is out of range';
+  if (!isCents(i.amount.value)) return 'amount.value is out of range';
   const d = i.additionalData ?? {};
   if (typeof d !== 'object' || Array.isArray(d)) return 'additionalData is not an object';
   if (d.defensePeriodEndsAt !== undefined && !isDate(d.defensePeriodEndsAt)) return 'additionalData.defensePeriodEndsAt is not a date';
