@@ -368,8 +368,6 @@ export interface Tables {
     provider_reference: string | null;
     failure_code: string | null;
     failure_reason: string | null;
-    send_attempts: number;
-    next_attempt_at: Date | null;
     request_id: string | null;
     created_at: Date;
     updated_at: Date;
