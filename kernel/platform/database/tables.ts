@@ -183,9 +183,6 @@ export interface Tables {
     text_body: string;
     html_body: string;
     status: string;
-    attempts: number;
-    next_attempt_at: Date;
-    last_error: string | null;
     sent_at: Date | null;
     created_at: Date;
   };
