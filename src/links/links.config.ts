@@ -21,8 +21,10 @@ export class LinksConfig {
   frameAncestors: string;
   smtpUrl: string | undefined;
   mailFrom: string;
-  /** How often link expiry and the e-mail outbox are looked at. */
+  /** How often link expiry is looked at. */
   tickMs: number;
+  /** The payment notices' policy on the job queue (LINKS_EMAIL_MAX_ATTEMPTS, LINKS_EMAIL_RETRY_BASE_MS; at most an hour apart). */
+  email: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number };
 }
 
 export const linksConfig = defineConfig(LinksConfig, (env) => {
@@ -53,5 +55,10 @@ export const linksConfig = defineConfig(LinksConfig, (env) => {
     smtpUrl: env.url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom: env.str('MAIL_FROM', 'Payments <no-reply@payments.local>'),
     tickMs: env.int('LINKS_TICK_MS', 1000, 50, 60000),
+    email: {
+      maxAttempts: env.int('LINKS_EMAIL_MAX_ATTEMPTS', 10, 1, 100),
+      baseDelayMs: env.int('LINKS_EMAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
+      maxDelayMs: 3_600_000,
+    },
   };
 });

@@ -47,8 +47,6 @@ export interface NewRefund {
   description: string | null;
   status: RefundStatus;
   requestId: string | null;
-  /** When the sender job may (re)send it; null: nothing to send. */
-  nextAttemptAt: Date | null;
   splitReversal: SplitReversal | null;
   payout: PayoutDestination | null;
   now: Date;
@@ -58,8 +56,6 @@ export interface RefundChange {
   providerReference?: string | null;
   failureCode?: string | null;
   failureReason?: string | null;
-  /** null: nothing more to send (the acquirer took it). */
-  nextAttemptAt?: Date | null;
 }
 
 type RefundRow = Row<'refunds'>;
@@ -144,8 +140,8 @@ export class RefundsRepository {
     const [row] = await rows<RefundRow>(
       tx,
       `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id,
-         next_attempt_at, created_at, updated_at, succeeded_at, rail, parent_id, split_reversal, payout_destination)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$12, CASE WHEN $9 = 'SUCCEEDED' THEN $12::timestamptz END, $13, $14, $15, $16)
+         created_at, updated_at, succeeded_at, rail, parent_id, split_reversal, payout_destination)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$11, CASE WHEN $9 = 'SUCCEEDED' THEN $11::timestamptz END, $12, $13, $14, $15)
        RETURNING *`,
       [
         r.id,
@@ -158,7 +154,6 @@ export class RefundsRepository {
         r.description,
         r.status,
         r.requestId,
-        r.nextAttemptAt,
         r.now,
         r.payment.rail,
         r.payment.parentId,
@@ -177,7 +172,6 @@ export class RefundsRepository {
       `UPDATE refunds SET status = $2, updated_at = $3,
          provider_reference = COALESCE(provider_reference, $5),
          failure_code = COALESCE($6, failure_code), failure_reason = COALESCE($7, failure_reason),
-         next_attempt_at = NULL,
          succeeded_at = CASE WHEN $2 = 'SUCCEEDED' THEN $3 ELSE succeeded_at END,
          failed_at = CASE WHEN $2 = 'FAILED' THEN $3 ELSE failed_at END,
          reversed_at = CASE WHEN $2 = 'REVERSED' THEN $3 ELSE reversed_at END
@@ -187,48 +181,13 @@ export class RefundsRepository {
     return row ? refund(row) : null;
   }
 
-  /**
-   * The provider took the refund (its verdict comes later): its reference kept; nothing more to
-   * send (`lookupAt` null), or looked up then if no verdict came (a Pix devolução still EM_PROCESSAMENTO).
-   */
-  async taken(id: string, providerReference: string | null, now: Date, lookupAt: Date | null = null): Promise<void> {
+  /** The provider took the refund (its verdict comes later, or its job looks it up): its reference kept. */
+  async taken(id: string, providerReference: string | null, now: Date): Promise<void> {
     await exec(
       this.ds,
-      `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), next_attempt_at = $4, updated_at = $3
-        WHERE id = $1 AND status = 'PENDING'`,
-      [id, providerReference || null, now, lookupAt],
+      `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), updated_at = $3 WHERE id = $1 AND status = 'PENDING'`,
+      [id, providerReference || null, now],
     );
-  }
-
-  /**
-   * A refund that cannot be sent yet because its payment's money is not known to us (a boleto paid
-   * by Pix before the PSP reported the Pix): due again at `at` with its attempts reset, since nothing
-   * was sent, so the lease's backoff (which would reach an hour) starts only with the first real send.
-   */
-  async awaitFunds(id: string, at: Date): Promise<void> {
-    await exec(
-      this.ds,
-      `UPDATE refunds SET send_attempts = 0, next_attempt_at = $2 WHERE id = $1 AND status = 'PENDING' AND provider_reference IS NULL`,
-      [id, at],
-    );
-  }
-
-  /**
-   * Pending refunds due for a (re)send, leased: their next attempt moves on (30 s, doubling, at
-   * most an hour) in the same statement that claims them, so another replica's pass skips them
-   * (SKIP LOCKED) and a crash leaves them for a later pass.
-   */
-  async lease(now: Date, limit: number): Promise<RefundRecord[]> {
-    const due = await rows<RefundRow>(
-      this.ds,
-      `WITH due AS (
-         SELECT id FROM refunds WHERE next_attempt_at <= $1 AND status = 'PENDING' ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE refunds r SET send_attempts = r.send_attempts + 1,
-         next_attempt_at = $1::timestamptz + LEAST(interval '1 hour', interval '30 seconds' * power(2, r.send_attempts))
-       FROM due WHERE r.id = due.id RETURNING r.*`,
-      [now, limit],
-    );
-    return due.map(refund);
   }
 
   async find(db: Db, tenantId: string | null, id: string, lock = false): Promise<RefundRecord | null> {

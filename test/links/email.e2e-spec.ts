@@ -55,6 +55,8 @@ describe('payment notices by e-mail', () => {
         SMTP_URL: `smtp://127.0.0.1:${port}`,
         MAIL_FROM: 'Payments <no-reply@pay.example.com>',
         LINKS_TICK_MS: '100',
+        LINKS_EMAIL_MAX_ATTEMPTS: '3',
+        LINKS_EMAIL_RETRY_BASE_MS: '100',
         ACQUIRER_RETRY_DELAYS_MS: '10',
         PUBLIC_URL: 'https://pay.example.com',
       },
@@ -114,28 +116,43 @@ describe('payment notices by e-mail', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(inbox.filter((m) => m.raw.includes(pix.paymentId))).toHaveLength(1);
     expect(inbox).toHaveLength(2);
-    expect((await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey })).body.details.linksEmail).toEqual({
-      status: 'up',
-      dead: 0,
-      late: 0,
-    });
-    const rows = await t.sql(`SELECT status, attempts FROM links_email_outbox ORDER BY created_at`);
+    const ready = (await http(t.url, 'GET', '/health/ready', undefined, { 'X-Admin-Key': t.adminKey })).body.details;
+    expect(ready.linksEmail).toEqual({ status: 'up', late: 0 });
+    expect(ready.jobQueue.dead).toEqual({});
+    // each notice sent by its job on the job queue, at the first try
+    const rows = await t.sql(
+      `SELECT o.status, j.status AS job, j.attempts FROM links_email_outbox o JOIN jobs j ON j.kind = 'links.email' AND j.key = o.id::text
+        ORDER BY o.created_at`,
+    );
     expect(rows).toEqual([
-      { status: 'SENT', attempts: 1 },
-      { status: 'SENT', attempts: 1 },
+      { status: 'SENT', job: 'done', attempts: 0 },
+      { status: 'SENT', job: 'done', attempts: 0 },
     ]);
   });
 
-  it('keeps the notice in the outbox while SMTP is down and sends it when it is back', async () => {
+  it('keeps the notice while SMTP is down: retried, then dead and visible; sent once by a replay when SMTP is back', async () => {
     const l = await createLink(t, a.auth, { amount: 9, notifyEmail: true, actor: { email: 'ops@acme.example' } });
     await new Promise<void>((r) => smtp.close(() => r()));
     const port = Number(new URL((t.app.get(require('../../src/links/links.config').LinksConfig) as any).smtpUrl).port);
     const p = (await pay(t, l.slug, { method: 'CARD', payer: PAYER(9), card: CARD() })).body;
     expect(p.status).toBe('ACCEPTED'); // the payment does not wait for e-mail
-    const failed = await until(
-      async () => (await t.sql(`SELECT * FROM links_email_outbox WHERE payment_id = $1 AND last_error IS NOT NULL`, [p.paymentId]))[0],
-    );
-    expect(failed.status).toBe('PENDING');
+    const job = async () =>
+      (
+        await t.sql(
+          `SELECT j.id::text, j.status, j.attempts, j.last_error, o.status AS notice FROM links_email_outbox o
+             JOIN jobs j ON j.kind = 'links.email' AND j.key = o.id::text WHERE o.payment_id = $1`,
+          [p.paymentId],
+        )
+      )[0];
+    // retried on its backoff, then dead after LINKS_EMAIL_MAX_ATTEMPTS; the notice kept
+    const dead = await until(async () => ((await job())?.status === 'dead' ? job() : undefined));
+    expect(dead).toMatchObject({ attempts: 3, last_error: expect.any(String), notice: 'PENDING' });
+    const admin = { 'X-Admin-Key': t.adminKey };
+    await until(async () => /job_queue_jobs\{kind="links.email",status="dead"\} 1/.test((await http(t.url, 'GET', '/metrics')).text));
+    expect((await http(t.url, 'GET', '/health/ready')).body.details.email).toEqual({ status: 'up', degraded: true });
+    const list = await http(t.url, 'GET', '/admin/jobs/dead?kind=links.email', undefined, admin);
+    expect(list.body.items).toEqual([expect.objectContaining({ id: dead.id, status: 'dead', attempts: 3 })]);
+
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -149,8 +166,13 @@ describe('payment notices by e-mail', () => {
       },
     });
     await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', () => r()));
-    await t.sql(`UPDATE links_email_outbox SET next_attempt_at = now() WHERE payment_id = $1`, [p.paymentId]);
+    const replay = await http(t.url, 'POST', `/admin/jobs/${dead.id}/replay`, undefined, admin);
+    expect([replay.status, replay.body.status]).toEqual([200, 'pending']);
     const mail = await until(() => inbox.find((m) => m.raw.includes(p.paymentId)));
     expect(mail.to).toEqual(['ops@acme.example']);
+    expect(await until(async () => ((await job()).status === 'done' ? job() : undefined))).toMatchObject({ notice: 'SENT' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(inbox.filter((m) => m.raw.includes(p.paymentId))).toHaveLength(1);
+    await until(async () => !(await http(t.url, 'GET', '/health/ready')).body.details.email.degraded);
   });
 });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AcquirerEvents } from '../../src/provider/acquirer/acquirer-events';
-import { SendRefund } from '../../src/refunds/use-cases/send-refund';
 import { api, CardsApp } from '../cards/support';
-import { onCardEdge } from './support';
+import { onCardEdge, resendNow } from './support';
 import { AdyenHops, until } from '../provider/adyen-support';
 import { checkoutErrors, operationSchema, webhookErrors } from '../support/adyen-contract';
 
@@ -174,8 +173,7 @@ describe('a refund whose answer is lost (ACQUIRER_PROVIDER=adyen)', () => {
     }
     expect(r.status).toBe(201);
     expect(r.body.status).toBe('PENDING');
-    await c.t.sql(`UPDATE refunds SET next_attempt_at = now() WHERE id = $1`, [r.body.refundId]);
-    await c.t.app.get(SendRefund).sendDue();
+    await resendNow(c.t, r.body.refundId); // its job, 30 s after the request
     const done = await until(async () => {
       const x = await api(c, 'GET', `/v1/acquiring/refunds/${r.body.refundId}`);
       return x.body.status === 'SUCCEEDED' ? x.body : null;

@@ -1,15 +1,16 @@
-import { SendRefund } from '../../src/refunds/use-cases/send-refund';
 import { eventually } from '../support/tenant-auth';
 import { http } from '../support/test-app';
 import { detail } from '../links/support';
 import { boletoWithPixQr, PixApiLinksApp, startPixApiLinksApp } from '../links/pix-api-app';
+import { resendNow } from './support';
 
 /**
  * A boleto paid by its Pix QR is PAID_PIX as soon as the acquirer says so; the PSP's callback of
  * that Pix (its endToEndId, which a devolução names) travels apart and may come later. Here the
  * callback is held back and the charges' own check is slowed to an hour, so the refund is asked
  * while the Pix is unknown: it is taken (201 PENDING, the amount reserved), nothing is sent to
- * the PSP, and the refunds job sends the devolução once the callback has arrived.
+ * the PSP, and the refund's job (which looks every 10 s while the Pix is unknown, no attempt counted)
+ * sends the devolução once the callback has arrived.
  */
 describe('a refund of a boleto paid by Pix, asked before the PSP reported the Pix', () => {
   let h: PixApiLinksApp;
@@ -41,16 +42,14 @@ describe('a refund of a boleto paid by Pix, asked before the PSP reported the Pi
     expect(await item()).toMatchObject({ refundedAmount: 30, refundableAmount: 50 });
     const over = await http(t.url, 'POST', refundsPath, { reason: 'other', amount: 50.01 }, a.auth);
     expect([over.status, over.body.error]).toEqual([422, 'refund_exceeds_refundable']);
-    // the job's pass while the Pix is still unknown sends nothing
-    await t.sql(`UPDATE refunds SET next_attempt_at = now() WHERE id = $1`, [back.body.refundId]);
-    await t.app.get(SendRefund).sendDue();
+    // its job while the Pix is still unknown sends nothing, and is due again soon: not a failure, no attempt counted
+    await resendNow(t, back.body.refundId);
     expect(recorder.seen.filter((x) => x.method === 'PUT' && x.path.includes('/devolucao/'))).toEqual([]);
     const getRefund = async () => (await http(t.url, 'GET', `/v1/acquiring/refunds/${back.body.refundId}`, undefined, a.auth)).body;
     expect(await getRefund()).toMatchObject({ status: 'PENDING' });
-    // and leaves it due again at the next pass, not on the send backoff (nothing was sent)
-    // (eventually: the job's own pass may hold it leased for a moment in between)
-    const dueNow = `SELECT 1 FROM refunds WHERE id = $1 AND next_attempt_at <= now() AND send_attempts = 0`;
-    await eventually(async () => (await t.sql(dueNow, [back.body.refundId])).length === 1, 3_000);
+    expect(
+      await t.sql(`SELECT status, attempts, last_error, run_at > now() AS later FROM jobs WHERE key = $1`, [back.body.refundId]),
+    ).toEqual([{ status: 'pending', attempts: 0, last_error: 'the Pix to give back is not known yet', later: true }]);
 
     // the callback arrives (sent again, as a PSP does)
     h.dropCallbacks = false;
@@ -61,12 +60,11 @@ describe('a refund of a boleto paid by Pix, asked before the PSP reported the Pi
       expect(sent.status).toBeLessThan(300);
     }
     await eventually(async () => (await t.sql(known, [paymentId])).length === 1, 15_000);
-    await t.app.get(SendRefund).sendDue();
+    await resendNow(t, back.body.refundId);
     const [{ e2e }] = await t.sql(
       `SELECT p.end_to_end_id AS e2e FROM pix_api_charges c JOIN pix_api_pix_received p ON p.txid = c.txid WHERE c.transaction_id = $1`,
       [paymentId],
     );
-    // this pass sends it, or the job's own pass if that one leased the refund first
     const puts = () =>
       recorder.seen.filter((x) => x.method === 'PUT' && x.path === `/pix/${e2e}/devolucao/${back.body.refundId.replace(/-/g, '')}`);
     await eventually(async () => puts().length > 0, 15_000);

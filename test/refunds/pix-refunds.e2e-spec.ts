@@ -1,4 +1,5 @@
-import { SendRefund } from '../../src/refunds/use-cases/send-refund';
+import { RefundRails } from '../../src/refunds/use-cases/refund-rails';
+import { resendNow } from './support';
 import { validateCallback } from '../support/pix-api-contract';
 import { eventually, OnboardedTenant } from '../support/tenant-auth';
 import { http, TestApp } from '../support/test-app';
@@ -119,21 +120,25 @@ describe('Pix refunds of link payments over API Pix', () => {
     try {
       const r = await refund(l, paymentId, { amount: 5.16 });
       expect(r.body.status).toBe('PENDING');
-      // the answer "lost": the job sends the same PUT again, the PSP answers the same devolução
-      await t.sql(`UPDATE refunds SET provider_reference = NULL, next_attempt_at = now() WHERE id = $1`, [r.body.refundId]);
-      await t.app.get(SendRefund).sendDue();
+      // the answer "lost": its job sends the same PUT again, the PSP answers the same devolução
+      await t.sql(`UPDATE refunds SET provider_reference = NULL WHERE id = $1`, [r.body.refundId]);
+      await resendNow(t, r.body.refundId);
       expect(await t.sql(`SELECT count(*)::int AS n FROM sandbox_psp_devolucoes WHERE end_to_end_id = $1`, [e2e])).toEqual([{ n: 1 }]);
       await eventually(
         async () => (await t.sql(`SELECT status FROM sandbox_psp_devolucoes WHERE end_to_end_id = $1`, [e2e]))[0]?.status === 'DEVOLVIDO',
         15_000,
       );
       // No callback came. The charges' own check reads the cob (its Pix with its devoluções) and may
-      // settle it first (then the job has nothing to lease); a pass that leases the still-pending
-      // refund looks the devolução up (GET …/devolucao/{id}).
-      await t.sql(`UPDATE refunds SET next_attempt_at = now() WHERE id = $1 AND status = 'PENDING'`, [r.body.refundId]);
+      // settle it first (then its job ends with nothing to do); a job that finds the refund still
+      // pending looks the devolução up (GET …/devolucao/{id}).
       const seenBefore = recorder.seen.length;
-      const leased = await t.app.get(SendRefund).sendDue();
-      if (leased > 0)
+      const looked = jest.spyOn(t.app.get(RefundRails), 'resend');
+      try {
+        await resendNow(t, r.body.refundId);
+      } finally {
+        looked.mockRestore();
+      }
+      if (looked.mock.calls.length > 0)
         expect(
           recorder.seen
             .slice(seenBefore)

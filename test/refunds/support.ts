@@ -1,3 +1,5 @@
+import { JobQueue } from '../../kernel/platform/queue/job-queue';
+import type { TestApp } from '../support/test-app';
 import { api, CardsApp, startCardsApp, tokenize } from '../cards/support';
 import { AdyenHops } from '../provider/adyen-support';
 
@@ -33,4 +35,10 @@ export function onCardEdge(provider: 'generic' | 'adyen', env: Record<string, st
     return r.body.paymentId as string;
   };
   return edge;
+}
+
+/** A refund's pending send jobs made due now, and one pass of the queue (what its job does 30 s after the request, or on its backoff): how many jobs ran. */
+export async function resendNow(t: TestApp, refundId: string): Promise<number> {
+  await t.sql(`UPDATE jobs SET run_at = now() WHERE kind LIKE 'refund.send.%' AND key LIKE $1 || '%' AND status = 'pending'`, [refundId]);
+  return t.app.get(JobQueue).runDue();
 }

@@ -192,9 +192,6 @@ export interface Tables {
     text_body: string;
     html_body: string;
     status: string;
-    attempts: number;
-    next_attempt_at: Date;
-    last_error: string | null;
     sent_at: Date | null;
     created_at: Date;
   };
@@ -369,8 +366,6 @@ export interface Tables {
     provider_reference: string | null;
     failure_code: string | null;
     failure_reason: string | null;
-    send_attempts: number;
-    next_attempt_at: Date | null;
     request_id: string | null;
     created_at: Date;
     updated_at: Date;

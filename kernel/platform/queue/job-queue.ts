@@ -25,6 +25,19 @@ export interface QueuedJob {
   createdAt: string;
 }
 
+/**
+ * Thrown by a handler whose job cannot run yet for a reason that is no failure (what it needs has
+ * not arrived): its transaction rolls back and it is due again after `delayMs`, no attempt counted.
+ */
+export class JobNotYet extends Error {
+  constructor(
+    readonly delayMs: number,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 /** Runs one job inside its transaction (`tx`, joined by every statement and transaction it makes); throwing rolls its effects back. */
 export type JobHandler = (job: QueuedJob, tx: Tx) => Promise<void>;
 
@@ -128,13 +141,15 @@ export class JobQueue {
   /**
    * Makes `kind`/`key` due (in `db`'s transaction when it is one: the job exists exactly when it
    * commits). A job of that kind and key already queued, done or dead is left as it is. Answers
-   * whether a job was added; call {@link kick} after the commit to run it at once.
+   * whether a job was added; call {@link kick} after the commit to run it at once. `delayMs`: due
+   * that long after now (work that a caller tries first itself, the job only the fallback).
    */
-  async enqueue(db: Db, kind: string, key: string, payload: Record<string, unknown> = {}): Promise<boolean> {
+  async enqueue(db: Db, kind: string, key: string, payload: Record<string, unknown> = {}, delayMs = 0): Promise<boolean> {
     const { count } = await sql.exec(
       db,
-      `INSERT INTO jobs (kind, key, payload) VALUES ($1, $2, $3) ON CONFLICT ON CONSTRAINT jobs_once DO NOTHING`,
-      [kind, key, payload],
+      `INSERT INTO jobs (kind, key, payload, run_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))
+       ON CONFLICT ON CONSTRAINT jobs_once DO NOTHING`,
+      [kind, key, payload, delayMs],
     );
     return count === 1;
   }
@@ -224,6 +239,15 @@ export class JobQueue {
 
   /** After the job's transaction rolled back: one more attempt counted, then its backoff or death. */
   private async failed(j: QueuedJob, e: unknown): Promise<void> {
+    if (e instanceof JobNotYet) {
+      await sql.exec(
+        this.ds,
+        `UPDATE jobs SET last_error = $2, updated_at = now(), run_at = now() + make_interval(secs => $3::double precision / 1000)
+          WHERE id = $1 AND status = 'pending'`,
+        [j.id, e.message.slice(0, 500), e.delayMs],
+      );
+      return;
+    }
     const { policy } = this.kinds.get(j.kind)!;
     const attempts = j.attempts + 1;
     const dead = attempts >= policy.maxAttempts;

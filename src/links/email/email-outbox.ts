@@ -1,95 +1,82 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
-import { PeriodicJob, PeriodicJobs } from '../../../kernel/platform/jobs/periodic-jobs';
 import { endSpan, startClientSpan } from '../../../kernel/platform/tracing/tracing';
 import { HealthRegistry } from '../../../kernel/platform/health/health-registry';
+import { JobQueue } from '../../../kernel/platform/queue/job-queue';
 import { LinksConfig } from '../links.config';
 import { Notice } from './payment-notice';
 import { Tx } from '../../../kernel/platform/database/sql';
 import * as sql from '../../../kernel/platform/database/sql';
 import type { Row } from '../../../kernel/platform/database/sql';
 
-const LEASE_SECONDS = 60;
-const BACKOFF_SECONDS = [5, 30, 120, 600, 1800, 3600];
-const MAX_ATTEMPTS = 10;
+/** The job kind that sends one payment notice (its key: the outbox row's id). */
+export const LINKS_EMAIL_JOB = 'links.email';
+
+type OutboxMail = Pick<Row<'links_email_outbox'>, 'id' | 'to_address' | 'subject' | 'text_body' | 'html_body'>;
 
 /**
  * Payment notices by e-mail, from a table written in the same transaction as the payment
- * (one row per payment: a unique index). A worker sends them over SMTP (`SMTP_URL`) outside
- * any request, claiming rows with FOR UPDATE SKIP LOCKED and a lease, with backoff; after
- * ten failures a row is DEAD. Without SMTP_URL rows wait.
+ * (one row per payment: a unique index), with a job on the job queue enqueued in it. The queue
+ * sends each over SMTP (`SMTP_URL`) outside any request, in the job's transaction with the row
+ * marked SENT; a failure waits its backoff (LINKS_EMAIL_RETRY_BASE_MS), and past
+ * LINKS_EMAIL_MAX_ATTEMPTS the job is dead (the queue's metric, readiness `email` degraded, the
+ * operator's list and replay). Without SMTP_URL the kind is not run here and its jobs wait.
  */
-type OutboxMail = Pick<Row<'links_email_outbox'>, 'id' | 'to_address' | 'subject' | 'text_body' | 'html_body' | 'attempts'>;
-
 @Injectable()
-export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('LinksEmail');
-  private transport: Transporter | null = null;
-  private job: PeriodicJob | null = null;
+export class EmailOutbox implements OnModuleDestroy {
+  private readonly transport: Transporter | null;
 
   constructor(
     private readonly ds: DataSource,
     private readonly config: LinksConfig,
-    private readonly jobs: PeriodicJobs,
+    private readonly queue: JobQueue,
     health: HealthRegistry,
   ) {
+    this.transport = config.smtpUrl ? createTransport(config.smtpUrl) : null;
+    if (this.transport) queue.register(LINKS_EMAIL_JOB, { ...config.email, dependency: 'email' }, (job, tx) => this.send(job.key, tx));
     health.add({ name: 'linksEmail', dependency: 'email', check: () => this.health() });
   }
 
-  /** Degraded (never down: payments do not depend on mail) when notices are stuck or dead. */
+  /** Degraded (never down: payments do not depend on mail) when notices are late; dead ones are the queue's (`jobQueue`). */
   private async health(): Promise<{ status: 'up' | 'degraded'; [k: string]: unknown }> {
     if (!this.config.smtpUrl) return { status: 'up', smtp: 'not configured' };
     try {
       const r = (
-        await sql.rows(
+        await sql.rows<{ late: number }>(
           this.ds,
-          `SELECT count(*) FILTER (WHERE status = 'DEAD')::int AS dead,
-                count(*) FILTER (WHERE status = 'PENDING' AND created_at < now() - interval '15 minutes')::int AS late
-         FROM links_email_outbox WHERE status IN ('DEAD', 'PENDING')`,
+          `SELECT count(*)::int AS late FROM links_email_outbox WHERE status = 'PENDING' AND created_at < now() - interval '15 minutes'`,
         )
       )[0];
-      return { status: r.dead || r.late ? 'degraded' : 'up', dead: r.dead, late: r.late };
+      return { status: r.late ? 'degraded' : 'up', late: r.late };
     } catch {
       return { status: 'degraded', error: 'outbox not readable' };
     }
   }
 
   async enqueue(m: Tx, row: { tenantId: string; paymentId: string; to: string } & Notice): Promise<void> {
-    await sql.rows(
+    const added = await sql.maybeOne<{ id: string }>(
       m,
       `INSERT INTO links_email_outbox (tenant_id, payment_id, to_address, subject, text_body, html_body) VALUES ($1,$2,$3,$4,$5,$6)
-       ON CONFLICT (payment_id) DO NOTHING`,
+       ON CONFLICT (payment_id) DO NOTHING RETURNING id`,
       [row.tenantId, row.paymentId, row.to, row.subject, row.text, row.html],
     );
+    if (added) await this.queue.enqueue(m, LINKS_EMAIL_JOB, added.id);
   }
 
-  onApplicationBootstrap(): void {
-    if (!this.config.smtpUrl) return;
-    this.transport = createTransport(this.config.smtpUrl);
-    this.job = this.jobs.schedule({ name: 'links-email', everyMs: this.config.tickMs, run: () => this.sendDue() });
-  }
-
-  /** Look at the outbox soon (after a payment committed); never blocks the caller. */
+  /** Send soon (after a payment committed); never blocks the caller. */
   kick(): void {
-    this.job?.kick();
+    this.queue.kick();
   }
 
-  /** One pass: claim due rows and send them. */
-  async sendDue(limit = 20): Promise<number> {
-    if (!this.transport) return 0;
-    const res = await sql.rows<OutboxMail>(
-      this.ds,
-      `UPDATE links_email_outbox SET attempts = attempts + 1, next_attempt_at = now() + interval '${LEASE_SECONDS} seconds'
-       WHERE id IN (SELECT id FROM links_email_outbox WHERE status = 'PENDING' AND next_attempt_at <= now()
-                    ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-       RETURNING id, to_address, subject, text_body, html_body, attempts`,
+  /** The job: one notice sent, and its row SENT in the job's transaction; a failure throws (the queue retries it). */
+  private async send(id: string, tx: Tx): Promise<void> {
+    const r = await sql.maybeOne<OutboxMail>(
+      tx,
+      `SELECT id, to_address, subject, text_body, html_body FROM links_email_outbox WHERE id = $1 AND status = 'PENDING'`,
+      [id],
     );
-    for (const r of res) await this.send(r);
-    return res.length;
-  }
-
-  private async send(r: OutboxMail): Promise<void> {
+    if (!r) return;
     // a client span per message (tracing on): the server only, never the addresses or the content
     const span = startClientSpan('smtp send', smtpServer(this.config.smtpUrl), undefined, true);
     try {
@@ -101,25 +88,14 @@ export class EmailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
         html: r.html_body,
       });
       endSpan(span);
-      await sql.rows(this.ds, `UPDATE links_email_outbox SET status = 'SENT', sent_at = now(), last_error = NULL WHERE id = $1`, [r.id]);
-    } catch (e: any) {
+    } catch (e) {
       endSpan(span, undefined, e ?? 'error');
-      const dead = r.attempts >= MAX_ATTEMPTS;
-      const wait = BACKOFF_SECONDS[Math.min(r.attempts - 1, BACKOFF_SECONDS.length - 1)];
-      this.logger.warn(
-        { emailId: r.id, attempts: r.attempts, err: e?.message },
-        dead ? 'payment notice dead after retries' : 'payment notice not sent; will retry',
-      );
-      await sql.rows(
-        this.ds,
-        `UPDATE links_email_outbox SET status = $2, next_attempt_at = now() + make_interval(secs => $3), last_error = $4 WHERE id = $1`,
-        [r.id, dead ? 'DEAD' : 'PENDING', wait, String(e?.message ?? e).slice(0, 500)],
-      );
+      throw e;
     }
+    await sql.exec(tx, `UPDATE links_email_outbox SET status = 'SENT', sent_at = now() WHERE id = $1`, [r.id]);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.job?.stop();
+  onModuleDestroy(): void {
     this.transport?.close();
   }
 }

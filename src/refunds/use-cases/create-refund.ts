@@ -14,8 +14,6 @@ import { PaymentRef, PaymentsOf } from '../payments-of';
 import { refusalError } from '../refund-refusals';
 import { SendRefund } from './send-refund';
 
-/** How long a refund waits for its first answer before the job sends it again. */
-const FIRST_RESEND_MS = 30_000;
 /** A Pix may be given back for 90 days from its settlement (API Pix: PixDevolucaoInvalida past it). */
 export const DEVOLUCAO_WINDOW_MS = 90 * 86_400_000;
 
@@ -98,8 +96,6 @@ export class CreateRefund {
         description: dto.description ?? null,
         status: 'PENDING',
         requestId,
-        // a payout is made by the tenant and confirmed: nothing to send
-        nextAttemptAt: p.rail === 'payout' ? null : new Date(now.getTime() + FIRST_RESEND_MS),
         splitReversal: this.payments.reversalOf(p, amount),
         payout:
           p.rail === 'payout' && dto.payout
@@ -108,6 +104,8 @@ export class CreateRefund {
         now,
       });
       await this.events.refundChanged(tx, p.tenantId, refundView(r), now);
+      // a payout is made by the tenant and confirmed: nothing to send; else its job, the fallback of the send below
+      if (p.rail !== 'payout') await this.sender.enqueue(tx, r);
       return r;
     });
     if (p.rail === 'payout') return refund;
@@ -141,7 +139,6 @@ export class CreateRefund {
         description: dto.description ?? null,
         status: 'SUCCEEDED',
         requestId,
-        nextAttemptAt: null,
         splitReversal: null,
         payout: null,
         now,

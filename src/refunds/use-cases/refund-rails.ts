@@ -8,9 +8,6 @@ import type { RefundReason } from '../domain/refund.state-machine';
 import { RefundRecord, RefundsRepository } from '../refunds.repository';
 import { ApplyRefundOutcome } from './apply-refund-outcome';
 
-/** How long a devolução may stay EM_PROCESSAMENTO before it is looked up (GET), if no callback told us. */
-export const DEVOLUCAO_LOOKUP_MS = 60_000;
-
 /** Our failure code for each PSP refusal of a devolução (stable; the PSP's words go to failureReason). */
 export const DEVOLUCAO_FAILURE: Record<DevolucaoRefusal, string> = {
   exceeds_pix: 'devolucao_exceeds_pix',
@@ -39,11 +36,28 @@ export function refundIdOf(devolucaoId: string): string | null {
 }
 
 /**
+ * What one send (or look-up) came to. `done`: a verdict applied, a refund the acquirer took (its
+ * verdict comes by notification), or nothing to send; `processing`: the PSP took the devolução
+ * (EM_PROCESSAMENTO), to be looked up later; `refused`: the PSP refused it (the refund FAILED);
+ * `unanswered`: no answer (the provider down, a 5xx, a timeout): to be sent again; `awaitingPix`:
+ * the Pix to give back is not known to us yet, so nothing was sent.
+ */
+export type RailAnswer =
+  | { kind: 'done' }
+  | { kind: 'processing' }
+  | { kind: 'refused'; refused: PixDevolucaoRefused }
+  | { kind: 'unanswered'; error: ProviderCallError }
+  | { kind: 'awaitingPix' };
+
+const DONE: RailAnswer = { kind: 'done' };
+
+/**
  * The rails money goes back on, picked by the payment's rail: a card refund at the acquirer
  * (`AcquirerPort.refundCard`, keyed by the refund id), or an API Pix devolução of the Pix received
  * (`PUT /pix/{e2eid}/devolucao/{id}`, natureza ORIGINAL, `{id}` the refund id without dashes). Either
  * is safe to send again. Each answer is applied: a verdict through ApplyRefundOutcome, a refund
- * taken (PENDING at the provider) kept with its reference; a devolução taken is looked up later.
+ * taken (PENDING at the provider) kept with its reference. What is left to do (send again, look a
+ * devolução up) is said by the answer; the refund's job on the queue does it (SendRefund).
  */
 @Injectable()
 export class RefundRails {
@@ -55,33 +69,30 @@ export class RefundRails {
     private readonly clock: Clock,
   ) {}
 
-  /** Sends the refund on its rail; answers the PSP's refusal of a devolução (the refund is then FAILED), else null. */
-  async send(r: RefundRecord, p: RefundablePayment): Promise<PixDevolucaoRefused | null> {
-    if (p.rail === 'payout') return null; // the tenant pays it out and confirms it (SettlePayout)
+  /** Sends the refund on its rail and applies the answer. */
+  async send(r: RefundRecord, p: RefundablePayment): Promise<RailAnswer> {
+    if (p.rail === 'payout') return DONE; // the tenant pays it out and confirms it (SettlePayout)
     if (p.rail === 'pix') return this.sendDevolucao(r, p);
-    if (p.acquirerTransactionId) await this.sendCard(r, p.acquirerTransactionId);
-    return null;
+    return p.acquirerTransactionId ? this.sendCard(r, p.acquirerTransactionId) : DONE;
   }
 
-  /** The job's pass over a refund still PENDING: a devolução the PSP took is looked up (and sent again if it never arrived). */
-  async resend(r: RefundRecord, p: RefundablePayment): Promise<void> {
-    if (p.rail !== 'pix' || !p.pix || !r.providerReference) {
-      await this.send(r, p);
-      return;
-    }
+  /** A refund still PENDING, again: a devolução the PSP took is looked up (and sent again if it never arrived); anything else sent. */
+  async resend(r: RefundRecord, p: RefundablePayment): Promise<RailAnswer> {
+    if (p.rail !== 'pix' || !p.pix || !r.providerReference) return this.send(r, p);
     try {
       const d = await this.devolucoes.lookup(p.pix.endToEndId, devolucaoId(r.id));
-      if (d) await this.applyDevolucao(r.id, d);
-      else await this.send(r, p);
+      if (!d) return this.send(r, p);
+      await this.applyDevolucao(r.id, d);
+      return d.status === 'EM_PROCESSAMENTO' ? { kind: 'processing' } : DONE;
     } catch (e) {
-      if (!(e instanceof ProviderCallError)) throw e; // no answer: the lease brings it back
+      if (!(e instanceof ProviderCallError)) throw e;
+      return { kind: 'unanswered', error: e };
     }
   }
 
   /** A devolução's state as the PSP reports it (its answer, a callback, a lookup), applied to our refund. */
   async applyDevolucao(refundId: string, d: Devolucao): Promise<void> {
-    if (d.status === 'EM_PROCESSAMENTO')
-      await this.refunds.taken(refundId, d.rtrId, this.clock.now(), new Date(this.clock.now().getTime() + DEVOLUCAO_LOOKUP_MS));
+    if (d.status === 'EM_PROCESSAMENTO') await this.refunds.taken(refundId, d.rtrId, this.clock.now());
     else if (d.status === 'DEVOLVIDO') await this.outcome.apply(refundId, { trigger: 'succeeded', providerReference: d.rtrId });
     else
       await this.outcome.apply(refundId, {
@@ -92,12 +103,9 @@ export class RefundRails {
       });
   }
 
-  private async sendDevolucao(r: RefundRecord, p: RefundablePayment): Promise<PixDevolucaoRefused | null> {
-    if (!p.pix) {
-      // the Pix is not known yet: checked again at every pass of the job (one read), sent at the first after it is
-      await this.refunds.awaitFunds(r.id, this.clock.now());
-      return null;
-    }
+  private async sendDevolucao(r: RefundRecord, p: RefundablePayment): Promise<RailAnswer> {
+    // the Pix is not known yet (a boleto paid by Pix before the PSP's callback): its job tries again later
+    if (!p.pix) return { kind: 'awaitingPix' };
     try {
       const d = await this.devolucoes.request({
         endToEndId: p.pix.endToEndId,
@@ -106,18 +114,18 @@ export class RefundRails {
         descricao: DESCRICAO[r.reason],
       });
       await this.applyDevolucao(r.id, d);
+      return d.status === 'EM_PROCESSAMENTO' ? { kind: 'processing' } : DONE;
     } catch (e) {
       if (e instanceof PixDevolucaoRefused) {
         await this.outcome.apply(r.id, { trigger: 'failed', failureCode: DEVOLUCAO_FAILURE[e.reason], failureReason: e.detail });
-        return e;
+        return { kind: 'refused', refused: e };
       }
       if (!(e instanceof ProviderCallError)) throw e;
-      // no answer: it stays PENDING and the job sends it again with the same {id}
+      return { kind: 'unanswered', error: e }; // it stays PENDING; its job sends it again with the same {id}
     }
-    return null;
   }
 
-  private async sendCard(r: RefundRecord, acquirerTransactionId: string): Promise<void> {
+  private async sendCard(r: RefundRecord, acquirerTransactionId: string): Promise<RailAnswer> {
     try {
       const a = await this.acquirer.refundCard({ refundId: r.id, acquirerTransactionId, amountCents: r.amountCents });
       if (a.status === 'PENDING') {
@@ -129,11 +137,12 @@ export class RefundRails {
           failureReason: a.reason ?? null,
         });
       }
+      return DONE;
     } catch (e) {
       if (!(e instanceof ProviderCallError)) throw e;
-      // no answer: it stays PENDING and the job sends it again with the same id
-      if (e.code === 'provider_rejected')
-        await this.outcome.apply(r.id, { trigger: 'failed', failureCode: 'acquirer_rejected', failureReason: refusalCode(e.body) });
+      if (e.code !== 'provider_rejected') return { kind: 'unanswered', error: e }; // its job sends it again with the same id
+      await this.outcome.apply(r.id, { trigger: 'failed', failureCode: 'acquirer_rejected', failureReason: refusalCode(e.body) });
+      return DONE;
     }
   }
 }
