@@ -91,6 +91,7 @@ describe('boleto bancário as Adyen PaymentRequest and voucher', () => {
     expect(boletoStatusOf('AUTHORISATION', true)).toBe('PAID');
     expect(boletoStatusOf('OFFER_CLOSED', true)).toBe('EXPIRED');
     expect(boletoStatusOf('CANCELLATION', true)).toBe('CANCELED');
-    expect(boletoStatusOf('AUTHORISATION', false)).toBe('AUTHORISATION:failure');
+    // a refused one is nothing links apply: no Adyen words are passed on past the edge
+    expect(boletoStatusOf('AUTHORISATION', false)).toBeNull();
   });
 });
