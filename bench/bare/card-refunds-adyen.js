@@ -71,9 +71,14 @@ function admitted(req, res, claims) {
           return send(res, 422, { error: 'refund_exceeds_refundable' });
         }
         await c.query(
-          `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id, next_attempt_at, created_at, updated_at)
-           VALUES ($1, $2, $3, 'card_payment', 'refund', $4, $5, $6, 'PENDING', $7, $8, $9, $9)`,
-          [refundId, tenantId, paymentId, cents, b.reason, b.description ?? null, randomUUID(), new Date(now.getTime() + 30_000), now],
+          `INSERT INTO refunds (id, tenant_id, payment_id, payment_kind, method, amount_cents, reason, description, status, request_id, created_at, updated_at)
+           VALUES ($1, $2, $3, 'card_payment', 'refund', $4, $5, $6, 'PENDING', $7, $8, $8)`,
+          [refundId, tenantId, paymentId, cents, b.reason, b.description ?? null, randomUUID(), now],
+        );
+        // the re-send's fallback job, due 30 s later, as the service enqueues it with the refund
+        await c.query(
+          `INSERT INTO jobs (kind, key, payload, run_at) VALUES ('refund.send.card', $1, $2, $3) ON CONFLICT ON CONSTRAINT jobs_once DO NOTHING`,
+          [refundId, JSON.stringify({ refundId }), new Date(now.getTime() + 30_000)],
         );
         await c.query(
           `WITH ev AS (INSERT INTO webhook_events (id, tenant_id, domain, type, id_tx, data, occurred_at, created_at)
@@ -95,7 +100,7 @@ function admitted(req, res, claims) {
       const a = await refundAtAdyen(p.acquirer_transaction_id, { merchantAccount: 'BenchMerchant', reference: refundId, amount: { currency: 'BRL', value: cents } }, refundId);
       const at = new Date();
       await pool.query(
-        `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), next_attempt_at = NULL, updated_at = $3 WHERE id = $1 AND status = 'PENDING'`,
+        `UPDATE refunds SET provider_reference = COALESCE(provider_reference, $2), updated_at = $3 WHERE id = $1 AND status = 'PENDING'`,
         [refundId, a.pspReference || null, at],
       );
       send(res, 201, { ...view, providerReference: a.pspReference, updatedAt: rfc3339(at) });
